@@ -1,0 +1,173 @@
+//! The AMD GPU ISA model shared by every stage of rdna: targets, encoding formats and the opcode
+//! tables that say, for each opcode, its mnemonic and its operands.
+//!
+//! The tables in [`generated`] are produced by `gen/llvm_sweep.py` from sweeps of `llvm-mc-19` over
+//! each format's opcode space, so that decoding and printing agree with LLVM by construction.
+
+pub mod table;
+pub mod generated {
+    //! Generated opcode tables. Regenerate with `python3 gen/llvm_sweep.py`.
+    pub mod gfx10;
+}
+pub mod target;
+
+pub use table::{Class, Field, ImmTy, OpEntry, OpTable, Operand};
+pub use target::{Generation, Target};
+
+/// The encoding formats of gfx10 (RDNA1/RDNA2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    Sop1,
+    Sop2,
+    Sopk,
+    Sopc,
+    Sopp,
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    Vop3p,
+    Ds,
+    Flat,
+    Global,
+    Scratch,
+    Mubuf,
+    Mtbuf,
+}
+
+impl Format {
+    pub const ALL: [Format; 17] = [
+        Format::Sop1,
+        Format::Sop2,
+        Format::Sopk,
+        Format::Sopc,
+        Format::Sopp,
+        Format::Smem,
+        Format::Vop1,
+        Format::Vop2,
+        Format::Vopc,
+        Format::Vop3,
+        Format::Vop3p,
+        Format::Ds,
+        Format::Flat,
+        Format::Global,
+        Format::Scratch,
+        Format::Mubuf,
+        Format::Mtbuf,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Sop1 => "SOP1",
+            Format::Sop2 => "SOP2",
+            Format::Sopk => "SOPK",
+            Format::Sopc => "SOPC",
+            Format::Sopp => "SOPP",
+            Format::Smem => "SMEM",
+            Format::Vop1 => "VOP1",
+            Format::Vop2 => "VOP2",
+            Format::Vopc => "VOPC",
+            Format::Vop3 => "VOP3",
+            Format::Vop3p => "VOP3P",
+            Format::Ds => "DS",
+            Format::Flat => "FLAT",
+            Format::Global => "GLOBAL",
+            Format::Scratch => "SCRATCH",
+            Format::Mubuf => "MUBUF",
+            Format::Mtbuf => "MTBUF",
+        }
+    }
+
+    /// Size of the base encoding in bytes (without a literal constant).
+    pub fn base_len(self) -> usize {
+        match self {
+            Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => 4,
+            Format::Vop1 | Format::Vop2 | Format::Vopc => 4,
+            _ => 8,
+        }
+    }
+
+    /// The gfx10 opcode table of this format.
+    pub fn gfx10_table(self) -> &'static OpTable {
+        use generated::gfx10 as t;
+        match self {
+            Format::Sop1 => &t::SOP1,
+            Format::Sop2 => &t::SOP2,
+            Format::Sopk => &t::SOPK,
+            Format::Sopc => &t::SOPC,
+            Format::Sopp => &t::SOPP,
+            Format::Smem => &t::SMEM,
+            Format::Vop1 => &t::VOP1,
+            Format::Vop2 => &t::VOP2,
+            Format::Vopc => &t::VOPC,
+            Format::Vop3 => &t::VOP3,
+            Format::Vop3p => &t::VOP3P,
+            Format::Ds => &t::DS,
+            Format::Flat => &t::FLAT,
+            Format::Global => &t::GLOBAL,
+            Format::Scratch => &t::SCRATCH,
+            Format::Mubuf => &t::MUBUF,
+            Format::Mtbuf => &t::MTBUF,
+        }
+    }
+}
+
+/// Source-operand values of gfx10 with a fixed meaning (9-bit VALU sources, 8-bit SALU sources).
+pub mod src {
+    pub const VCC_LO: u16 = 106;
+    pub const VCC_HI: u16 = 107;
+    pub const TTMP0: u16 = 108;
+    pub const M0: u16 = 124;
+    pub const NULL: u16 = 125;
+    pub const EXEC_LO: u16 = 126;
+    pub const EXEC_HI: u16 = 127;
+    pub const ZERO: u16 = 128;
+    pub const DPP8: u16 = 233;
+    pub const DPP8_FI: u16 = 234;
+    pub const SDWA: u16 = 249;
+    pub const DPP16: u16 = 250;
+    pub const LITERAL: u16 = 255;
+    pub const VGPR0: u16 = 256;
+
+    /// Names of the special sources 235..=254 (None where the value is reserved).
+    pub fn special_name(v: u16) -> Option<&'static str> {
+        Some(match v {
+            235 => "src_shared_base",
+            236 => "src_shared_limit",
+            237 => "src_private_base",
+            238 => "src_private_limit",
+            239 => "src_pops_exiting_wave_id",
+            251 => "src_vccz",
+            252 => "src_execz",
+            253 => "src_scc",
+            254 => "src_lds_direct",
+            _ => return None,
+        })
+    }
+
+    /// The value of an inline integer constant (128..=208).
+    pub fn inline_int(v: u16) -> Option<i32> {
+        match v {
+            128..=192 => Some(v as i32 - 128),
+            193..=208 => Some(192 - v as i32),
+            _ => None,
+        }
+    }
+
+    /// Inline float constants 240..=248 as f32 bit patterns, f16 bit patterns and f64 bit patterns.
+    pub fn inline_float(v: u16) -> Option<(u32, u16, u64)> {
+        Some(match v {
+            240 => (0x3f00_0000, 0x3800, 0x3fe0_0000_0000_0000),
+            241 => (0xbf00_0000, 0xb800, 0xbfe0_0000_0000_0000),
+            242 => (0x3f80_0000, 0x3c00, 0x3ff0_0000_0000_0000),
+            243 => (0xbf80_0000, 0xbc00, 0xbff0_0000_0000_0000),
+            244 => (0x4000_0000, 0x4000, 0x4000_0000_0000_0000),
+            245 => (0xc000_0000, 0xc000, 0xc000_0000_0000_0000),
+            246 => (0x4080_0000, 0x4400, 0x4010_0000_0000_0000),
+            247 => (0xc080_0000, 0xc400, 0xc010_0000_0000_0000),
+            248 => (0x3e22_f983, 0x3118, 0x3fc4_5f30_6dc9_c882),
+            _ => return None,
+        })
+    }
+}

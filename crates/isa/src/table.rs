@@ -1,0 +1,152 @@
+//! The shape of the generated opcode tables (see `gen/llvm_sweep.py`).
+
+/// An encoding field that carries an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Sdst,
+    Ssrc0,
+    Ssrc1,
+    Simm16,
+    Sdata,
+    Sbase,
+    Offset,
+    Soffset,
+    Vdst,
+    Src0,
+    Src1,
+    Src2,
+    Vsrc1,
+    Addr,
+    Data0,
+    Data1,
+    Data,
+    Saddr,
+    Vdata,
+    Vaddr,
+    Srsrc,
+}
+
+impl Field {
+    /// The field's name as the ISA documents spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Sdst => "SDST",
+            Field::Ssrc0 => "SSRC0",
+            Field::Ssrc1 => "SSRC1",
+            Field::Simm16 => "SIMM16",
+            Field::Sdata => "SDATA",
+            Field::Sbase => "SBASE",
+            Field::Offset => "OFFSET",
+            Field::Soffset => "SOFFSET",
+            Field::Vdst => "VDST",
+            Field::Src0 => "SRC0",
+            Field::Src1 => "SRC1",
+            Field::Src2 => "SRC2",
+            Field::Vsrc1 => "VSRC1",
+            Field::Addr => "ADDR",
+            Field::Data0 => "DATA0",
+            Field::Data1 => "DATA1",
+            Field::Data => "DATA",
+            Field::Saddr => "SADDR",
+            Field::Vdata => "VDATA",
+            Field::Vaddr => "VADDR",
+            Field::Srsrc => "SRSRC",
+        }
+    }
+
+    /// Whether the instruction writes this operand (destination fields), as opposed to reading it.
+    /// Memory data fields depend on the instruction (loads write VDATA, stores read it): see
+    /// [`OpEntry::writes`].
+    pub fn is_destination(self) -> bool {
+        matches!(self, Field::Sdst | Field::Vdst | Field::Sdata)
+    }
+}
+
+/// The register file an operand names when it holds a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Vector registers only (v0..v255).
+    Vgpr,
+    /// Scalar registers or scalar sources (s0..s105, vcc, ttmp, m0, exec, constants where allowed).
+    Sgpr,
+    /// Not a register: an immediate or an encoded value.
+    Other,
+}
+
+/// How constants in a source operand are typed, which decides how LLVM prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImmTy {
+    /// The operand takes no constants (or the field is not a source).
+    NoImm,
+    /// 32-bit data: integers print in decimal when inline, floats as 0.5, 1.0, ...
+    B32,
+    /// 16-bit integer data: inline float constants print as their 16-bit patterns (0x3800).
+    I16,
+    /// 16-bit float data.
+    F16,
+    /// 64-bit float data: a literal is the high half of the double.
+    F64,
+    /// 64-bit integer data.
+    B64,
+}
+
+/// One operand of an instruction, in the order LLVM prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operand {
+    pub field: Field,
+    pub class: Class,
+    /// Width in dwords (v[4:7] is 4).
+    pub width: u8,
+    pub imm: ImmTy,
+}
+
+/// One opcode of one encoding format.
+#[derive(Clone, Copy, Debug)]
+pub struct OpEntry {
+    pub op: u16,
+    /// The mnemonic exactly as LLVM prints it (with `_e32`/`_e64` where LLVM adds one).
+    pub name: &'static str,
+    pub operands: &'static [Operand],
+    /// The printed operand list of the sweep, with implicit operands (`vcc_lo`, `off`) spelled
+    /// out and the field operands left empty.
+    pub tokens: &'static [&'static str],
+    /// Bits (of the first two dwords) that LLVM requires to be zero for this opcode.
+    pub must_zero: u64,
+}
+
+impl OpEntry {
+    /// Whether the instruction writes the operand in `field`.
+    pub fn writes(&self, field: Field) -> bool {
+        match field {
+            Field::Vdata | Field::Data | Field::Data0 => {
+                let n = self.name;
+                (n.contains("load") || n.contains("_rtn") || n.contains("read")) && field == Field::Vdata
+            }
+            f => f.is_destination(),
+        }
+    }
+}
+
+/// An opcode table with a dense index for O(1) lookup.
+#[derive(Clone, Copy, Debug)]
+pub struct OpTable {
+    pub entries: &'static [OpEntry],
+    /// `index[op]` is the position in `entries`, or `u16::MAX` where the opcode is not defined.
+    pub index: &'static [u16],
+}
+
+impl OpTable {
+    #[inline]
+    pub fn get(&self, op: u32) -> Option<&'static OpEntry> {
+        let i = *self.index.get(op as usize)?;
+        if i == u16::MAX {
+            None
+        } else {
+            self.entries.get(i as usize)
+        }
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<&'static OpEntry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+}

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""Generate rdna's ISA tables by sweeping llvm-mc-19 over each encoding format's opcode space.
+
+Usage:
+    python3 gen/llvm_sweep.py            # rewrite crates/isa/src/generated/gfx10.rs
+    python3 gen/llvm_sweep.py --check    # exit 1 if the checked-in file differs from a fresh sweep
+
+How it works (the facts come from LLVM's disassembler, the method is ours):
+  1. For every format (SOP1, VOP2, DS, ...) the field layout is written down below (bit ranges are
+     public ISA facts). For every opcode value we build candidate encodings whose operand fields hold
+     distinct register numbers (or zero), ask llvm-mc-19 to disassemble them, and keep the candidate with
+     the most non-zero operand fields that LLVM accepts.
+  2. Each operand field is then changed to a second value; the printed operand that changes is that
+     field's operand, and its text gives the register class (v/s/ttmp) and width (v[16:17] = 2 dwords).
+  3. Every other bit of the encoding is flipped one at a time: bits whose flip makes LLVM reject the
+     word are recorded as must-be-zero bits for that opcode (LLVM's decoder checks them).
+  4. Source fields that accept constants are probed with literals and inline constants to learn how
+     LLVM prints constants for that operand (16-, 32- or 64-bit, integer or float).
+The result is emitted as Rust tables consumed by rdna-isa / rdna-disasm.
+"""
+import os
+import re
+import subprocess
+import sys
+from itertools import product
+
+MC = os.environ.get("LLVM_MC", "llvm-mc-19")
+MCPU = "gfx1030"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "crates", "isa", "src", "generated", "gfx10.rs")
+
+# ---------------------------------------------------------------------------------------------
+# Running llvm-mc on many encodings at once.
+# ---------------------------------------------------------------------------------------------
+ENC_RE = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]\s*$")
+WARN_RE = re.compile(r"^<stdin>:(\d+):(\d+): warning: invalid instruction encoding")
+
+
+def to_bytes(words):
+    return b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)
+
+
+MARKER = [0xBF8004D2]  # s_nop 0x4d2: printed between probes to keep LLVM's output in step
+MARKER_TEXT = "s_nop 0x4d2"
+
+
+def run_mc(encodings, extra=(), mcpu=None):
+    """Disassemble each encoding (a list of 32-bit words) on its own line.
+
+    Returns for each one the text LLVM prints for its first instruction, or None when LLVM reports
+    an invalid encoding at its first byte. A marker line follows every probe, so whatever LLVM makes
+    of left-over bytes cannot shift the results."""
+    results = []
+    CHUNK = 20000
+    for base in range(0, len(encodings), CHUNK):
+        chunk = encodings[base:base + CHUNK]
+        lines = []
+        for e in chunk:
+            lines.append(",".join("0x%02x" % b for b in to_bytes(e)))
+            lines.append(",".join("0x%02x" % b for b in to_bytes(MARKER)))
+            lines.append(",".join("0x%02x" % b for b in to_bytes(MARKER)))
+        proc = subprocess.run([MC, "-arch=amdgcn", "-mcpu=" + (mcpu or MCPU), "--disassemble", *extra],
+                              input="\n".join(lines) + "\n", capture_output=True, text=True)
+        bad = set()
+        for line in proc.stderr.splitlines():
+            m = WARN_RE.match(line)
+            if m and m.group(2) == "1" and (int(m.group(1)) - 1) % 3 == 0:
+                bad.add((int(m.group(1)) - 1) // 3)
+        # Two markers follow each probe: an instruction that wants a literal may swallow the first.
+        groups, cur, after_marker = [], [], False
+        for line in proc.stdout.splitlines():
+            t = line.strip()
+            if not t or t == ".text":
+                continue
+            if t == MARKER_TEXT:
+                if not after_marker:
+                    groups.append(cur)
+                    cur = []
+                after_marker = not after_marker
+            else:
+                after_marker = False
+                cur.append(t)
+        if len(groups) != len(chunk):
+            raise RuntimeError("llvm-mc output out of step (%d groups for %d probes)" % (len(groups), len(chunk)))
+        for i, g in enumerate(groups):
+            results.append(None if i in bad or not g else g[0])
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# Formats: bit layouts (public facts) and probe values.
+# Field kinds:  vgpr = 8-bit VGPR number, src9 = 9-bit VALU source, ssrc8 = 8-bit scalar source,
+#               sreg7 = 7-bit scalar register, sbase = SMEM base pair (register number / 2),
+#               srsrc = buffer resource quad (register number / 4)
+# ---------------------------------------------------------------------------------------------
+class Fmt:
+    def __init__(self, name, words, ident, opbits, fields, prefix=(), suffix=(), opcodes=None):
+        self.name, self.words, self.ident, self.opbits = name, words, ident, opbits
+        self.fields = fields          # list of (field, lo, width, kind, [probe values])
+        self.prefix = prefix          # extra fixed-bit settings (lo, width, value)
+        self.suffix = suffix          # extra words after the instruction (DPP/SDWA control words)
+        self.opcodes = opcodes
+
+    def encode(self, op, values, extra_bits=()):
+        w = 0
+        for lo, width, val in [*self.ident, *self.prefix, *extra_bits]:
+            w |= (val & ((1 << width) - 1)) << lo
+        for (lo, width), part in zip(self.opbits, split_op(op, self.opbits)):
+            w |= part << lo
+        for (fname, lo, width, kind, _), v in zip(self.fields, values):
+            w |= (v & ((1 << width) - 1)) << lo
+        return [(w >> (32 * i)) & 0xFFFFFFFF for i in range(self.words)] + list(self.suffix)
+
+
+def split_op(op, opbits):
+    parts, shift = [], 0
+    for lo, width in opbits:
+        parts.append((op >> shift) & ((1 << width) - 1))
+        shift += width
+    return parts
+
+
+V = lambda *n: [x for x in n]  # noqa: E731
+S9V = lambda *n: [256 + x for x in n]  # noqa: E731
+
+FORMATS = [
+    Fmt("SOP2", 1, [(30, 2, 0b10)], [(23, 7)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("ssrc0", 0, 8, "ssrc8", V(16, 20)), ("ssrc1", 8, 8, "ssrc8", V(24, 28))],
+        opcodes=range(0, 0x60)),
+    Fmt("SOPK", 1, [(28, 4, 0b1011)], [(23, 5)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("simm16", 0, 16, "imm", V(0x1234, 0x1235))],
+        opcodes=range(0, 0x1D)),
+    Fmt("SOP1", 1, [(23, 9, 0b101111101)], [(8, 8)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("ssrc0", 0, 8, "ssrc8", V(16, 20))]),
+    Fmt("SOPC", 1, [(23, 9, 0b101111110)], [(16, 7)],
+        [("ssrc0", 0, 8, "ssrc8", V(16, 20)), ("ssrc1", 8, 8, "ssrc8", V(24, 28))]),
+    Fmt("SOPP", 1, [(23, 9, 0b101111111)], [(16, 7)],
+        [("simm16", 0, 16, "imm", V(0x0003, 0x0005))]),
+    Fmt("SMEM", 2, [(26, 6, 0b111101)], [(18, 8)],
+        [("sdata", 6, 7, "sreg7", V(8, 12)), ("sbase", 0, 6, "sbase", V(2, 4)),
+         ("offset", 32, 21, "imm", V(0x10, 0x14)), ("soffset", 57, 7, "sreg7", V(0x7D, 20))]),
+    Fmt("VOP1", 1, [(25, 7, 0b0111111)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 0, 9, "src9", S9V(16, 20))]),
+    Fmt("VOP2", 1, [(31, 1, 0)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        opcodes=range(0, 0x3E)),
+    Fmt("VOPC", 1, [(25, 7, 0b0111110)], [(17, 8)],
+        [("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))]),
+    Fmt("VOP3", 2, [(26, 6, 0b110101)], [(16, 10)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)), ("sdst", 8, 7, "sreg7", V(40, 44)),
+         ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))]),
+    Fmt("VOP3P", 2, [(23, 9, 0b110011000)], [(16, 7)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)),
+         ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))],
+        prefix=[(59, 2, 0b11), (14, 1, 1)]),
+    Fmt("DS", 2, [(26, 6, 0b110110)], [(18, 8)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))]),
+    Fmt("FLAT", 2, [(26, 6, 0b110111), (14, 2, 0)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7D, 0x7D))]),
+    Fmt("SCRATCH", 2, [(26, 6, 0b110111), (14, 2, 1)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7D, 0x7D))]),
+    Fmt("GLOBAL", 2, [(26, 6, 0b110111), (14, 2, 2)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7D, 0x7D))]),
+    Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 7)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))]),
+    Fmt("MTBUF", 2, [(26, 6, 0b111010)], [(16, 3), (53, 1)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
+        prefix=[(19, 7, 1)]),
+]
+
+# Mnemonics of the VOP1/VOP2/VOPC DPP and SDWA forms come from their own sweeps.
+VARIANTS = [
+    # (format, src0 value, control word, name)
+    ("VOP1", 0xFA, 0xFF0E4 << 8 | 16, "DPP16"),   # quad_perm:[0,1,2,3]? row_mask 0xf bank 0xf
+    ("VOP2", 0xFA, 0xFF0E4 << 8 | 16, "DPP16"),
+    ("VOPC", 0xFA, 0xFF0E4 << 8 | 16, "DPP16"),
+    ("VOP1", 0xE9, (0xFAC688 << 8) | 16, "DPP8"),
+    ("VOP2", 0xE9, (0xFAC688 << 8) | 16, "DPP8"),
+    ("VOP1", 0xF9, 0x06060610, "SDWA"),
+    ("VOP2", 0xF9, 0x06060610, "SDWA"),
+    ("VOPC", 0xF9, 0x06060610, "SDWA"),
+]
+
+REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")
+
+
+def parse_reg(tok):
+    m = REG_RE.match(tok)
+    if not m:
+        return None
+    if m.group(1):
+        return m.group(1), int(m.group(2)), 1
+    return m.group(3), int(m.group(4)), int(m.group(5)) - int(m.group(4)) + 1
+
+
+def split_text(text):
+    """mnemonic, operand tokens, trailing modifier text."""
+    text = text.split("/*")[0] if "/*" in text and False else text
+    parts = text.split(None, 1)
+    mnem = parts[0]
+    if len(parts) == 1:
+        return mnem, [], ""
+    ops = parts[1].split(", ")
+    last = ops[-1].split(" ", 1)
+    ops[-1] = last[0]
+    mods = last[1] if len(last) > 1 else ""
+    return mnem, ops, mods
+
+
+def sweep(fmt):
+    opcodes = fmt.opcodes if fmt.opcodes is not None else range(1 << sum(w for _, w in fmt.opbits))
+    nf = len(fmt.fields)
+    # Stage 1: candidate baselines: every subset of operand fields set to zero.
+    masks = sorted(product([1, 0], repeat=nf), key=lambda m: -sum(m))
+    cands = []
+    for op in opcodes:
+        for m in masks:
+            vals = [f[4][0] if keep else 0 for f, keep in zip(fmt.fields, m)]
+            cands.append((op, m, vals))
+    res = run_mc([fmt.encode(op, vals) for op, m, vals in cands])
+    base = {}
+    for (op, m, vals), r in zip(cands, res):
+        if r is not None and op not in base:
+            base[op] = (m, vals, r)
+    # A probe register of the wrong class shows as an "Invalid register" comment: retry those
+    # opcodes with scalar registers in the source fields.
+    SGPR_ALT = {"src9": (40, 44), "ssrc8": (40, 44), "vgpr": None}
+    retry = []
+    for op, (m, vals, text) in base.items():
+        if "/*Invalid register" not in text:
+            continue
+        srcs = [i for i, f in enumerate(fmt.fields) if f[3] in ("src9",) and m[i]]
+        for choice in product([0, 1], repeat=len(srcs)):
+            if not any(choice):
+                continue
+            v = list(vals)
+            for i, c in zip(srcs, choice):
+                if c:
+                    v[i] = SGPR_ALT[fmt.fields[i][3]][0]
+            retry.append((op, m, v))
+    for (op, m, vals), r in zip(retry, run_mc([fmt.encode(op, v) for op, m, v in retry])):
+        if r is not None and "/*Invalid register" not in r and "/*Invalid register" in base[op][2]:
+            base[op] = (m, vals, r)
+    # Stage 2: per opcode, alternative field values and bit flips.
+    fixed_bits = set()
+    for lo, width, _ in fmt.ident + list(fmt.prefix):
+        fixed_bits.update(range(lo, lo + width))
+    for lo, width in fmt.opbits:
+        fixed_bits.update(range(lo, lo + width))
+    probes, keys = [], []
+    for op, (m, vals, text) in base.items():
+        for i, f in enumerate(fmt.fields):
+            if m[i]:
+                alt = list(vals)
+                alt[i] = f[4][1] if vals[i] != 40 else 44
+                probes.append(fmt.encode(op, alt))
+                keys.append((op, "alt", i))
+        for bit in range(32 * fmt.words):
+            if bit in fixed_bits:
+                continue
+            enc = fmt.encode(op, vals)
+            enc[bit // 32] ^= 1 << (bit % 32)
+            probes.append(enc)
+            keys.append((op, "flip", bit))
+        for i, f in enumerate(fmt.fields):
+            if f[3] in ("src9", "ssrc8") and m[i]:
+                for lit in (0x12345678, 0x3FF00000, 0xFFFF8000):
+                    alt = list(vals)
+                    alt[i] = 0xFF
+                    probes.append(fmt.encode(op, alt) + [lit])
+                    keys.append((op, "lit%08x" % lit, i))
+                for ic in (0xF0, 0xF8):
+                    alt = list(vals)
+                    alt[i] = ic
+                    probes.append(fmt.encode(op, alt))
+                    keys.append((op, "ic%02x" % ic, i))
+    pres = run_mc(probes)
+    info = {op: {"alt": {}, "flip": {}, "imm": {}} for op in base}
+    for (op, kind, arg), r in zip(keys, pres):
+        if kind == "alt":
+            info[op]["alt"][arg] = r
+        elif kind == "flip":
+            info[op]["flip"][arg] = r
+        else:
+            info[op]["imm"].setdefault(arg, {})[kind] = r
+    entries = []
+    for op in sorted(base):
+        m, vals, text = base[op]
+        mnem, toks, mods = split_text(text)
+        operands = []
+        for i, f in enumerate(fmt.fields):
+            if not m[i]:
+                continue
+            alt = info[op]["alt"].get(i)
+            if alt is None:
+                continue
+            _, atoks, amods = split_text(alt)
+            changed = [j for j, (a, b) in enumerate(zip(toks, atoks)) if a != b]
+            if len(changed) != 1:
+                continue  # the field is not printed as an operand (ignored or shown as modifier)
+            j = changed[0]
+            reg = parse_reg(toks[j].split("/*")[0])
+            cls, width = (reg[0], reg[2]) if reg else ("x", 1)
+            ty = imm_type(info[op]["imm"].get(i, {}), width)
+            operands.append((j, f[0], f[3], cls, width, ty))
+        operands.sort()
+        must_zero = 0
+        for bit, r in info[op]["flip"].items():
+            if r is None:
+                must_zero |= 1 << bit
+        entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods,
+                            operands=operands, must_zero=must_zero))
+    return entries
+
+
+def imm_type(probe, width):
+    """How LLVM prints constants for this operand, learned from probes."""
+    if not probe:
+        return "none"
+    def t(k):
+        return probe.get(k)
+    lit = t("lit12345678")
+    if lit is None:
+        return "noimm"
+    if "0x5678" in lit and "0x12345678" not in lit:
+        ic = t("icf0") or ""
+        return "i16" if "0x3800" in ic else "f16"
+    one = t("lit3ff00000") or ""
+    if width == 2:
+        return "f64" if ", 1.0" in one or " 1.0" in one else "b64"
+    return "b32"
+
+
+def rust_str(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def emit(all_entries):
+    out = []
+    out.append("// @generated by gen/llvm_sweep.py from llvm-mc-19 -mcpu=gfx1030 — do not edit.")
+    out.append("// Regenerate with: python3 gen/llvm_sweep.py   (check: python3 gen/llvm_sweep.py --check)")
+    out.append("")
+    out.append("use crate::table::{Class::*, Field::*, ImmTy::*, OpEntry, OpTable, Operand};")
+    out.append("")
+    for fmt, entries in all_entries:
+        fname = fmt.name
+        out.append("pub static %s_ENTRIES: &[OpEntry] = &[" % fname)
+        for e in entries:
+            ops = ", ".join("Operand { field: %s, class: %s, width: %d, imm: %s }" % (
+                FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty]) for _, f, kind, c, w, ty in e["operands"])
+            mapped = {o[0] for o in e["operands"]}
+            toks = ", ".join(rust_str("" if j in mapped else tok) for j, tok in enumerate(e["toks"]))
+            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x }," % (
+                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"]))
+        out.append("];")
+        nops = 1 << sum(w for _, w in fmt.opbits)
+        idx = ["0xffff"] * nops
+        for k, e in enumerate(entries):
+            idx[e["op"]] = str(k)
+        out.append("static %s_INDEX: [u16; %d] = [" % (fname, nops))
+        for k in range(0, nops, 16):
+            out.append("    " + ", ".join(idx[k:k + 16]) + ",")
+        out.append("];")
+        out.append("pub static %s: OpTable = OpTable { entries: %s_ENTRIES, index: &%s_INDEX };" % (fname, fname, fname))
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+FIELD_RS = {f: f[0].upper() + f[1:] for f in
+            ["sdst", "ssrc0", "ssrc1", "simm16", "sdata", "sbase", "offset", "soffset", "vdst", "src0", "src1",
+             "src2", "vsrc1", "addr", "data0", "data1", "data", "saddr", "vdata", "vaddr", "srsrc"]}
+CLASS_RS = {"v": "Vgpr", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
+IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
+
+
+def main():
+    all_entries = []
+    for fmt in FORMATS:
+        entries = sweep(fmt)
+        print("%-8s %4d opcodes" % (fmt.name, len(entries)), file=sys.stderr)
+        all_entries.append((fmt, entries))
+    text = emit(all_entries)
+    if "--check" in sys.argv:
+        with open(OUT) as f:
+            if f.read() != text:
+                print("generated tables are out of date: run python3 gen/llvm_sweep.py", file=sys.stderr)
+                sys.exit(1)
+        return
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
