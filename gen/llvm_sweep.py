@@ -40,8 +40,14 @@ def to_bytes(words):
     return b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)
 
 
-MARKER = [0xBF8004D2]  # s_nop 0x4d2: printed between probes to keep LLVM's output in step
+# Each probe is framed as: s_nop 0x4d1, probe, four times s_nop 0x4d2. Whatever LLVM makes of a
+# probe's left-over bytes (it may swallow up to two dwords as literals) ends inside the closing
+# markers, so each probe's output starts right after its own opening marker.
+START = [0xBF8004D1]
+START_TEXT = "s_nop 0x4d1"
+MARKER = [0xBF8004D2]
 MARKER_TEXT = "s_nop 0x4d2"
+LINES_PER_PROBE = 6
 
 
 def run_mc(encodings, extra=(), mcpu=None):
@@ -56,30 +62,28 @@ def run_mc(encodings, extra=(), mcpu=None):
         chunk = encodings[base:base + CHUNK]
         lines = []
         for e in chunk:
+            lines.append(",".join("0x%02x" % b for b in to_bytes(START)))
             lines.append(",".join("0x%02x" % b for b in to_bytes(e)))
-            lines.append(",".join("0x%02x" % b for b in to_bytes(MARKER)))
-            lines.append(",".join("0x%02x" % b for b in to_bytes(MARKER)))
+            lines.extend([",".join("0x%02x" % b for b in to_bytes(MARKER))] * 4)
         proc = subprocess.run([MC, "-arch=amdgcn", "-mcpu=" + (mcpu or MCPU), "--disassemble", *extra],
                               input="\n".join(lines) + "\n", capture_output=True, text=True)
         bad = set()
         for line in proc.stderr.splitlines():
             m = WARN_RE.match(line)
-            if m and m.group(2) == "1" and (int(m.group(1)) - 1) % 3 == 0:
-                bad.add((int(m.group(1)) - 1) // 3)
-        # Two markers follow each probe: an instruction that wants a literal may swallow the first.
-        groups, cur, after_marker = [], [], False
+            if m and m.group(2) == "1" and (int(m.group(1)) - 2) % LINES_PER_PROBE == 0:
+                bad.add((int(m.group(1)) - 2) // LINES_PER_PROBE)
+        groups, inside = [], False
         for line in proc.stdout.splitlines():
             t = line.strip()
             if not t or t == ".text":
                 continue
-            if t == MARKER_TEXT:
-                if not after_marker:
-                    groups.append(cur)
-                    cur = []
-                after_marker = not after_marker
-            else:
-                after_marker = False
-                cur.append(t)
+            if t == START_TEXT:
+                groups.append([])
+                inside = True
+            elif t == MARKER_TEXT:
+                inside = False
+            elif inside:
+                groups[-1].append(t)
         if len(groups) != len(chunk):
             raise RuntimeError("llvm-mc output out of step (%d groups for %d probes)" % (len(groups), len(chunk)))
         for i, g in enumerate(groups):
@@ -280,6 +284,15 @@ def sweep(fmt):
                     alt[i] = ic
                     probes.append(fmt.encode(op, alt))
                     keys.append((op, "ic%02x" % ic, i))
+    SIMM_VALUES = (0, 3, 0x41, 0xFFF0, 0x1234)
+    for op, (m, vals, text) in base.items():
+        for i, f in enumerate(fmt.fields):
+            if f[0] == "simm16":
+                for v in SIMM_VALUES:
+                    alt = list(vals)
+                    alt[i] = v
+                    probes.append(fmt.encode(op, alt) + [0x11223344])
+                    keys.append((op, "simm%04x" % v, i))
     pres = run_mc(probes)
     info = {op: {"alt": {}, "flip": {}, "imm": {}} for op in base}
     for (op, kind, arg), r in zip(keys, pres):
@@ -287,6 +300,8 @@ def sweep(fmt):
             info[op]["alt"][arg] = r
         elif kind == "flip":
             info[op]["flip"][arg] = r
+        elif kind.startswith("simm"):
+            info[op].setdefault("simm", {})[int(kind[4:], 16)] = r
         else:
             info[op]["imm"].setdefault(arg, {})[kind] = r
     entries = []
@@ -315,7 +330,8 @@ def sweep(fmt):
             if r is None:
                 must_zero |= 1 << bit
         entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods,
-                            operands=operands, must_zero=must_zero))
+                            operands=operands, must_zero=must_zero,
+                            simm=simm_kind(mnem, info[op].get("simm"))))
     return entries
 
 
@@ -337,6 +353,29 @@ def imm_type(probe, width):
     return "b32"
 
 
+SIMM_KINDS = {
+    "Hex": lambda v: "0x%x" % v,
+    "Dec": lambda v: "%d" % v,
+    "U16": lambda v: "%d" % v if v <= 64 else "0x%x" % v,
+}
+
+
+def simm_kind(mnem, probe):
+    """How a SOPP/SOPK 16-bit immediate prints: one of SIMM_KINDS, DecOpt (omitted when 0), or Special
+    (hwreg, sendmsg, waitcnt and friends, printed by dedicated code)."""
+    if not probe:
+        return "NoSimm"
+    if any(probe.get(v) is None for v in probe):
+        return "Special"
+    last = {v: split_text(t)[1][-1] if split_text(t)[1] else "" for v, t in probe.items()}
+    for kind, render in SIMM_KINDS.items():
+        if all(last[v] == render(v) for v in probe):
+            return kind
+    if split_text(probe[0])[1] == [] and all(last[v] == "%d" % v for v in probe if v):
+        return "DecOpt"
+    return "Special"
+
+
 def rust_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -346,7 +385,7 @@ def emit(all_entries):
     out.append("// @generated by gen/llvm_sweep.py from llvm-mc-19 -mcpu=gfx1030 — do not edit.")
     out.append("// Regenerate with: python3 gen/llvm_sweep.py   (check: python3 gen/llvm_sweep.py --check)")
     out.append("")
-    out.append("use crate::table::{Class::*, Field::*, ImmTy::*, OpEntry, OpTable, Operand};")
+    out.append("use crate::table::{Class::*, Field::*, ImmTy::*, OpEntry, OpTable, Operand, Simm};")
     out.append("")
     for fmt, entries in all_entries:
         fname = fmt.name
@@ -356,8 +395,8 @@ def emit(all_entries):
                 FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty]) for _, f, kind, c, w, ty in e["operands"])
             mapped = {o[0] for o in e["operands"]}
             toks = ", ".join(rust_str("" if j in mapped else tok) for j, tok in enumerate(e["toks"]))
-            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x }," % (
-                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"]))
+            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, simm: Simm::%s }," % (
+                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["simm"]))
         out.append("];")
         nops = 1 << sum(w for _, w in fmt.opbits)
         idx = ["0xffff"] * nops

@@ -1,1 +1,215 @@
-fn main(){}
+//! `rdna`: disassemble, explain and (later) run AMD GPU machine code.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use rdna_disasm::{disassemble, encoding_comment, Decoder, Line, PrintOptions};
+use rdna_isa::{Format, Target};
+
+#[derive(Parser)]
+#[command(name = "rdna", version, about = "AMD GPU machine code: disassemble, explain, run")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Disassemble an AMDHSA code object, llvm-mc hex bytes (--hex) or a raw binary (--raw).
+    Dis {
+        /// Target processor (gfx1030, ...) or generation alias (rdna2).
+        #[arg(long)]
+        mcpu: Option<String>,
+        /// LLVM feature string, e.g. +wavefrontsize64.
+        #[arg(long, default_value = "")]
+        mattr: String,
+        /// Input is llvm-mc --disassemble text (0x.. bytes); '-' reads standard input.
+        #[arg(long, conflicts_with = "raw")]
+        hex: bool,
+        /// Input is a raw little-endian binary.
+        #[arg(long)]
+        raw: bool,
+        /// Append '; encoding: [...]' like llvm-mc -show-encoding.
+        #[arg(long)]
+        show_encoding: bool,
+        /// The input file ('-' for standard input).
+        file: PathBuf,
+    },
+    /// ISA reference: list the instructions the decoder knows.
+    Isa {
+        /// Instruction name to explain.
+        name: Option<String>,
+        /// List every instruction.
+        #[arg(long)]
+        list: bool,
+        /// Architecture (rdna2).
+        #[arg(long, default_value = "rdna2")]
+        arch: String,
+    },
+}
+
+fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::stdin().read_to_end(&mut v).map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(v)
+    } else {
+        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+fn target_for(mcpu: Option<&str>, mattr: &str, fallback: Option<&str>) -> Result<Target, String> {
+    let name = mcpu.or(fallback).ok_or("no --mcpu given and the input does not name its target")?;
+    let t = Target::from_name(name).ok_or_else(|| {
+        format!("unknown or unsupported target '{name}' (supported: {})", Target::names().collect::<Vec<_>>().join(", "))
+    })?;
+    t.with_features(mattr)
+}
+
+/// Writes a linear disassembly in llvm-mc's layout (tab, text, optional encoding at column 40).
+fn dis_stream(out: &mut impl Write, dec: &Decoder, opts: PrintOptions, code: &[u8], show_enc: bool) -> std::io::Result<()> {
+    let mut err = Ok(());
+    disassemble(dec, opts, code, |line| {
+        if err.is_err() {
+            return;
+        }
+        err = match line {
+            Line::Inst { offset, len, text } => {
+                if show_enc {
+                    writeln!(out, "\t{text:<40}{}", encoding_comment(&code[offset..offset + len]))
+                } else {
+                    writeln!(out, "\t{text}")
+                }
+            }
+            Line::Invalid { word, .. } => writeln!(out, "\t.long 0x{word:08x}"),
+            Line::Trailing { bytes, .. } => {
+                let list: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
+                writeln!(out, "\t.byte {}", list.join(", "))
+            }
+        };
+    });
+    err
+}
+
+/// Disassembles every function of a code object, laid out like `llvm-objdump -d`.
+fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Option<&str>, mattr: &str, show_enc: bool) -> Result<(), String> {
+    let co = rdna_hsa::CodeObject::parse(data).map_err(|e| format!("{}: {e}", path.display()))?;
+    let target = target_for(mcpu, mattr, co.mcpu)?;
+    let dec = Decoder::new(target);
+    let opts = PrintOptions { wave64: target.wave64 };
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(out, "\n{}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:", path.display()).map_err(w)?;
+    let mut text = String::new();
+    for f in &co.functions {
+        writeln!(out, "\n{:016x} <{}>:", f.addr, f.name).map_err(w)?;
+        let code = co.code(f);
+        let mut res = Ok(());
+        disassemble(&dec, opts, code, |line| {
+            if res.is_err() {
+                return;
+            }
+            let (offset, len) = match &line {
+                Line::Inst { offset, len, .. } => (*offset, *len),
+                Line::Invalid { offset, .. } => (*offset, 4),
+                Line::Trailing { offset, bytes } => (*offset, bytes.len()),
+            };
+            text.clear();
+            match &line {
+                Line::Inst { text: t, .. } => text.push_str(t),
+                Line::Invalid { word, .. } => text.push_str(&format!(".long 0x{word:08x}")),
+                Line::Trailing { .. } => text.push_str(".byte"),
+            }
+            let addr = f.addr + offset as u64;
+            let words: Vec<String> = code[offset..offset + len]
+                .chunks(4)
+                .map(|c| {
+                    let mut b = [0u8; 4];
+                    b[..c.len()].copy_from_slice(c);
+                    format!("{:08X}", u32::from_le_bytes(b))
+                })
+                .collect();
+            let _ = show_enc;
+            res = writeln!(out, "\t{text:<40}// {addr:012X}: {}", words.join(" "));
+        });
+        res.map_err(w)?;
+    }
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match cli.cmd {
+        Cmd::Dis { mcpu, mattr, hex, raw, show_encoding, file } => {
+            let data = read_input(&file)?;
+            if hex || raw {
+                let target = target_for(mcpu.as_deref(), &mattr, None)?;
+                let code = if hex {
+                    let text = String::from_utf8(data).map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+                    rdna_disasm::hex::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?
+                } else {
+                    data
+                };
+                let dec = Decoder::new(target);
+                writeln!(out, "\t.text").map_err(|e| e.to_string())?;
+                dis_stream(&mut out, &dec, PrintOptions { wave64: target.wave64 }, &code, show_encoding).map_err(|e| e.to_string())?;
+            } else {
+                dis_code_object(&mut out, &data, &file, mcpu.as_deref(), &mattr, show_encoding)?;
+            }
+        }
+        Cmd::Isa { name, list, arch } => {
+            let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;
+            if list {
+                let mut names: Vec<&str> = Vec::new();
+                for f in Format::ALL {
+                    for e in f.gfx10_table().entries {
+                        names.push(e.name);
+                    }
+                }
+                names.sort_unstable();
+                names.dedup();
+                for n in names {
+                    writeln!(out, "{n}").map_err(|e| e.to_string())?;
+                }
+            } else if let Some(name) = name {
+                let mut found = false;
+                for f in Format::ALL {
+                    for e in f.gfx10_table().entries.iter().filter(|e| e.name == name) {
+                        found = true;
+                        writeln!(out, "{}  ({} opcode {})", e.name, f.name(), e.op).map_err(|e| e.to_string())?;
+                        for op in e.operands {
+                            writeln!(
+                                out,
+                                "  {:<8} {:<7} {:?} x{} {:?}",
+                                op.field.name(),
+                                if e.writes(op.field) { "written" } else { "read" },
+                                op.class,
+                                op.width,
+                                op.imm
+                            )
+                            .map_err(|e| e.to_string())?;
+                        }
+                    }
+                }
+                if !found {
+                    return Err(format!("no instruction named '{name}' in {arch}"));
+                }
+            } else {
+                return Err("give an instruction name or --list".into());
+            }
+        }
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rdna: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

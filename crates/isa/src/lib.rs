@@ -11,7 +11,7 @@ pub mod generated {
 }
 pub mod target;
 
-pub use table::{Class, Field, ImmTy, OpEntry, OpTable, Operand};
+pub use table::{Class, Field, ImmTy, OpEntry, OpTable, Operand, Simm};
 pub use target::{Generation, Target};
 
 /// The encoding formats of gfx10 (RDNA1/RDNA2).

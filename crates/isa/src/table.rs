@@ -112,6 +112,8 @@ pub struct OpEntry {
     pub tokens: &'static [&'static str],
     /// Bits (of the first two dwords) that LLVM requires to be zero for this opcode.
     pub must_zero: u64,
+    /// How the 16-bit immediate of SOPP/SOPK instructions prints.
+    pub simm: Simm,
 }
 
 impl OpEntry {
@@ -149,4 +151,21 @@ impl OpTable {
     pub fn by_name(&self, name: &str) -> Option<&'static OpEntry> {
         self.entries.iter().find(|e| e.name == name)
     }
+}
+
+/// How a SOPP/SOPK 16-bit immediate is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Simm {
+    /// The instruction has no 16-bit immediate.
+    NoSimm,
+    /// Always hexadecimal (`0x1234`).
+    Hex,
+    /// Always unsigned decimal (branch offsets).
+    Dec,
+    /// Decimal up to 64, hexadecimal above.
+    U16,
+    /// Decimal, and left out entirely when zero (`s_endpgm`).
+    DecOpt,
+    /// A structured operand with its own syntax: `hwreg(...)`, `sendmsg(...)`, `s_waitcnt` fields.
+    Special,
 }

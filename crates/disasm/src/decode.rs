@@ -1,0 +1,238 @@
+//! Bytes → [`Inst`]: format identification, opcode lookup and encoding checks.
+//!
+//! Decoding never allocates and never panics: every failure is a [`DecodeError`] that carries the
+//! byte offset of the instruction.
+
+use rdna_isa::{src, Format, OpEntry, Target};
+
+/// One decoded instruction: its format, its table entry and its raw words.
+///
+/// Operand fields are read from the raw words on demand (see [`Inst::field`]), which keeps
+/// decoding cheap; [`Inst::operands`] gives them as typed values.
+#[derive(Clone, Copy, Debug)]
+pub struct Inst {
+    pub format: Format,
+    pub entry: &'static OpEntry,
+    /// The first two dwords of the encoding (the second is 0 for 32-bit formats).
+    pub raw: u64,
+    /// The 32-bit literal constant that follows the encoding, when an operand uses one.
+    pub literal: Option<u32>,
+    /// Length in bytes, literal included.
+    pub len: u8,
+}
+
+/// Why bytes could not be decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Fewer bytes remain than the encoding needs.
+    #[error("truncated instruction at offset {offset:#x}: needs {needed} bytes, {available} left")]
+    Truncated { offset: usize, needed: usize, available: usize },
+    /// The word is not a valid encoding for the target.
+    #[error("invalid encoding {word:#010x} at offset {offset:#x}")]
+    Invalid { offset: usize, word: u32 },
+}
+
+impl DecodeError {
+    pub fn offset(&self) -> usize {
+        match *self {
+            DecodeError::Truncated { offset, .. } | DecodeError::Invalid { offset, .. } => offset,
+        }
+    }
+}
+
+/// A decoder configured for one target.
+#[derive(Clone, Copy, Debug)]
+pub struct Decoder {
+    pub target: Target,
+}
+
+#[inline]
+fn bits(raw: u64, lo: u32, width: u32) -> u32 {
+    ((raw >> lo) & ((1u64 << width) - 1)) as u32
+}
+
+/// Identifies the format of a first dword and extracts its opcode (gfx10 layouts).
+#[inline]
+fn classify(w: u32) -> Option<(Format, u32)> {
+    let r = w as u64;
+    if w >> 31 == 0 {
+        return Some(match w >> 25 {
+            0x3F => (Format::Vop1, bits(r, 9, 8)),
+            0x3E => (Format::Vopc, bits(r, 17, 8)),
+            op => (Format::Vop2, op),
+        });
+    }
+    if w >> 30 == 0b10 {
+        return Some(match w >> 23 {
+            0x17D => (Format::Sop1, bits(r, 8, 8)),
+            0x17E => (Format::Sopc, bits(r, 16, 7)),
+            0x17F => (Format::Sopp, bits(r, 16, 7)),
+            _ if w >> 28 == 0b1011 => (Format::Sopk, bits(r, 23, 5)),
+            _ => (Format::Sop2, bits(r, 23, 7)),
+        });
+    }
+    Some(match w >> 26 {
+        0b110011 if bits(r, 23, 3) == 0 => (Format::Vop3p, bits(r, 16, 7)),
+        0b110101 => (Format::Vop3, bits(r, 16, 10)),
+        0b110110 => (Format::Ds, bits(r, 18, 8)),
+        0b110111 => (
+            match bits(r, 14, 2) {
+                0 => Format::Flat,
+                1 => Format::Scratch,
+                2 => Format::Global,
+                _ => return None,
+            },
+            bits(r, 18, 7),
+        ),
+        0b111000 => (Format::Mubuf, bits(r, 18, 7)),
+        0b111010 => (Format::Mtbuf, bits(r, 16, 3) | bits(r, 53, 1) << 3),
+        0b111101 => (Format::Smem, bits(r, 18, 8)),
+        _ => return None,
+    })
+}
+
+impl Decoder {
+    pub fn new(target: Target) -> Decoder {
+        Decoder { target }
+    }
+
+    /// Decodes the instruction at the start of `bytes`.
+    #[inline]
+    pub fn decode(&self, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+        self.decode_at(bytes, 0)
+    }
+
+    /// Decodes the instruction at `offset` in `code`; errors report that offset.
+    pub fn decode_at(&self, code: &[u8], offset: usize) -> Result<(Inst, usize), DecodeError> {
+        let bytes = code.get(offset..).unwrap_or(&[]);
+        let word = |i: usize| -> Option<u32> {
+            bytes.get(4 * i..4 * i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let truncated = |needed: usize| DecodeError::Truncated { offset, needed, available: bytes.len() };
+        let w0 = word(0).ok_or_else(|| truncated(4))?;
+        let invalid = DecodeError::Invalid { offset, word: w0 };
+        let (format, op) = classify(w0).ok_or(invalid)?;
+        let entry = format.gfx10_table().get(op).ok_or(invalid)?;
+        let base = format.base_len();
+        let raw = if base == 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
+        if raw & entry.must_zero != 0 {
+            return Err(invalid);
+        }
+        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8 };
+        if !self.check_sources(&inst) {
+            return Err(invalid);
+        }
+        if inst.wants_literal() {
+            let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
+            inst.literal = Some(lit);
+            inst.len += 4;
+        }
+        Ok((inst, inst.len as usize))
+    }
+
+    /// Operand values that LLVM rejects: reserved source values, registers past the end of their
+    /// file, and the extended encodings (DPP, SDWA) that are not decoded yet.
+    fn check_sources(&self, inst: &Inst) -> bool {
+        use crate::print::{scalar_reg_ok, source_ok};
+        use rdna_isa::{Class, Field};
+        for (i, op) in inst.entry.operands.iter().enumerate() {
+            let v = inst.field(op.field);
+            let w = op.width as u32;
+            let ok = match inst.source_kind(i) {
+                SourceKind::Valu | SourceKind::Salu => source_ok(v, w),
+                SourceKind::None => match (inst.format, op.field, op.class) {
+                    (Format::Smem, Field::Sbase, _) => scalar_reg_ok(v * 2, w),
+                    (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(v * 4, 4),
+                    (_, Field::Simm16 | Field::Offset, _) => true,
+                    (_, _, Class::Vgpr) => v as u32 + w <= 256,
+                    (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
+                    (_, _, Class::Other) => true,
+                },
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Which source encoding an operand field uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SourceKind {
+    /// A 9-bit VALU source (SGPR, VGPR, constant or literal).
+    Valu,
+    /// An 8-bit SALU source (SGPR or constant or literal).
+    Salu,
+    /// A plain register or immediate field.
+    None,
+}
+
+impl Inst {
+    /// The raw value of an operand field.
+    #[inline]
+    pub fn field(&self, field: rdna_isa::Field) -> u16 {
+        use rdna_isa::Field::*;
+        let r = self.raw;
+        let (lo, width) = match (self.format, field) {
+            (Format::Sop2, Sdst) | (Format::Sopk, Sdst) | (Format::Sop1, Sdst) => (16, 7),
+            (_, Ssrc0) => (0, 8),
+            (_, Ssrc1) => (8, 8),
+            (_, Simm16) => (0, 16),
+            (Format::Smem, Sdata) => (6, 7),
+            (Format::Smem, Sbase) => (0, 6),
+            (Format::Smem, Offset) => (32, 21),
+            (Format::Smem, Soffset) => (57, 7),
+            (Format::Vop1, Vdst) | (Format::Vop2, Vdst) => (17, 8),
+            (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
+            (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
+            (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
+            (Format::Vop3, Sdst) => (8, 7),
+            (_, Src0) => (32, 9),
+            (_, Src1) => (41, 9),
+            (_, Src2) => (50, 9),
+            (Format::Ds, Vdst) => (56, 8),
+            (Format::Ds, Addr) => (32, 8),
+            (Format::Ds, Data0) => (40, 8),
+            (Format::Ds, Data1) => (48, 8),
+            (_, Vdst) => (56, 8),
+            (_, Addr) => (32, 8),
+            (_, Data) => (40, 8),
+            (_, Saddr) => (48, 7),
+            (_, Vdata) => (40, 8),
+            (_, Vaddr) => (32, 8),
+            (_, Srsrc) => (48, 5),
+            (Format::Mubuf, Soffset) | (Format::Mtbuf, Soffset) => (56, 8),
+            _ => return 0,
+        };
+        bits(r, lo, width) as u16
+    }
+
+    /// The source encoding of the `i`-th operand.
+    pub(crate) fn source_kind(&self, i: usize) -> SourceKind {
+        use rdna_isa::Field::*;
+        match (self.format, self.entry.operands[i].field) {
+            (_, Src0 | Src1 | Src2) => SourceKind::Valu,
+            (_, Ssrc0 | Ssrc1) => SourceKind::Salu,
+            (Format::Mubuf | Format::Mtbuf, Soffset) => SourceKind::Salu,
+            _ => SourceKind::None,
+        }
+    }
+
+    /// Whether a literal dword follows this instruction.
+    #[inline]
+    pub fn wants_literal(&self) -> bool {
+        if matches!(self.entry.name, "v_fmamk_f32" | "v_fmaak_f32" | "v_fmamk_f16" | "v_fmaak_f16" | "s_setreg_imm32_b32")
+        {
+            return true;
+        }
+        self.entry.operands.iter().enumerate().any(|(i, _)| {
+            self.source_kind(i) != SourceKind::None && self.field(self.entry.operands[i].field) == src::LITERAL
+        })
+    }
+
+    /// The mnemonic, as LLVM prints it.
+    pub fn mnemonic(&self) -> &'static str {
+        self.entry.name
+    }
+}

@@ -1,0 +1,675 @@
+//! [`Inst`] → text, exactly as `llvm-mc-19 --disassemble` prints it.
+//!
+//! The operand list comes from the instruction's table entry; this module knows how each kind of
+//! operand and each format's modifiers are spelled.
+
+use core::fmt::Write;
+
+use rdna_isa::{src, Class, Field, Format, ImmTy, Simm};
+
+use crate::decode::{Inst, SourceKind};
+
+/// Printing options that do not change decoding.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// Print lane masks as 64-bit (`vcc` rather than `vcc_lo`).
+    pub wave64: bool,
+}
+
+fn reg_range(out: &mut String, prefix: &str, first: u32, width: u32) {
+    if width == 1 {
+        let _ = write!(out, "{prefix}{first}");
+    } else {
+        let _ = write!(out, "{prefix}[{first}:{}]", first + width - 1);
+    }
+}
+
+/// Scalar register (s0..s105, vcc, ttmp, m0, null, exec) of `width` dwords, or None if the value
+/// cannot name one. LLVM aligns SGPR tuples down (64-bit to 2, wider to 4).
+pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
+    let align = |v: u32| match width {
+        1 => v,
+        2 => v & !1,
+        _ => v & !3,
+    };
+    let v32 = v as u32;
+    match v {
+        0..=105 => {
+            let first = align(v32);
+            if first + width > 106 {
+                return false;
+            }
+            reg_range(out, "s", first, width);
+        }
+        108..=123 => {
+            let first = align(v32 - 108);
+            if first + width > 16 {
+                return false;
+            }
+            reg_range(out, "ttmp", first, width);
+        }
+        src::VCC_LO if width == 1 => out.push_str("vcc_lo"),
+        src::VCC_LO if width == 2 => out.push_str("vcc"),
+        src::VCC_HI if width == 1 => out.push_str("vcc_hi"),
+        src::M0 if width == 1 => out.push_str("m0"),
+        src::NULL if width <= 2 => out.push_str("null"),
+        src::EXEC_LO if width == 1 => out.push_str("exec_lo"),
+        src::EXEC_LO if width == 2 => out.push_str("exec"),
+        src::EXEC_HI if width == 1 => out.push_str("exec_hi"),
+        _ => return false,
+    }
+    true
+}
+
+fn fmt_hex(out: &mut String, v: u64) {
+    let _ = write!(out, "0x{v:x}");
+}
+
+fn f32_name(bits: u32) -> Option<&'static str> {
+    Some(match bits {
+        0x3f00_0000 => "0.5",
+        0xbf00_0000 => "-0.5",
+        0x3f80_0000 => "1.0",
+        0xbf80_0000 => "-1.0",
+        0x4000_0000 => "2.0",
+        0xc000_0000 => "-2.0",
+        0x4080_0000 => "4.0",
+        0xc080_0000 => "-4.0",
+        0x3e22_f983 => "0.15915494",
+        _ => return None,
+    })
+}
+
+fn f16_name(bits: u16) -> Option<&'static str> {
+    Some(match bits {
+        0x3800 => "0.5",
+        0xb800 => "-0.5",
+        0x3c00 => "1.0",
+        0xbc00 => "-1.0",
+        0x4000 => "2.0",
+        0xc000 => "-2.0",
+        0x4400 => "4.0",
+        0xc400 => "-4.0",
+        0x3118 => "0.15915494",
+        _ => return None,
+    })
+}
+
+fn f64_name(bits: u64) -> Option<&'static str> {
+    Some(match bits {
+        0x3fe0_0000_0000_0000 => "0.5",
+        0xbfe0_0000_0000_0000 => "-0.5",
+        0x3ff0_0000_0000_0000 => "1.0",
+        0xbff0_0000_0000_0000 => "-1.0",
+        0x4000_0000_0000_0000 => "2.0",
+        0xc000_0000_0000_0000 => "-2.0",
+        0x4010_0000_0000_0000 => "4.0",
+        0xc010_0000_0000_0000 => "-4.0",
+        0x3fc4_5f30_6dc9_c882 => "0.15915494309189532",
+        _ => return None,
+    })
+}
+
+fn inline_int_range(v: i64) -> bool {
+    (-16..=64).contains(&v)
+}
+
+/// Prints a source operand value (9-bit VALU or 8-bit SALU encoding). Returns false where the value
+/// does not name a valid operand of this width.
+pub(crate) fn source(out: &mut String, v: u16, width: u32, imm: ImmTy, literal: Option<u32>) -> bool {
+    if v >= src::VGPR0 {
+        let first = (v - src::VGPR0) as u32;
+        if first + width > 256 {
+            return false;
+        }
+        reg_range(out, "v", first, width);
+        return true;
+    }
+    if let Some(i) = src::inline_int(v) {
+        let _ = write!(out, "{i}");
+        return true;
+    }
+    if let Some((f32b, f16b, f64b)) = src::inline_float(v) {
+        match imm {
+            ImmTy::I16 => fmt_hex(out, f16b as u64),
+            ImmTy::F16 => out.push_str(f16_name(f16b).unwrap_or("?")),
+            ImmTy::F64 | ImmTy::B64 => out.push_str(f64_name(f64b).unwrap_or("?")),
+            _ if width == 2 => out.push_str(f64_name(f64b).unwrap_or("?")),
+            _ => out.push_str(f32_name(f32b).unwrap_or("?")),
+        }
+        return true;
+    }
+    if v == src::LITERAL {
+        let Some(lit) = literal else { return false };
+        literal_value(out, lit, width, imm);
+        return true;
+    }
+    if let Some(name) = src::special_name(v) {
+        out.push_str(name);
+        return true;
+    }
+    scalar_reg(out, v, width)
+}
+
+fn literal_value(out: &mut String, lit: u32, width: u32, imm: ImmTy) {
+    match imm {
+        ImmTy::F16 => {
+            let lo = lit as u16;
+            if inline_int_range(lo as i16 as i64) {
+                let _ = write!(out, "{}", lo as i16);
+            } else if let Some(n) = f16_name(lo) {
+                out.push_str(n);
+            } else {
+                fmt_hex(out, lo as u64);
+            }
+        }
+        ImmTy::I16 => {
+            if inline_int_range(lit as i32 as i64) {
+                let _ = write!(out, "{}", lit as i32);
+            } else {
+                fmt_hex(out, (lit & 0xffff) as u64);
+            }
+        }
+        ImmTy::F64 => {
+            if let Some(n) = f64_name((lit as u64) << 32) {
+                out.push_str(n);
+            } else if lit == 0 {
+                out.push('0');
+            } else {
+                fmt_hex(out, lit as u64);
+            }
+        }
+        ImmTy::B64 => {
+            if (0..=64).contains(&lit) {
+                let _ = write!(out, "{lit}");
+            } else {
+                fmt_hex(out, lit as u64);
+            }
+        }
+        _ if width == 2 => fmt_hex(out, lit as u64),
+        _ => {
+            if inline_int_range(lit as i32 as i64) {
+                let _ = write!(out, "{}", lit as i32);
+            } else if let Some(n) = f32_name(lit) {
+                out.push_str(n);
+            } else {
+                fmt_hex(out, lit as u64);
+            }
+        }
+    }
+}
+
+#[inline]
+fn bit(raw: u64, b: u32) -> bool {
+    (raw >> b) & 1 != 0
+}
+
+#[inline]
+fn bits(raw: u64, lo: u32, width: u32) -> u32 {
+    ((raw >> lo) & ((1u64 << width) - 1)) as u32
+}
+
+/// Why an instruction could not be printed (the decoder and printer disagree on validity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadOperand;
+
+/// Appends the text of `inst` to `out`.
+pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
+    let e = inst.entry;
+    out.push_str(e.name);
+    let start = out.len();
+    let mut first = true;
+    let mut opi = 0usize;
+    let ntok = e.tokens.len();
+    for (j, tok) in e.tokens.iter().enumerate() {
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        if !tok.is_empty() && !(opi < e.operands.len() && j == ntok - 1 && false) {
+            implicit(out, tok, opts);
+            continue;
+        }
+        let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
+        operand(inst, opi, op, opts, out)?;
+        opi += 1;
+    }
+    if e.tokens.is_empty() && !e.operands.is_empty() {
+        // Tables always list tokens for printed operands; nothing to do.
+    }
+    let _ = start;
+    modifiers(inst, opts, out)
+}
+
+fn implicit(out: &mut String, tok: &str, opts: PrintOptions) {
+    match tok {
+        "vcc_lo" if opts.wave64 => out.push_str("vcc"),
+        "exec_lo" if opts.wave64 => out.push_str("exec"),
+        t => out.push_str(t),
+    }
+}
+
+fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
+    let v = inst.field(op.field);
+    let width = op.width as u32;
+    let ok = match (inst.format, op.field) {
+        (Format::Sopk | Format::Sopp, Field::Simm16) => {
+            simm16(inst, v, out);
+            true
+        }
+        (Format::Smem, Field::Sbase) => scalar_reg(out, v * 2, width),
+        (Format::Smem, Field::Offset) => {
+            fmt_hex(out, v as u64 | ((bits(inst.raw, 32, 21) as u64) & !0xffff));
+            true
+        }
+        (Format::Smem, Field::Soffset) => scalar_reg(out, v, 1),
+        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => scalar_reg(out, v * 4, 4),
+        (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => scalar_reg(out, v, width),
+        _ => match inst.source_kind(i) {
+            SourceKind::Valu | SourceKind::Salu => {
+                let mods = src_mods(inst, op.field);
+                let neg = mods & 1 != 0;
+                let abs = mods & 2 != 0;
+                if neg {
+                    out.push('-');
+                }
+                if abs {
+                    out.push('|');
+                }
+                let ok = source(out, v, width, op.imm, inst.literal);
+                if abs {
+                    out.push('|');
+                }
+                ok
+            }
+            SourceKind::None => match op.class {
+                Class::Vgpr => {
+                    if v as u32 + width > 256 {
+                        false
+                    } else {
+                        reg_range(out, "v", v as u32, width);
+                        true
+                    }
+                }
+                Class::Sgpr => {
+                    if inst.format == Format::Vop3 || inst.format == Format::Vop1 || inst.format == Format::Vop2 {
+                        scalar_reg(out, v, width)
+                    } else {
+                        scalar_reg(out, v, width)
+                    }
+                }
+                Class::Other => {
+                    let _ = write!(out, "{v}");
+                    true
+                }
+            },
+        },
+    };
+    let _ = opts;
+    if ok {
+        Ok(())
+    } else {
+        Err(BadOperand)
+    }
+}
+
+/// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.
+fn src_mods(inst: &Inst, field: Field) -> u32 {
+    if inst.format != Format::Vop3 {
+        return 0;
+    }
+    let k = match field {
+        Field::Src0 => 0,
+        Field::Src1 => 1,
+        Field::Src2 => 2,
+        _ => return 0,
+    };
+    let neg = bit(inst.raw, 61 + k) as u32;
+    let abs = bit(inst.raw, 8 + k) as u32;
+    // VOP3B (an SDST in bits 8..14) has no abs bits.
+    let has_sdst = inst.entry.operands.iter().any(|o| o.field == Field::Sdst);
+    neg | if has_sdst { 0 } else { abs << 1 }
+}
+
+fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw;
+    let _ = opts;
+    match inst.format {
+        Format::Vop3 => {
+            let must = inst.entry.must_zero;
+            let is_opsel = |b: u32| must & (1 << b) == 0;
+            let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
+            let has_sdst = inst.entry.operands.iter().any(|o| o.field == Field::Sdst);
+            if !has_sdst && (11..15).any(|b| is_opsel(b)) && uses_opsel(inst) {
+                let sel = bits(raw, 11, 4);
+                if sel != 0 {
+                    out.push_str(" op_sel:[");
+                    let n = if bit(must, 14) { nsrc } else { nsrc + 1 };
+                    for k in 0..n {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        let b = if k == nsrc { 3 } else { k as u32 };
+                        out.push(if sel >> b & 1 != 0 { '1' } else { '0' });
+                    }
+                    out.push(']');
+                }
+            }
+            if bit(raw, 15) {
+                out.push_str(" clamp");
+            }
+            match bits(raw, 59, 2) {
+                1 => out.push_str(" mul:2"),
+                2 => out.push_str(" mul:4"),
+                3 => out.push_str(" div:2"),
+                _ => {}
+            }
+        }
+        Format::Vop3p => {
+            let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
+            let list = |out: &mut String, name: &str, vals: [bool; 3], default: bool| {
+                if vals[..nsrc].iter().all(|&v| v == default) {
+                    return;
+                }
+                out.push(' ');
+                out.push_str(name);
+                out.push_str(":[");
+                for (k, v) in vals[..nsrc].iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    out.push(if *v { '1' } else { '0' });
+                }
+                out.push(']');
+            };
+            list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
+            list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], true);
+            list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
+            list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
+            if bit(raw, 15) {
+                out.push_str(" clamp");
+            }
+        }
+        Format::Smem => {
+            if bit(raw, 16) {
+                out.push_str(" glc");
+            }
+            if bit(raw, 14) {
+                out.push_str(" dlc");
+            }
+        }
+        Format::Ds => {
+            let o0 = bits(raw, 0, 8);
+            let o1 = bits(raw, 8, 8);
+            let name = inst.entry.name;
+            if name.contains("2_") || name.contains("2st64") {
+                if o0 != 0 {
+                    let _ = write!(out, " offset0:{o0}");
+                }
+                if o1 != 0 {
+                    let _ = write!(out, " offset1:{o1}");
+                }
+            } else if name == "ds_swizzle_b32" {
+                let off = o0 | o1 << 8;
+                if off != 0 {
+                    let _ = write!(out, " offset:swizzle(");
+                    swizzle(out, off);
+                    out.push(')');
+                }
+            } else {
+                let off = o0 | o1 << 8;
+                if off != 0 {
+                    let _ = write!(out, " offset:{off}");
+                }
+            }
+            if bit(raw, 17) {
+                out.push_str(" gds");
+            }
+        }
+        Format::Flat | Format::Global | Format::Scratch => {
+            let off = bits(raw, 0, 12);
+            let off = if inst.format == Format::Flat { off as i32 & 0x7ff } else { ((off << 20) as i32) >> 20 };
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            if bit(raw, 16) {
+                out.push_str(" glc");
+            }
+            if bit(raw, 17) {
+                out.push_str(" slc");
+            }
+            if bit(raw, 12) {
+                out.push_str(" dlc");
+            }
+        }
+        Format::Mubuf | Format::Mtbuf => {
+            if inst.format == Format::Mtbuf {
+                let f = bits(raw, 19, 7);
+                if f != 1 {
+                    let _ = write!(out, " format:{f}");
+                }
+            }
+            if bit(raw, 13) {
+                out.push_str(" idxen");
+            }
+            if bit(raw, 12) {
+                out.push_str(" offen");
+            }
+            let off = bits(raw, 0, 12);
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            if bit(raw, 14) {
+                out.push_str(" glc");
+            }
+            if bit(raw, 54) {
+                out.push_str(" slc");
+            }
+            if bit(raw, 15) {
+                out.push_str(" dlc");
+            }
+            if inst.format == Format::Mubuf && bit(raw, 16) {
+                out.push_str(" lds");
+            }
+            if bit(raw, 55) {
+                out.push_str(" tfe");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Whether the VOP3 op_sel bits are printed for this opcode (16-bit VOP3-only opcodes on gfx10).
+fn uses_opsel(inst: &Inst) -> bool {
+    inst.entry.op >= 0x140 && !(0x180..0x200).contains(&inst.entry.op)
+}
+
+fn swizzle(out: &mut String, off: u32) {
+    if off & 0x8000 != 0 {
+        let _ = write!(out, "QUAD_PERM,{},{},{},{}", off & 3, off >> 2 & 3, off >> 4 & 3, off >> 6 & 3);
+    } else {
+        let and = off & 0x1f;
+        let or = off >> 5 & 0x1f;
+        let xor = off >> 10 & 0x1f;
+        let _ = write!(out, "BITMASK_PERM,\"");
+        for b in (0..5).rev() {
+            let c = if and >> b & 1 == 0 {
+                if or >> b & 1 != 0 {
+                    '1'
+                } else {
+                    '0'
+                }
+            } else if xor >> b & 1 != 0 {
+                'i'
+            } else {
+                'p'
+            };
+            out.push(c);
+        }
+        out.push('"');
+    }
+}
+
+fn simm16(inst: &Inst, v: u16, out: &mut String) {
+    let e = inst.entry;
+    match e.simm {
+        Simm::Hex => fmt_hex(out, v as u64),
+        Simm::Dec | Simm::DecOpt => {
+            let _ = write!(out, "{v}");
+        }
+        Simm::U16 => {
+            if v <= 64 {
+                let _ = write!(out, "{v}");
+            } else {
+                fmt_hex(out, v as u64);
+            }
+        }
+        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out),
+    }
+}
+
+const HWREG_NAMES: &[(u32, &str)] = &[
+    (1, "HW_REG_MODE"),
+    (2, "HW_REG_STATUS"),
+    (3, "HW_REG_TRAPSTS"),
+    (4, "HW_REG_HW_ID"),
+    (5, "HW_REG_GPR_ALLOC"),
+    (6, "HW_REG_LDS_ALLOC"),
+    (7, "HW_REG_IB_STS"),
+    (15, "HW_REG_SH_MEM_BASES"),
+    (16, "HW_REG_TBA_LO"),
+    (17, "HW_REG_TBA_HI"),
+    (18, "HW_REG_TMA_LO"),
+    (19, "HW_REG_TMA_HI"),
+    (20, "HW_REG_FLAT_SCR_LO"),
+    (21, "HW_REG_FLAT_SCR_HI"),
+    (22, "HW_REG_XNACK_MASK"),
+    (23, "HW_REG_HW_ID1"),
+    (24, "HW_REG_HW_ID2"),
+    (25, "HW_REG_POPS_PACKER"),
+    (29, "HW_REG_SHADER_CYCLES"),
+];
+
+fn special_simm(name: &str, v: u16, out: &mut String) {
+    let v = v as u32;
+    match name {
+        "s_getreg_b32" | "s_setreg_b32" | "s_setreg_imm32_b32" => {
+            let id = v & 0x3f;
+            let offset = v >> 6 & 0x1f;
+            let size = (v >> 11) + 1;
+            out.push_str("hwreg(");
+            match HWREG_NAMES.iter().find(|(i, _)| *i == id) {
+                Some((_, n)) => out.push_str(n),
+                None => {
+                    let _ = write!(out, "{id}");
+                }
+            }
+            if !(offset == 0 && size == 32) {
+                let _ = write!(out, ", {offset}, {size}");
+            }
+            out.push(')');
+        }
+        "s_waitcnt" => {
+            let vm = (v & 0xf) | (v >> 14 & 3) << 4;
+            let exp = v >> 4 & 7;
+            let lgkm = v >> 8 & 0x3f;
+            let all = vm == 63 && exp == 7 && lgkm == 63;
+            let mut sep = "";
+            if vm != 63 || all {
+                let _ = write!(out, "vmcnt({vm})");
+                sep = " ";
+            }
+            if exp != 7 || all {
+                let _ = write!(out, "{sep}expcnt({exp})");
+                sep = " ";
+            }
+            if lgkm != 63 || all {
+                let _ = write!(out, "{sep}lgkmcnt({lgkm})");
+            }
+        }
+        "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out),
+        _ => {
+            let _ = write!(out, "{v}");
+        }
+    }
+}
+
+fn sendmsg(v: u32, out: &mut String) {
+    let id = v & 0xf;
+    let op = v >> 4 & 7;
+    let stream = v >> 8 & 3;
+    if v >> 10 != 0 {
+        let _ = write!(out, "{v}");
+        return;
+    }
+    let name = match id {
+        1 => Some("MSG_INTERRUPT"),
+        2 => Some("MSG_GS"),
+        3 => Some("MSG_GS_DONE"),
+        4 => Some("MSG_SAVEWAVE"),
+        5 => Some("MSG_STALL_WAVE_GEN"),
+        6 => Some("MSG_HALT_WAVES"),
+        7 => Some("MSG_ORDERED_PS_DONE"),
+        8 => Some("MSG_EARLY_PRIM_DEALLOC"),
+        9 => Some("MSG_GS_ALLOC_REQ"),
+        10 => Some("MSG_GET_DOORBELL"),
+        11 => Some("MSG_GET_DDID"),
+        15 => Some("MSG_SYSMSG"),
+        _ => None,
+    };
+    let gs = matches!(id, 2 | 3);
+    match name {
+        Some(n) if gs => {
+            let ops = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+            if op < 4 && !(op == 0 && stream != 0) && !(op == 0 && id == 2) {
+                let _ = write!(out, "sendmsg({n}, {}", ops[op as usize]);
+                if op != 0 {
+                    let _ = write!(out, ", {stream}");
+                }
+                out.push(')');
+            } else {
+                let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+            }
+        }
+        Some(n) if id == 15 => {
+            let ops = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"];
+            if (1..=4).contains(&op) && stream == 0 {
+                let _ = write!(out, "sendmsg({n}, {})", ops[op as usize]);
+            } else {
+                let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+            }
+        }
+        Some(n) if op == 0 && stream == 0 => {
+            let _ = write!(out, "sendmsg({n})");
+        }
+        _ => {
+            let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+        }
+    }
+}
+
+/// Whether [`scalar_reg`] can name a register for this value and width (no output).
+pub(crate) fn scalar_reg_ok(v: u16, width: u32) -> bool {
+    let align = |v: u32| match width {
+        1 => v,
+        2 => v & !1,
+        _ => v & !3,
+    };
+    match v {
+        0..=105 => align(v as u32) + width <= 106,
+        108..=123 => align(v as u32 - 108) + width <= 16,
+        src::VCC_LO | src::EXEC_LO => width <= 2,
+        src::VCC_HI | src::M0 | src::EXEC_HI => width == 1,
+        src::NULL => width <= 2,
+        _ => false,
+    }
+}
+
+/// Whether [`source`] can print this value at this width.
+pub(crate) fn source_ok(v: u16, width: u32) -> bool {
+    match v {
+        256..=511 => (v - 256) as u32 + width <= 256,
+        128..=208 | 240..=248 | 255 => true,
+        235..=239 | 251..=254 => true,
+        _ => scalar_reg_ok(v, width),
+    }
+}

@@ -1,0 +1,164 @@
+//! Running llvm-mc-19 as the oracle for many encodings at once.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Each probe is framed as `s_nop 0x4d1`, probe, then four `s_nop 0x4d2`: whatever LLVM makes of
+/// the probe's tail bytes (it may swallow up to two following dwords as literals) ends inside the
+/// closing markers, so every probe's output starts right after its own opening marker.
+const START: [u8; 4] = [0xd1, 0x04, 0x80, 0xbf];
+const START_TEXT: &str = "s_nop 0x4d1";
+const MARKER: [u8; 4] = [0xd2, 0x04, 0x80, 0xbf];
+const MARKER_TEXT: &str = "s_nop 0x4d2";
+const LINES_PER_PROBE: usize = 6;
+
+pub fn llvm_mc() -> String {
+    std::env::var("LLVM_MC").unwrap_or_else(|_| "llvm-mc-19".into())
+}
+
+fn hex_line(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(",")
+}
+
+/// What llvm-mc makes of one encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Oracle {
+    /// The text of the first instruction.
+    Text(String),
+    /// LLVM reports an invalid encoding at the first byte.
+    Invalid,
+    /// llvm-mc-19 itself crashes on this encoding (it has such bugs); not comparable.
+    Crash,
+}
+
+/// What llvm-mc prints for the first instruction of each encoding.
+pub fn llvm_first_texts(mcpu: &str, mattr: &str, encodings: &[Vec<u8>]) -> Vec<Oracle> {
+    let mut results = Vec::with_capacity(encodings.len());
+    let mut rest = encodings;
+    while !rest.is_empty() {
+        let chunk = &rest[..rest.len().min(20000)];
+        let (done, crashed) = run_batch(mcpu, mattr, chunk);
+        // After a crash the last complete group may be cut short: keep the ones before it.
+        let keep = if crashed { done.len().saturating_sub(1) } else { done.len() };
+        results.extend(done.into_iter().take(keep));
+        rest = &rest[keep..];
+        if crashed {
+            // Find the probe that crashes: try the next few alone.
+            loop {
+                let Some(first) = rest.first() else { break };
+                let (one, c) = run_batch(mcpu, mattr, std::slice::from_ref(first));
+                rest = &rest[1..];
+                if c {
+                    results.push(Oracle::Crash);
+                    break;
+                }
+                results.extend(one);
+            }
+        }
+    }
+    results
+}
+
+/// Runs one llvm-mc process; returns the complete results and whether it crashed.
+fn run_batch(mcpu: &str, mattr: &str, chunk: &[Vec<u8>]) -> (Vec<Oracle>, bool) {
+    let mut input = String::new();
+    for e in chunk {
+        input.push_str(&hex_line(&START));
+        input.push('\n');
+        input.push_str(&hex_line(e));
+        input.push('\n');
+        for _ in 0..4 {
+            input.push_str(&hex_line(&MARKER));
+            input.push('\n');
+        }
+    }
+    let mut cmd = Command::new(llvm_mc());
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "--disassemble"]);
+    if !mattr.is_empty() {
+        cmd.arg(format!("-mattr={mattr}"));
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-19 must be installed (apt-get install llvm-19), or set LLVM_MC");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let crashed = !out.status.success();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut bad = std::collections::HashSet::new();
+    for l in stderr.lines() {
+        // <stdin>:LINE:COL: warning: invalid instruction encoding
+        let mut it = l.splitn(4, ':');
+        if it.next() != Some("<stdin>") {
+            continue;
+        }
+        let line: usize = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
+        let col: usize = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
+        if col == 1 && line >= 2 && (line - 2) % LINES_PER_PROBE == 0 && l.contains("invalid instruction encoding") {
+            bad.insert((line - 2) / LINES_PER_PROBE);
+        }
+    }
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut inside = false;
+    for l in stdout.lines() {
+        let t = l.trim();
+        if t.is_empty() || t == ".text" {
+            continue;
+        }
+        if t == START_TEXT {
+            groups.push(Vec::new());
+            inside = true;
+        } else if t == MARKER_TEXT {
+            inside = false;
+        } else if inside {
+            groups.last_mut().unwrap().push(t.to_string());
+        }
+    }
+    if !crashed {
+        assert_eq!(groups.len(), chunk.len(), "llvm-mc output out of step");
+    }
+    let res = groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| match g.into_iter().next() {
+            Some(t) if !bad.contains(&i) => Oracle::Text(t),
+            _ => Oracle::Invalid,
+        })
+        .collect();
+    (res, crashed)
+}
+
+/// A small seeded generator (xorshift64*), so failures can be replayed from the printed seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+pub fn seed_from_env() -> u64 {
+    match std::env::var("RDNA_SEED") {
+        Ok(s) => s.parse().expect("RDNA_SEED must be an integer"),
+        Err(_) => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1,
+    }
+}
