@@ -169,7 +169,7 @@ FORMATS = [
     Fmt("GLOBAL", 2, [(26, 6, 0b110111), (14, 2, 2)], [(18, 7)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
          ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7D, 0x7D))]),
-    Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 7)],
+    Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 8)],
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))]),
     Fmt("MTBUF", 2, [(26, 6, 0b111010)], [(16, 3), (53, 1)],
@@ -203,17 +203,36 @@ def parse_reg(tok):
     return m.group(3), int(m.group(4)), int(m.group(5)) - int(m.group(4)) + 1
 
 
+def split_top(text, sep=", "):
+    """Split on sep outside parentheses and brackets."""
+    out, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        if depth == 0 and text.startswith(sep, i):
+            out.append(cur)
+            cur = ""
+            i += len(sep)
+            continue
+        cur += c
+        i += 1
+    out.append(cur)
+    return out
+
+
 def split_text(text):
     """mnemonic, operand tokens, trailing modifier text."""
-    text = text.split("/*")[0] if "/*" in text and False else text
     parts = text.split(None, 1)
     mnem = parts[0]
     if len(parts) == 1:
         return mnem, [], ""
-    ops = parts[1].split(", ")
-    last = ops[-1].split(" ", 1)
+    ops = split_top(parts[1])
+    last = split_top(ops[-1], " ")
     ops[-1] = last[0]
-    mods = last[1] if len(last) > 1 else ""
+    mods = " ".join(last[1:])
     return mnem, ops, mods
 
 
@@ -257,6 +276,9 @@ def sweep(fmt):
         fixed_bits.update(range(lo, lo + width))
     for lo, width in fmt.opbits:
         fixed_bits.update(range(lo, lo + width))
+    for fname, lo, width, kind, _ in fmt.fields:
+        if fname == "saddr":
+            fixed_bits.update(range(lo, lo + width))
     probes, keys = [], []
     for op, (m, vals, text) in base.items():
         for i, f in enumerate(fmt.fields):
@@ -321,6 +343,8 @@ def sweep(fmt):
                 continue  # the field is not printed as an operand (ignored or shown as modifier)
             j = changed[0]
             reg = parse_reg(toks[j].split("/*")[0])
+            if reg and not names_probe(f[3], vals[i], reg):
+                continue  # the change showed elsewhere (e.g. SDST bits are modifiers here)
             cls, width = (reg[0], reg[2]) if reg else ("x", 1)
             ty = imm_type(info[op]["imm"].get(i, {}), width)
             operands.append((j, f[0], f[3], cls, width, ty))
@@ -333,6 +357,20 @@ def sweep(fmt):
                             operands=operands, must_zero=must_zero,
                             simm=simm_kind(mnem, info[op].get("simm"))))
     return entries
+
+
+def names_probe(kind, val, reg):
+    """Whether a printed register is the one the field's probe value names."""
+    cls, num, width = reg
+    if cls == "ttmp":
+        num += 108
+    scale = {"sbase": 2, "srsrc": 4}.get(kind, 1)
+    want = val * scale
+    if kind == "src9" and val >= 256:
+        return cls == "v" and num == val - 256
+    if kind == "vgpr":
+        return cls in ("v", "s", "ttmp") and num == val or (cls == "s" and (num == val & ~1 or num == val & ~3))
+    return num in (want, want & ~1, want & ~3)
 
 
 def imm_type(probe, width):
@@ -394,7 +432,8 @@ def emit(all_entries):
             ops = ", ".join("Operand { field: %s, class: %s, width: %d, imm: %s }" % (
                 FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty]) for _, f, kind, c, w, ty in e["operands"])
             mapped = {o[0] for o in e["operands"]}
-            toks = ", ".join(rust_str("" if j in mapped else tok) for j, tok in enumerate(e["toks"]))
+            toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))
+                             for j, tok in enumerate(e["toks"]))
             out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, simm: Simm::%s }," % (
                 e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["simm"]))
         out.append("];")

@@ -104,7 +104,7 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
     let mut text = String::new();
     for f in &co.functions {
         writeln!(out, "\n{:016x} <{}>:", f.addr, f.name).map_err(w)?;
-        let code = co.code(f);
+        let code = co.code_to_next(f);
         let mut res = Ok(());
         disassemble(&dec, opts, code, |line| {
             if res.is_err() {
@@ -131,11 +131,34 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
                 })
                 .collect();
             let _ = show_enc;
-            res = writeln!(out, "\t{text:<40}// {addr:012X}: {}", words.join(" "));
+            let target = branch_target(&line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
+            res = writeln!(out, "\t{text:<59}// {addr:012X}: {}{target}", words.join(" "));
         });
         res.map_err(w)?;
     }
     Ok(())
+}
+
+/// The address a SOPP branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note.
+fn branch_target(line: &Line, code: &[u8], addr: u64) -> Option<u64> {
+    let Line::Inst { offset, text, .. } = line else { return None };
+    if !(text.starts_with("s_branch ") || text.starts_with("s_cbranch_")) {
+        return None;
+    }
+    let w = u32::from_le_bytes(code.get(*offset..*offset + 4)?.try_into().ok()?);
+    if w >> 23 != 0x17F {
+        return None;
+    }
+    let simm = (w & 0xffff) as u16 as i16 as i64;
+    Some((addr as i64 + 4 + simm * 4) as u64)
+}
+
+fn symbolize(co: &rdna_hsa::CodeObject, target: u64) -> String {
+    match co.functions.iter().rev().find(|f| f.addr <= target) {
+        Some(f) if target == f.addr => format!(" <{}>", f.name),
+        Some(f) => format!(" <{}+0x{:x}>", f.name, target - f.addr),
+        None => String::new(),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), String> {

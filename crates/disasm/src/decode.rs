@@ -84,8 +84,9 @@ fn classify(w: u32) -> Option<(Format, u32)> {
             },
             bits(r, 18, 7),
         ),
-        0b111000 => (Format::Mubuf, bits(r, 18, 7)),
-        0b111010 => (Format::Mtbuf, bits(r, 16, 3) | bits(r, 53, 1) << 3),
+        0b111000 => (Format::Mubuf, bits(r, 18, 8)),
+        // MTBUF's opcode bit 3 lives in the second dword (bit 53); decode_at adds it.
+        0b111010 => (Format::Mtbuf, bits(r, 16, 3)),
         0b111101 => (Format::Smem, bits(r, 18, 8)),
         _ => return None,
     })
@@ -111,10 +112,13 @@ impl Decoder {
         let truncated = |needed: usize| DecodeError::Truncated { offset, needed, available: bytes.len() };
         let w0 = word(0).ok_or_else(|| truncated(4))?;
         let invalid = DecodeError::Invalid { offset, word: w0 };
-        let (format, op) = classify(w0).ok_or(invalid)?;
-        let entry = format.gfx10_table().get(op).ok_or(invalid)?;
+        let (format, mut op) = classify(w0).ok_or(invalid)?;
         let base = format.base_len();
         let raw = if base == 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
+        if format == Format::Mtbuf {
+            op |= bits(raw, 53, 1) << 3;
+        }
+        let entry = format.gfx10_table().get(op).ok_or(invalid)?;
         if raw & entry.must_zero != 0 {
             return Err(invalid);
         }
@@ -137,7 +141,7 @@ impl Decoder {
         use rdna_isa::{Class, Field};
         for (i, op) in inst.entry.operands.iter().enumerate() {
             let v = inst.field(op.field);
-            let w = op.width as u32;
+            let w = operand_width(inst, op);
             let ok = match inst.source_kind(i) {
                 SourceKind::Valu | SourceKind::Salu => source_ok(v, w),
                 SourceKind::None => match (inst.format, op.field, op.class) {
@@ -222,8 +226,7 @@ impl Inst {
     /// Whether a literal dword follows this instruction.
     #[inline]
     pub fn wants_literal(&self) -> bool {
-        if matches!(self.entry.name, "v_fmamk_f32" | "v_fmaak_f32" | "v_fmamk_f16" | "v_fmaak_f16" | "s_setreg_imm32_b32")
-        {
+        if self.entry.tokens.contains(&"<literal>") {
             return true;
         }
         self.entry.operands.iter().enumerate().any(|(i, _)| {
@@ -234,5 +237,18 @@ impl Inst {
     /// The mnemonic, as LLVM prints it.
     pub fn mnemonic(&self) -> &'static str {
         self.entry.name
+    }
+}
+
+/// The width in dwords of an operand, where it depends on other fields of the encoding.
+pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
+    use rdna_isa::Field;
+    let w = op.width as u32;
+    match (inst.format, op.field) {
+        // tfe adds a status dword to the data.
+        (Format::Mubuf | Format::Mtbuf, Field::Vdata) if bits(inst.raw, 55, 1) != 0 => w + 1,
+        // With an SGPR base the VGPR address is a 32-bit offset.
+        (Format::Global, Field::Addr) if bits(inst.raw, 48, 7) != src::NULL as u32 => 1,
+        _ => w,
     }
 }

@@ -61,6 +61,14 @@ pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
     true
 }
 
+fn signed_hex(out: &mut String, v: i32) {
+    if v < 0 {
+        let _ = write!(out, "-0x{:x}", -(v as i64));
+    } else {
+        let _ = write!(out, "0x{v:x}");
+    }
+}
+
 fn fmt_hex(out: &mut String, v: u64) {
     let _ = write!(out, "0x{v:x}");
 }
@@ -221,11 +229,29 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
     let mut first = true;
     let mut opi = 0usize;
     let ntok = e.tokens.len();
+    let _ = ntok;
+    if e.simm == Simm::DecOpt && inst.field(Field::Simm16) == 0 {
+        return Ok(());
+    }
+    if returning_flat_atomic(inst) {
+        // With glc a FLAT atomic returns the old value: LLVM prints that destination first.
+        let data = e.operands.iter().find(|o| o.field == Field::Data).map_or(1, |o| o.width as u32);
+        let w = if e.name.contains("cmpswap") { data / 2 } else { data };
+        let v = bits(inst.raw, 56, 8);
+        if v + w > 256 {
+            return Err(BadOperand);
+        }
+        out.push(' ');
+        reg_range(out, "v", v, w);
+        first = false;
+    }
     for (j, tok) in e.tokens.iter().enumerate() {
         out.push_str(if first { " " } else { ", " });
         first = false;
-        if !tok.is_empty() && !(opi < e.operands.len() && j == ntok - 1 && false) {
-            implicit(out, tok, opts);
+        if !tok.is_empty() {
+            if !memory_operand(inst, j, tok, out) {
+                implicit(inst, out, tok, opts);
+            }
             continue;
         }
         let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
@@ -239,8 +265,45 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
     modifiers(inst, opts, out)
 }
 
-fn implicit(out: &mut String, tok: &str, opts: PrintOptions) {
+fn returning_flat_atomic(inst: &Inst) -> bool {
+    matches!(inst.format, Format::Flat | Format::Global | Format::Scratch)
+        && inst.entry.name.contains("_atomic_")
+        && bit(inst.raw, 16)
+}
+
+/// Operands whose printed form depends on other fields: the MUBUF/MTBUF address (`off`, one VGPR
+/// or a pair by idxen/offen) and the FLAT scalar address (`off` or an SGPR base).
+fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String) -> bool {
+    if tok != "off" {
+        return false;
+    }
+    let raw = inst.raw;
+    match inst.format {
+        Format::Mubuf | Format::Mtbuf if j == 1 => {
+            let n = bit(raw, 12) as u32 + bit(raw, 13) as u32;
+            if n == 0 {
+                out.push_str("off");
+            } else {
+                reg_range(out, "v", bits(raw, 32, 8), n);
+            }
+            true
+        }
+        Format::Global | Format::Scratch => {
+            let saddr = bits(raw, 48, 7) as u16;
+            if saddr == src::NULL {
+                out.push_str("off");
+            } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
+                out.push_str("<bad>");
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
     match tok {
+        "<literal>" => fmt_hex(out, inst.literal.unwrap_or(0) as u64),
         "vcc_lo" if opts.wave64 => out.push_str("vcc"),
         "exec_lo" if opts.wave64 => out.push_str("exec"),
         t => out.push_str(t),
@@ -249,7 +312,7 @@ fn implicit(out: &mut String, tok: &str, opts: PrintOptions) {
 
 fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
     let v = inst.field(op.field);
-    let width = op.width as u32;
+    let width = crate::decode::operand_width(inst, op);
     let ok = match (inst.format, op.field) {
         (Format::Sopk | Format::Sopp, Field::Simm16) => {
             simm16(inst, v, out);
@@ -257,10 +320,24 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, ou
         }
         (Format::Smem, Field::Sbase) => scalar_reg(out, v * 2, width),
         (Format::Smem, Field::Offset) => {
-            fmt_hex(out, v as u64 | ((bits(inst.raw, 32, 21) as u64) & !0xffff));
+            // A 21-bit signed byte offset; with an SGPR offset too it prints as `offset:`.
+            let off = ((bits(inst.raw, 32, 21) << 11) as i32) >> 11;
+            let soff = bits(inst.raw, 57, 7) as u16;
+            if soff != src::NULL {
+                if !scalar_reg(out, soff, 1) {
+                    return Err(BadOperand);
+                }
+                if off != 0 {
+                    out.push_str(" offset:");
+                    signed_hex(out, off);
+                }
+            } else if off == 0 {
+                out.push_str("null");
+            } else {
+                signed_hex(out, off);
+            }
             true
         }
-        (Format::Smem, Field::Soffset) => scalar_reg(out, v, 1),
         (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => scalar_reg(out, v * 4, 4),
         (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => scalar_reg(out, v, width),
         _ => match inst.source_kind(i) {
@@ -388,7 +465,7 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
                 out.push_str(" clamp");
             }
         }
-        Format::Smem => {
+        Format::Smem if inst.entry.operands.iter().any(|o| o.field == Field::Sbase) => {
             if bit(raw, 16) {
                 out.push_str(" glc");
             }
@@ -438,6 +515,9 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             }
             if bit(raw, 12) {
                 out.push_str(" dlc");
+            }
+            if bit(raw, 13) {
+                out.push_str(" lds");
             }
         }
         Format::Mubuf | Format::Mtbuf => {

@@ -91,4 +91,18 @@ impl CodeObject {
         let start = (f.addr - self.text_addr) as usize;
         &self.text[start..start + f.size as usize]
     }
+
+    /// The bytes from a function's start up to the next function (or the end of `.text`), which is
+    /// what `llvm-objdump -d` lists under the function's label (padding included).
+    pub fn code_to_next(&self, f: &Function) -> &[u8] {
+        let start = (f.addr - self.text_addr) as usize;
+        let end = self
+            .functions
+            .iter()
+            .map(|g| g.addr)
+            .filter(|&a| a > f.addr)
+            .min()
+            .map_or(self.text.len(), |a| (a - self.text_addr) as usize);
+        &self.text[start..end]
+    }
 }

@@ -1,0 +1,116 @@
+//! `rdna dis` on clang-19-compiled gfx1030 kernels must agree, instruction for instruction, with
+//! `llvm-objdump-19 -d` on the same code object.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn compile(cl: &Path, mcpu: &str, extra: &[&str], dir: &Path) -> PathBuf {
+    let stem = cl.file_stem().unwrap().to_str().unwrap();
+    let obj = dir.join(format!("{stem}-{mcpu}.o"));
+    let hsaco = dir.join(format!("{stem}-{mcpu}.hsaco"));
+    let st = Command::new("clang-19")
+        .args(["-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
+        .args(extra)
+        .arg(cl)
+        .arg("-o")
+        .arg(&obj)
+        .status()
+        .expect("clang-19 must be installed");
+    assert!(st.success(), "clang-19 failed on {}", cl.display());
+    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&hsaco).status().expect("ld.lld-19");
+    assert!(st.success());
+    hsaco
+}
+
+/// (function, instruction text) pairs from an objdump-style listing.
+fn listing(text: &str) -> Vec<(String, String)> {
+    let mut func = String::new();
+    let mut v = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_suffix(">:") {
+            func = rest.split('<').nth(1).unwrap_or("").to_string();
+        } else if line.starts_with('\t') && line.contains("//") {
+            let inst = line.split("//").next().unwrap().trim().to_string();
+            v.push((func.clone(), inst));
+        }
+    }
+    v
+}
+
+fn check(hsaco: &Path) -> usize {
+    let llvm = Command::new("llvm-objdump-19").arg("-d").arg(hsaco).output().expect("llvm-objdump-19");
+    let ours = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("dis").arg(hsaco).output().unwrap();
+    assert!(ours.status.success(), "rdna dis failed: {}", String::from_utf8_lossy(&ours.stderr));
+    let a = listing(&String::from_utf8_lossy(&llvm.stdout));
+    let b = listing(&String::from_utf8_lossy(&ours.stdout));
+    assert!(!a.is_empty());
+    for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+        assert_eq!(x, y, "{}: instruction {i} differs", hsaco.display());
+    }
+    assert_eq!(a.len(), b.len(), "{}: instruction counts differ", hsaco.display());
+    a.len()
+}
+
+#[test]
+fn bundled_example_matches_llvm_objdump() {
+    let n = check(&root().join("examples/saxpy.hsaco"));
+    assert!(n > 20);
+}
+
+#[test]
+fn compiled_kernels_match_llvm_objdump() {
+    let dir = std::env::temp_dir().join(format!("rdna-objdump-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut total = 0;
+    for entry in std::fs::read_dir(root().join("tests/kernels")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().and_then(|e| e.to_str()) != Some("cl") {
+            continue;
+        }
+        for extra in [&[][..], &["-mwavefrontsize64"][..]] {
+            let h = compile(&p, "gfx1030", extra, &dir);
+            total += check(&h);
+        }
+    }
+    println!("{total} instructions agree with llvm-objdump-19");
+    assert!(total > 100);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hex_input_matches_llvm_mc_layout() {
+    // --show-encoding pads the text to column 40 like llvm-mc.
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna"))
+        .args(["dis", "--mcpu", "gfx1030", "--hex", "--show-encoding", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(b"0x02,0x03,0x02,0x7e\n0xff,0xff,0xff,0xff\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "\t.text\n\tv_mov_b32_e32 v1, v2                    ; encoding: [0x02,0x03,0x02,0x7e]\n\t.long 0xffffffff\n"
+    );
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_rdna")).args(args).output().unwrap();
+    let o = run(&["dis", "--mcpu", "gfx9999", "--hex", "/dev/null"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown or unsupported target 'gfx9999'"));
+    let o = run(&["dis", "/dev/null"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a valid ELF file"));
+    let o = run(&["dis", env!("CARGO_BIN_EXE_rdna")]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("expected EM_AMDGPU"));
+}
