@@ -349,12 +349,14 @@ def sweep(fmt):
             ty = imm_type(info[op]["imm"].get(i, {}), width)
             operands.append((j, f[0], f[3], cls, width, ty))
         operands.sort()
-        must_zero = 0
+        must_zero = ignored = 0
         for bit, r in info[op]["flip"].items():
             if r is None:
                 must_zero |= 1 << bit
+            elif r == text:
+                ignored |= 1 << bit
         entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods,
-                            operands=operands, must_zero=must_zero,
+                            operands=operands, must_zero=must_zero, ignored=ignored,
                             simm=simm_kind(mnem, info[op].get("simm"))))
     return entries
 
@@ -434,8 +436,8 @@ def emit(all_entries):
             mapped = {o[0] for o in e["operands"]}
             toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))
                              for j, tok in enumerate(e["toks"]))
-            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, simm: Simm::%s }," % (
-                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["simm"]))
+            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, ignored: 0x%x, simm: Simm::%s }," % (
+                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["ignored"], e["simm"]))
         out.append("];")
         nops = 1 << sum(w for _, w in fmt.opbits)
         idx = ["0xffff"] * nops
@@ -457,13 +459,28 @@ CLASS_RS = {"v": "Vgpr", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
 IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
 
 
+def emit_mtbuf_formats():
+    """How LLVM prints each 7-bit MTBUF format value (tbuffer_load_format_x v1, off, s[4:7], 0)."""
+    probes = [[0xE8000000 | (f << 19), (1 << 40) | (1 << 48) | (0x80 << 56)] for f in range(128)]
+    names = []
+    for f, r in enumerate(run_mc(probes)):
+        m = re.search(r" format:(\S+)", r or "")
+        names.append(m.group(1) if m else "")
+    out = ["/// The `format:` text of each MTBUF format value (empty: the default, not printed)."]
+    out.append("pub static MTBUF_FORMATS: [&str; 128] = [")
+    for k in range(0, 128, 4):
+        out.append("    " + " ".join(rust_str(n) + "," for n in names[k:k + 4]))
+    out.append("];")
+    return "\n".join(out) + "\n"
+
+
 def main():
     all_entries = []
     for fmt in FORMATS:
         entries = sweep(fmt)
         print("%-8s %4d opcodes" % (fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
-    text = emit(all_entries)
+    text = emit(all_entries) + emit_mtbuf_formats()
     if "--check" in sys.argv:
         with open(OUT) as f:
             if f.read() != text:

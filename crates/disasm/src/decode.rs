@@ -122,6 +122,10 @@ impl Decoder {
         if raw & entry.must_zero != 0 {
             return Err(invalid);
         }
+        // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
+        if format == Format::Flat && bits(raw, 48, 7) != src::NULL as u32 {
+            return Err(invalid);
+        }
         let mut inst = Inst { format, entry, raw, literal: None, len: base as u8 };
         if !self.check_sources(&inst) {
             return Err(invalid);

@@ -255,6 +255,16 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             continue;
         }
         let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
+        if op.field == Field::Vdst
+            && matches!(inst.format, Format::Flat | Format::Global | Format::Scratch)
+            && bit(inst.raw, 13)
+        {
+            // A load into LDS (the lds bit) has no VGPR destination.
+            opi += 1;
+            first = j == 0;
+            out.truncate(out.len() - if j == 0 { 1 } else { 2 });
+            continue;
+        }
         operand(inst, opi, op, opts, out)?;
         opi += 1;
     }
@@ -263,6 +273,11 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
     }
     let _ = start;
     modifiers(inst, opts, out)
+}
+
+/// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
+fn is_fma_mix(inst: &Inst) -> bool {
+    inst.entry.name.starts_with("v_fma_mix")
 }
 
 fn returning_flat_atomic(inst: &Inst) -> bool {
@@ -340,12 +355,21 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, ou
         }
         (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => scalar_reg(out, v * 4, 4),
         (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => scalar_reg(out, v, width),
+        (Format::Scratch, Field::Addr) if bits(inst.raw, 48, 7) != src::NULL as u32 => {
+            out.push_str("off");
+            true
+        }
         _ => match inst.source_kind(i) {
             SourceKind::Valu | SourceKind::Salu => {
                 let mods = src_mods(inst, op.field);
                 let neg = mods & 1 != 0;
                 let abs = mods & 2 != 0;
-                if neg {
+                // LLVM spells a negated constant neg(c), and a negated register -r.
+                let is_const = matches!(v, 128..=208 | 240..=248 | 255);
+                let neg_mnemo = neg && !abs && is_const;
+                if neg_mnemo {
+                    out.push_str("neg(");
+                } else if neg {
                     out.push('-');
                 }
                 if abs {
@@ -354,6 +378,9 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, ou
                 let ok = source(out, v, width, op.imm, inst.literal);
                 if abs {
                     out.push('|');
+                }
+                if neg_mnemo {
+                    out.push(')');
                 }
                 ok
             }
@@ -390,24 +417,26 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, ou
 
 /// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.
 fn src_mods(inst: &Inst, field: Field) -> u32 {
-    if inst.format != Format::Vop3 {
+    let mix = inst.format == Format::Vop3p && is_fma_mix(inst);
+    if inst.format != Format::Vop3 && !mix {
         return 0;
     }
+    let raw = inst.raw & !inst.entry.ignored;
     let k = match field {
         Field::Src0 => 0,
         Field::Src1 => 1,
         Field::Src2 => 2,
         _ => return 0,
     };
-    let neg = bit(inst.raw, 61 + k) as u32;
-    let abs = bit(inst.raw, 8 + k) as u32;
+    let neg = bit(raw, 61 + k) as u32;
+    let abs = bit(raw, 8 + k) as u32;
     // VOP3B (an SDST in bits 8..14) has no abs bits.
     let has_sdst = inst.entry.operands.iter().any(|o| o.field == Field::Sdst);
     neg | if has_sdst { 0 } else { abs << 1 }
 }
 
 fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
-    let raw = inst.raw;
+    let raw = inst.raw & !inst.entry.ignored;
     let _ = opts;
     match inst.format {
         Format::Vop3 => {
@@ -458,9 +487,12 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
                 out.push(']');
             };
             list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
-            list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], true);
-            list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
-            list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
+            // op_sel_hi defaults to all ones, except for v_fma_mix* where it selects f16 sources.
+            list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], !is_fma_mix(inst));
+            if !is_fma_mix(inst) {
+                list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
+                list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
+            }
             if bit(raw, 15) {
                 out.push_str(" clamp");
             }
@@ -522,9 +554,9 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         }
         Format::Mubuf | Format::Mtbuf => {
             if inst.format == Format::Mtbuf {
-                let f = bits(raw, 19, 7);
-                if f != 1 {
-                    let _ = write!(out, " format:{f}");
+                let name = rdna_isa::generated::gfx10::MTBUF_FORMATS[bits(raw, 19, 7) as usize];
+                if !name.is_empty() {
+                    let _ = write!(out, " format:{name}");
                 }
             }
             if bit(raw, 13) {

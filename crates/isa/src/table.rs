@@ -112,6 +112,9 @@ pub struct OpEntry {
     pub tokens: &'static [&'static str],
     /// Bits (of the first two dwords) that LLVM requires to be zero for this opcode.
     pub must_zero: u64,
+    /// Bits (of the first two dwords) that LLVM ignores for this opcode: flipping one alone
+    /// changes neither validity nor text. Modifiers are printed from the other bits only.
+    pub ignored: u64,
     /// How the 16-bit immediate of SOPP/SOPK instructions prints.
     pub simm: Simm,
 }
