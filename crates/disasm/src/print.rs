@@ -27,36 +27,23 @@ fn reg_range(out: &mut String, prefix: &str, first: u32, width: u32) {
 /// Scalar register (s0..s105, vcc, ttmp, m0, null, exec) of `width` dwords, or None if the value
 /// cannot name one. LLVM aligns SGPR tuples down (64-bit to 2, wider to 4).
 pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
+    if !scalar_reg_ok(v, width) {
+        return false;
+    }
     let align = |v: u32| match width {
         1 => v,
         2 => v & !1,
         _ => v & !3,
     };
-    let v32 = v as u32;
     match v {
-        0..=105 => {
-            let first = align(v32);
-            if first + width > 106 {
-                return false;
-            }
-            reg_range(out, "s", first, width);
-        }
-        108..=123 => {
-            let first = align(v32 - 108);
-            if first + width > 16 {
-                return false;
-            }
-            reg_range(out, "ttmp", first, width);
-        }
-        src::VCC_LO if width == 1 => out.push_str("vcc_lo"),
-        src::VCC_LO if width == 2 => out.push_str("vcc"),
-        src::VCC_HI if width == 1 => out.push_str("vcc_hi"),
-        src::M0 if width == 1 => out.push_str("m0"),
-        src::NULL if width <= 2 => out.push_str("null"),
-        src::EXEC_LO if width == 1 => out.push_str("exec_lo"),
-        src::EXEC_LO if width == 2 => out.push_str("exec"),
-        src::EXEC_HI if width == 1 => out.push_str("exec_hi"),
-        _ => return false,
+        0..=105 => reg_range(out, "s", align(v as u32), width),
+        108..=123 => reg_range(out, "ttmp", align(v as u32 - 108), width),
+        src::VCC_LO => out.push_str(if width == 1 { "vcc_lo" } else { "vcc" }),
+        src::VCC_HI => out.push_str("vcc_hi"),
+        src::M0 => out.push_str("m0"),
+        src::NULL => out.push_str("null"),
+        src::EXEC_LO => out.push_str(if width == 1 { "exec_lo" } else { "exec" }),
+        _ => out.push_str("exec_hi"),
     }
     true
 }
