@@ -94,7 +94,7 @@ fn dis_stream(out: &mut impl Write, dec: &Decoder, opts: PrintOptions, code: &[u
 }
 
 /// Disassembles every function of a code object, laid out like `llvm-objdump -d`.
-fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Option<&str>, mattr: &str, show_enc: bool) -> Result<(), String> {
+fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Option<&str>, mattr: &str) -> Result<(), String> {
     let co = rdna_hsa::CodeObject::parse(data).map_err(|e| format!("{}: {e}", path.display()))?;
     let target = target_for(mcpu, mattr, co.mcpu)?;
     let dec = Decoder::new(target);
@@ -130,7 +130,6 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
                     format!("{:08X}", u32::from_le_bytes(b))
                 })
                 .collect();
-            let _ = show_enc;
             let target = branch_target(&line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
             res = writeln!(out, "\t{text:<59}// {addr:012X}: {}{target}", words.join(" "));
         });
@@ -179,7 +178,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 writeln!(out, "\t.text").map_err(|e| e.to_string())?;
                 dis_stream(&mut out, &dec, PrintOptions { wave64: target.wave64 }, &code, show_encoding).map_err(|e| e.to_string())?;
             } else {
-                dis_code_object(&mut out, &data, &file, mcpu.as_deref(), &mattr, show_encoding)?;
+                dis_code_object(&mut out, &data, &file, mcpu.as_deref(), &mattr)?;
             }
         }
         Cmd::Isa { name, list, arch } => {

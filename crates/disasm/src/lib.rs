@@ -28,20 +28,20 @@ pub fn to_text(inst: &Inst, opts: PrintOptions) -> String {
 
 /// One line of a linear disassembly: the bytes it covers and what they are.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Line {
-    /// A decoded instruction and its text.
-    Inst { offset: usize, len: usize, text: String },
+pub enum Line<'a> {
+    /// A decoded instruction and its text (valid for the duration of the callback).
+    Inst { offset: usize, len: usize, text: &'a str },
     /// A dword that is not a valid encoding (printed as `.long 0x...`); decoding resumes after it.
     Invalid { offset: usize, word: u32 },
     /// Fewer than four bytes left at the end.
-    Trailing { offset: usize, bytes: Vec<u8> },
+    Trailing { offset: usize, bytes: &'a [u8] },
 }
 
 /// Decodes a whole byte stream in order, one line per instruction.
 ///
 /// Invalid words become [`Line::Invalid`] and decoding continues at the next dword, as llvm-mc
 /// does; a truncated instruction at the end is reported as invalid words.
-pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: impl FnMut(Line)) {
+pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: impl FnMut(Line<'_>)) {
     let mut off = 0;
     let mut text = String::with_capacity(128);
     while off < code.len() {
@@ -49,7 +49,7 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
             Ok((inst, len)) => {
                 text.clear();
                 if print(&inst, opts, &mut text).is_ok() {
-                    each(Line::Inst { offset: off, len, text: text.clone() });
+                    each(Line::Inst { offset: off, len, text: &text });
                     off += len;
                     continue;
                 }
@@ -58,7 +58,7 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
                 off += 4;
             }
             Err(_) if code.len() - off < 4 => {
-                each(Line::Trailing { offset: off, bytes: code[off..].to_vec() });
+                each(Line::Trailing { offset: off, bytes: &code[off..] });
                 break;
             }
             Err(_) => {

@@ -212,11 +212,8 @@ pub struct BadOperand;
 pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
     let e = inst.entry;
     out.push_str(e.name);
-    let start = out.len();
     let mut first = true;
     let mut opi = 0usize;
-    let ntok = e.tokens.len();
-    let _ = ntok;
     if e.simm == Simm::DecOpt && inst.field(Field::Simm16) == 0 {
         return Ok(());
     }
@@ -252,14 +249,10 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             out.truncate(out.len() - if j == 0 { 1 } else { 2 });
             continue;
         }
-        operand(inst, opi, op, opts, out)?;
+        operand(inst, opi, op, out)?;
         opi += 1;
     }
-    if e.tokens.is_empty() && !e.operands.is_empty() {
-        // Tables always list tokens for printed operands; nothing to do.
-    }
-    let _ = start;
-    modifiers(inst, opts, out)
+    modifiers(inst, out)
 }
 
 /// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
@@ -312,7 +305,7 @@ fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
     }
 }
 
-fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
+fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> Result<(), BadOperand> {
     let v = inst.field(op.field);
     let width = crate::decode::operand_width(inst, op);
     let ok = match (inst.format, op.field) {
@@ -380,13 +373,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, ou
                         true
                     }
                 }
-                Class::Sgpr => {
-                    if inst.format == Format::Vop3 || inst.format == Format::Vop1 || inst.format == Format::Vop2 {
-                        scalar_reg(out, v, width)
-                    } else {
-                        scalar_reg(out, v, width)
-                    }
-                }
+                Class::Sgpr => scalar_reg(out, v, width),
                 Class::Other => {
                     let _ = write!(out, "{v}");
                     true
@@ -394,7 +381,6 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, opts: PrintOptions, ou
             },
         },
     };
-    let _ = opts;
     if ok {
         Ok(())
     } else {
@@ -422,9 +408,8 @@ fn src_mods(inst: &Inst, field: Field) -> u32 {
     neg | if has_sdst { 0 } else { abs << 1 }
 }
 
-fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
+fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let raw = inst.raw & !inst.entry.ignored;
-    let _ = opts;
     match inst.format {
         Format::Vop3 => {
             let must = inst.entry.must_zero;
@@ -526,15 +511,7 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            if bit(raw, 16) {
-                out.push_str(" glc");
-            }
-            if bit(raw, 17) {
-                out.push_str(" slc");
-            }
-            if bit(raw, 12) {
-                out.push_str(" dlc");
-            }
+            cache_bits(out, bit(raw, 16), bit(raw, 17), bit(raw, 12));
             if bit(raw, 13) {
                 out.push_str(" lds");
             }
@@ -556,15 +533,7 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            if bit(raw, 14) {
-                out.push_str(" glc");
-            }
-            if bit(raw, 54) {
-                out.push_str(" slc");
-            }
-            if bit(raw, 15) {
-                out.push_str(" dlc");
-            }
+            cache_bits(out, bit(raw, 14), bit(raw, 54), bit(raw, 15));
             if inst.format == Format::Mubuf && bit(raw, 16) {
                 out.push_str(" lds");
             }
@@ -575,6 +544,19 @@ fn modifiers(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         _ => {}
     }
     Ok(())
+}
+
+/// The memory cache-policy bits, in LLVM's order.
+fn cache_bits(out: &mut String, glc: bool, slc: bool, dlc: bool) {
+    if glc {
+        out.push_str(" glc");
+    }
+    if slc {
+        out.push_str(" slc");
+    }
+    if dlc {
+        out.push_str(" dlc");
+    }
 }
 
 /// Whether the VOP3 op_sel bits are printed for this opcode (16-bit VOP3-only opcodes on gfx10).
