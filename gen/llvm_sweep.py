@@ -172,6 +172,11 @@ FORMATS = [
     Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 8)],
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))]),
+    Fmt("VINTRP", 1, [(26, 6, 0b110010)], [(16, 2)],
+        [("vdst", 18, 8, "vgpr", V(8, 12)), ("vsrc", 0, 8, "vgpr", V(1, 0))]),
+    Fmt("EXP", 2, [(26, 6, 0b111110), (0, 4, 0xF)], [],
+        [("vsrc0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 40, 8, "vgpr", V(24, 28)),
+         ("vsrc2", 48, 8, "vgpr", V(32, 36)), ("vsrc3", 56, 8, "vgpr", V(40, 44))]),
     Fmt("MTBUF", 2, [(26, 6, 0b111010)], [(16, 3), (53, 1)],
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
@@ -454,9 +459,40 @@ def emit(all_entries):
 
 FIELD_RS = {f: f[0].upper() + f[1:] for f in
             ["sdst", "ssrc0", "ssrc1", "simm16", "sdata", "sbase", "offset", "soffset", "vdst", "src0", "src1",
-             "src2", "vsrc1", "addr", "data0", "data1", "data", "saddr", "vdata", "vaddr", "srsrc"]}
+             "src2", "vsrc1", "addr", "data0", "data1", "data", "saddr", "vdata", "vaddr", "srsrc",
+             "vsrc", "vsrc0", "vsrc2", "vsrc3"]}
 CLASS_RS = {"v": "Vgpr", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
 IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
+
+
+def emit_symbol_tables():
+    """Names LLVM gives to hwreg ids, message ids and s_version codes on this target."""
+    hw = run_mc([[0xB9000000 | (8 << 16) | (31 << 11) | i] for i in range(64)])  # s_getreg_b32 s8, hwreg(i, 0, 32)
+    hw_names = []
+    for r in hw:
+        m = re.search(r"hwreg\((HW_REG_\w+)\)", r or "")
+        hw_names.append(m.group(1) if m else "")
+    # s_sendmsg sendmsg(i, 0, 0) and sendmsg(i, 1, 0): some messages need an operation.
+    msg = run_mc([[0xBF900000 | i | op << 4] for op in (0, 1) for i in range(16)])
+    msg_names = []
+    for i in range(16):
+        m = re.search(r"sendmsg\((MSG_\w+)", msg[i] or "") or re.search(r"sendmsg\((MSG_\w+)", msg[16 + i] or "")
+        msg_names.append(m.group(1) if m else "")
+    ver = run_mc([[0xB0800000 | i] for i in range(64)])  # s_version i
+    ver_names = []
+    for r in ver:
+        m = re.search(r"s_version (UC_VERSION_\w+)", r or "")
+        ver_names.append(m.group(1) if m else "")
+    out = []
+    for name, doc, vals in (("HWREG_NAMES", "hwreg(...) register ids", hw_names),
+                            ("SENDMSG_NAMES", "sendmsg(...) message ids", msg_names),
+                            ("VERSION_NAMES", "s_version codes (bits 0..5)", ver_names)):
+        out.append("/// Symbolic names of %s (empty: printed as a number)." % doc)
+        out.append("pub static %s: [&str; %d] = [" % (name, len(vals)))
+        for k in range(0, len(vals), 4):
+            out.append("    " + " ".join(rust_str(n) + "," for n in vals[k:k + 4]))
+        out.append("];")
+    return "\n".join(out) + "\n"
 
 
 def emit_mtbuf_formats():
@@ -480,7 +516,7 @@ def main():
         entries = sweep(fmt)
         print("%-8s %4d opcodes" % (fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
-    text = emit(all_entries) + emit_mtbuf_formats()
+    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables()
     if "--check" in sys.argv:
         with open(OUT) as f:
             if f.read() != text:

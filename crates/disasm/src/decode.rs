@@ -72,6 +72,8 @@ fn classify(w: u32) -> Option<(Format, u32)> {
         });
     }
     Some(match w >> 26 {
+        0b110010 => (Format::Vintrp, bits(r, 16, 2)),
+        0b111110 => (Format::Exp, 0),
         0b110011 if bits(r, 23, 3) == 0 => (Format::Vop3p, bits(r, 16, 7)),
         0b110101 => (Format::Vop3, bits(r, 16, 10)),
         0b110110 => (Format::Ds, bits(r, 18, 8)),
@@ -195,6 +197,12 @@ impl Inst {
             (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
             (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
             (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
+            (Format::Vintrp, Vdst) => (18, 8),
+            (Format::Vintrp, Vsrc) => (0, 8),
+            (Format::Exp, Vsrc0) => (32, 8),
+            (Format::Exp, Vsrc1) => (40, 8),
+            (Format::Exp, Vsrc2) => (48, 8),
+            (Format::Exp, Vsrc3) => (56, 8),
             (Format::Vop3, Sdst) => (8, 7),
             (_, Src0) => (32, 9),
             (_, Src1) => (41, 9),

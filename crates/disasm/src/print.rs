@@ -5,6 +5,7 @@
 
 use core::fmt::Write;
 
+use rdna_isa::generated::gfx10;
 use rdna_isa::{src, Class, Field, Format, ImmTy, Simm};
 
 use crate::decode::{Inst, SourceKind};
@@ -212,6 +213,11 @@ pub struct BadOperand;
 pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
     let e = inst.entry;
     out.push_str(e.name);
+    match inst.format {
+        Format::Exp => return export(inst, out),
+        Format::Vintrp => return interp(inst, out),
+        _ => {}
+    }
     let mut first = true;
     let mut opi = 0usize;
     if e.simm == Simm::DecOpt && inst.field(Field::Simm16) == 0 {
@@ -375,7 +381,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 }
                 Class::Sgpr => scalar_reg(out, v, width),
                 Class::Other => {
-                    let _ = write!(out, "{v}");
+                    if v <= 64 {
+                        let _ = write!(out, "{v}");
+                    } else {
+                        fmt_hex(out, v as u64);
+                    }
                     true
                 }
             },
@@ -518,7 +528,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         Format::Mubuf | Format::Mtbuf => {
             if inst.format == Format::Mtbuf {
-                let name = rdna_isa::generated::gfx10::MTBUF_FORMATS[bits(raw, 19, 7) as usize];
+                let name = gfx10::MTBUF_FORMATS[bits(raw, 19, 7) as usize];
                 if !name.is_empty() {
                     let _ = write!(out, " format:{name}");
                 }
@@ -543,6 +553,72 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         _ => {}
     }
+    Ok(())
+}
+
+/// `exp tgt src0, src1, src2, src3 [done] [compr] [vm]`; a source whose enable bit is clear is `off`,
+/// and with compr the sources are VSRC0, VSRC0, VSRC1, VSRC1.
+fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw;
+    let en = bits(raw, 0, 4);
+    let tgt = bits(raw, 4, 6);
+    let compr = bit(raw, 10);
+    out.push(' ');
+    match tgt {
+        0..=7 => {
+            let _ = write!(out, "mrt{tgt}");
+        }
+        8 => out.push_str("mrtz"),
+        9 => out.push_str("null"),
+        12..=16 => {
+            let _ = write!(out, "pos{}", tgt - 12);
+        }
+        20 => out.push_str("prim"),
+        32..=63 => {
+            let _ = write!(out, "param{}", tgt - 32);
+        }
+        _ => {
+            let _ = write!(out, "invalid_target_{tgt}");
+        }
+    }
+    for n in 0..4u32 {
+        out.push_str(if n == 0 { " " } else { ", " });
+        let src = if compr { n / 2 } else { n };
+        if en >> n & 1 != 0 {
+            reg_range(out, "v", bits(raw, 32 + 8 * src, 8), 1);
+        } else {
+            out.push_str("off");
+        }
+    }
+    for (b, name) in [(11, " done"), (10, " compr"), (12, " vm")] {
+        if bit(raw, b) {
+            out.push_str(name);
+        }
+    }
+    Ok(())
+}
+
+/// `v_interp_* vdst, vsrc|param, attrN.c`.
+fn interp(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw;
+    out.push(' ');
+    reg_range(out, "v", bits(raw, 18, 8), 1);
+    out.push_str(", ");
+    let vsrc = bits(raw, 0, 8);
+    if inst.entry.op == 2 {
+        match vsrc {
+            0 => out.push_str("p10"),
+            1 => out.push_str("p20"),
+            2 => out.push_str("p0"),
+            v => {
+                let _ = write!(out, "invalid_param_{v}");
+            }
+        }
+    } else {
+        reg_range(out, "v", vsrc, 1);
+    }
+    let chan = ["x", "y", "z", "w"][bits(raw, 8, 2) as usize];
+    let _ = write!(out, ", attr{}.{chan}", bits(raw, 10, 6));
     Ok(())
 }
 
@@ -608,28 +684,6 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
     }
 }
 
-const HWREG_NAMES: &[(u32, &str)] = &[
-    (1, "HW_REG_MODE"),
-    (2, "HW_REG_STATUS"),
-    (3, "HW_REG_TRAPSTS"),
-    (4, "HW_REG_HW_ID"),
-    (5, "HW_REG_GPR_ALLOC"),
-    (6, "HW_REG_LDS_ALLOC"),
-    (7, "HW_REG_IB_STS"),
-    (15, "HW_REG_SH_MEM_BASES"),
-    (16, "HW_REG_TBA_LO"),
-    (17, "HW_REG_TBA_HI"),
-    (18, "HW_REG_TMA_LO"),
-    (19, "HW_REG_TMA_HI"),
-    (20, "HW_REG_FLAT_SCR_LO"),
-    (21, "HW_REG_FLAT_SCR_HI"),
-    (22, "HW_REG_XNACK_MASK"),
-    (23, "HW_REG_HW_ID1"),
-    (24, "HW_REG_HW_ID2"),
-    (25, "HW_REG_POPS_PACKER"),
-    (29, "HW_REG_SHADER_CYCLES"),
-];
-
 fn special_simm(name: &str, v: u16, out: &mut String) {
     let v = v as u32;
     match name {
@@ -638,11 +692,11 @@ fn special_simm(name: &str, v: u16, out: &mut String) {
             let offset = v >> 6 & 0x1f;
             let size = (v >> 11) + 1;
             out.push_str("hwreg(");
-            match HWREG_NAMES.iter().find(|(i, _)| *i == id) {
-                Some((_, n)) => out.push_str(n),
-                None => {
+            match gfx10::HWREG_NAMES[id as usize] {
+                "" => {
                     let _ = write!(out, "{id}");
                 }
+                n => out.push_str(n),
             }
             if !(offset == 0 && size == 32) {
                 let _ = write!(out, ", {offset}, {size}");
@@ -668,66 +722,102 @@ fn special_simm(name: &str, v: u16, out: &mut String) {
             }
         }
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out),
+        "s_waitcnt_depctr" => depctr(v, out),
+        "s_version" => version(v, out),
         _ => {
             let _ = write!(out, "{v}");
         }
     }
 }
 
+/// `sendmsg(MSG, OP, STREAM)`: symbolic when the message, operation and stream are valid (bits
+/// above 9 are then ignored, as LLVM does), numeric `sendmsg(id, op, stream)` when the value is
+/// exactly those fields, else the plain number.
 fn sendmsg(v: u32, out: &mut String) {
     let id = v & 0xf;
     let op = v >> 4 & 7;
     let stream = v >> 8 & 3;
-    if v >> 10 != 0 {
+    let name = gfx10::SENDMSG_NAMES[id as usize];
+    let gs = matches!(id, 2 | 3);
+    let valid = !name.is_empty()
+        && match id {
+            2 | 3 => op < 4 && !(id == 2 && op == 0) && !(op == 0 && stream != 0),
+            15 => (1..=4).contains(&op) && stream == 0,
+            _ => op == 0 && stream == 0,
+        };
+    if valid {
+        let _ = write!(out, "sendmsg({name}");
+        if gs {
+            let ops = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+            let _ = write!(out, ", {}", ops[op as usize]);
+            if op != 0 {
+                let _ = write!(out, ", {stream}");
+            }
+        } else if id == 15 {
+            let ops = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"];
+            let _ = write!(out, ", {}", ops[op as usize]);
+        }
+        out.push(')');
+    } else if v == id | op << 4 | stream << 8 {
+        let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+    } else {
         let _ = write!(out, "{v}");
+    }
+}
+
+/// `s_waitcnt_depctr` fields, printed when not at their default (all ones), or all of them when all
+/// are; a value with bits outside the fields prints in hex.
+fn depctr(v: u32, out: &mut String) {
+    const FIELDS: [(&str, u32, u32); 7] = [
+        ("depctr_hold_cnt", 7, 1),
+        ("depctr_sa_sdst", 0, 1),
+        ("depctr_va_vdst", 12, 4),
+        ("depctr_va_sdst", 9, 3),
+        ("depctr_va_ssrc", 8, 1),
+        ("depctr_va_vcc", 1, 1),
+        ("depctr_vm_vsrc", 2, 3),
+    ];
+    if v & 0x60 != 0 {
+        fmt_hex(out, v as u64);
         return;
     }
-    let name = match id {
-        1 => Some("MSG_INTERRUPT"),
-        2 => Some("MSG_GS"),
-        3 => Some("MSG_GS_DONE"),
-        4 => Some("MSG_SAVEWAVE"),
-        5 => Some("MSG_STALL_WAVE_GEN"),
-        6 => Some("MSG_HALT_WAVES"),
-        7 => Some("MSG_ORDERED_PS_DONE"),
-        8 => Some("MSG_EARLY_PRIM_DEALLOC"),
-        9 => Some("MSG_GS_ALLOC_REQ"),
-        10 => Some("MSG_GET_DOORBELL"),
-        11 => Some("MSG_GET_DDID"),
-        15 => Some("MSG_SYSMSG"),
-        _ => None,
-    };
-    let gs = matches!(id, 2 | 3);
-    match name {
-        Some(n) if gs => {
-            let ops = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
-            if op < 4 && !(op == 0 && stream != 0) && !(op == 0 && id == 2) {
-                let _ = write!(out, "sendmsg({n}, {}", ops[op as usize]);
-                if op != 0 {
-                    let _ = write!(out, ", {stream}");
-                }
-                out.push(')');
-            } else {
-                let _ = write!(out, "sendmsg({id}, {op}, {stream})");
-            }
-        }
-        Some(n) if id == 15 => {
-            let ops = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"];
-            if (1..=4).contains(&op) && stream == 0 {
-                let _ = write!(out, "sendmsg({n}, {})", ops[op as usize]);
-            } else {
-                let _ = write!(out, "sendmsg({id}, {op}, {stream})");
-            }
-        }
-        Some(n) if op == 0 && stream == 0 => {
-            let _ = write!(out, "sendmsg({n})");
-        }
-        _ => {
-            let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+    let all_default = FIELDS.iter().all(|&(_, lo, w)| v >> lo & ((1 << w) - 1) == (1 << w) - 1);
+    let mut sep = "";
+    for (name, lo, w) in FIELDS {
+        let f = v >> lo & ((1 << w) - 1);
+        if f != (1 << w) - 1 || all_default {
+            let _ = write!(out, "{sep}{name}({f})");
+            sep = " ";
         }
     }
 }
 
+/// `s_version`: a known code with the W64/W32/MDP flag bits symbolically, else a number.
+fn version(v: u32, out: &mut String) {
+    let name = gfx10::VERSION_NAMES.get((v & 0x1fff) as usize).copied().unwrap_or("");
+    if name.is_empty() || v & 0x1fc0 != 0 {
+        if v <= 64 {
+            let _ = write!(out, "{v}");
+        } else {
+            fmt_hex(out, v as u64);
+        }
+        return;
+    }
+    let flags = [(13, "UC_VERSION_W64_BIT"), (14, "UC_VERSION_W32_BIT"), (15, "UC_VERSION_MDP_BIT")];
+    let set: Vec<&str> = flags.iter().filter(|(b, _)| v >> b & 1 != 0).map(|(_, n)| *n).collect();
+    // LLVM prints the expression left-associated: ((A|B)|C)|D.
+    for _ in 1..set.len() {
+        out.push('(');
+    }
+    out.push_str(name);
+    for (i, f) in set.iter().enumerate() {
+        out.push('|');
+        out.push_str(f);
+        if i + 1 < set.len() {
+            out.push(')');
+        }
+    }
+}
 /// Whether [`scalar_reg`] can name a register for this value and width (no output).
 pub(crate) fn scalar_reg_ok(v: u16, width: u32) -> bool {
     let align = |v: u32| match width {

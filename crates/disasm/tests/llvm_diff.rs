@@ -27,6 +27,8 @@ fn format_ident(f: Format) -> (u32, u32) {
         Format::Global => (0xfc00_c000, 0xdc00_8000),
         Format::Mubuf => (0xfc00_0000, 0xe000_0000),
         Format::Mtbuf => (0xfc00_0000, 0xe800_0000),
+        Format::Vintrp => (0xfc00_0000, 0xc800_0000),
+        Format::Exp => (0xfc00_0000, 0xf800_0000),
     }
 }
 
@@ -47,9 +49,16 @@ fn with_known_opcode(f: Format, w: u32, rng: &mut Rng) -> u32 {
         Format::Vop3p => (16, 7),
         Format::Flat | Format::Scratch | Format::Global | Format::Mubuf => (18, 7),
         Format::Mtbuf => (16, 3),
+        Format::Vintrp => (16, 2),
+        Format::Exp => return w,
     };
     let mask = ((1u32 << width) - 1) << lo;
     (w & !mask) | ((op << lo) & mask)
+}
+
+/// How many disagreements to print (RDNA_DIFF_REPORT, default 40).
+fn report_limit() -> usize {
+    std::env::var("RDNA_DIFF_REPORT").ok().and_then(|v| v.parse().ok()).unwrap_or(40)
 }
 
 struct Outcome {
@@ -79,7 +88,7 @@ fn compare(target: Target, encodings: &[Vec<u8>]) -> Outcome {
         let got = dec.decode(bytes).ok().map(|(i, _)| to_text(&i, opts));
         if got == want {
             out.agree += 1;
-        } else if out.report.len() < 40 {
+        } else if out.report.len() < report_limit() {
             let hex: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
             out.report.push(format!("{}\n    llvm: {:?}\n    rdna: {:?}", hex.join(","), want, got));
         }

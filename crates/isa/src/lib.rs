@@ -34,10 +34,12 @@ pub enum Format {
     Scratch,
     Mubuf,
     Mtbuf,
+    Vintrp,
+    Exp,
 }
 
 impl Format {
-    pub const ALL: [Format; 17] = [
+    pub const ALL: [Format; 19] = [
         Format::Sop1,
         Format::Sop2,
         Format::Sopk,
@@ -55,6 +57,8 @@ impl Format {
         Format::Scratch,
         Format::Mubuf,
         Format::Mtbuf,
+        Format::Vintrp,
+        Format::Exp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +80,8 @@ impl Format {
             Format::Scratch => "SCRATCH",
             Format::Mubuf => "MUBUF",
             Format::Mtbuf => "MTBUF",
+            Format::Vintrp => "VINTRP",
+            Format::Exp => "EXP",
         }
     }
 
@@ -83,7 +89,7 @@ impl Format {
     pub fn base_len(self) -> usize {
         match self {
             Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => 4,
-            Format::Vop1 | Format::Vop2 | Format::Vopc => 4,
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vintrp => 4,
             _ => 8,
         }
     }
@@ -109,6 +115,8 @@ impl Format {
             Format::Scratch => &t::SCRATCH,
             Format::Mubuf => &t::MUBUF,
             Format::Mtbuf => &t::MTBUF,
+            Format::Vintrp => &t::VINTRP,
+            Format::Exp => &t::EXP,
         }
     }
 }

@@ -24,6 +24,10 @@ pub enum Field {
     Vdata,
     Vaddr,
     Srsrc,
+    Vsrc,
+    Vsrc0,
+    Vsrc2,
+    Vsrc3,
 }
 
 impl Field {
@@ -51,6 +55,10 @@ impl Field {
             Field::Vdata => "VDATA",
             Field::Vaddr => "VADDR",
             Field::Srsrc => "SRSRC",
+            Field::Vsrc => "VSRC",
+            Field::Vsrc0 => "VSRC0",
+            Field::Vsrc2 => "VSRC2",
+            Field::Vsrc3 => "VSRC3",
         }
     }
 

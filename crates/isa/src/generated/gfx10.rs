@@ -1632,6 +1632,24 @@ static MUBUF_INDEX: [u16; 256] = [
 ];
 pub static MUBUF: OpTable = OpTable { entries: MUBUF_ENTRIES, index: &MUBUF_INDEX };
 
+pub static VINTRP_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x000, name: "v_interp_p1_f32_e32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm }, Operand { field: Vsrc, class: Vgpr, width: 1, imm: NoImm }], tokens: &["", "", "attr0.x"], must_zero: 0x0, ignored: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x001, name: "v_interp_p2_f32_e32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm }, Operand { field: Vsrc, class: Vgpr, width: 1, imm: NoImm }], tokens: &["", "", "attr0.x"], must_zero: 0x0, ignored: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x002, name: "v_interp_mov_f32_e32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm }, Operand { field: Vsrc, class: Other, width: 1, imm: NoImm }], tokens: &["", "", "attr0.x"], must_zero: 0x0, ignored: 0x0, simm: Simm::NoSimm },
+];
+static VINTRP_INDEX: [u16; 4] = [
+    0, 1, 2, 0xffff,
+];
+pub static VINTRP: OpTable = OpTable { entries: VINTRP_ENTRIES, index: &VINTRP_INDEX };
+
+pub static EXP_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x000, name: "exp", operands: &[Operand { field: Vsrc0, class: Other, width: 1, imm: NoImm }, Operand { field: Vsrc1, class: Vgpr, width: 1, imm: NoImm }, Operand { field: Vsrc2, class: Vgpr, width: 1, imm: NoImm }, Operand { field: Vsrc3, class: Vgpr, width: 1, imm: NoImm }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x3ffe000, simm: Simm::NoSimm },
+];
+static EXP_INDEX: [u16; 1] = [
+    0,
+];
+pub static EXP: OpTable = OpTable { entries: EXP_ENTRIES, index: &EXP_INDEX };
+
 pub static MTBUF_ENTRIES: &[OpEntry] = &[
     OpEntry { op: 0x000, name: "tbuffer_load_format_x", operands: &[Operand { field: Vdata, class: Vgpr, width: 1, imm: NoImm }, Operand { field: Srsrc, class: Sgpr, width: 4, imm: NoImm }, Operand { field: Soffset, class: Sgpr, width: 1, imm: B32 }], tokens: &["", "off", "", ""], must_zero: 0x80000000000000, ignored: 0xff00000000, simm: Simm::NoSimm },
     OpEntry { op: 0x001, name: "tbuffer_load_format_xy", operands: &[Operand { field: Vdata, class: Vgpr, width: 2, imm: NoImm }, Operand { field: Srsrc, class: Sgpr, width: 4, imm: NoImm }, Operand { field: Soffset, class: Sgpr, width: 1, imm: B32 }], tokens: &["", "off", "", ""], must_zero: 0x80000000000000, ignored: 0xff00000000, simm: Simm::NoSimm },
@@ -1689,4 +1707,49 @@ pub static MTBUF_FORMATS: [&str; 128] = [
     "116", "117", "118", "119",
     "120", "121", "122", "123",
     "124", "125", "126", "127",
+];
+/// Symbolic names of hwreg(...) register ids (empty: printed as a number).
+pub static HWREG_NAMES: [&str; 64] = [
+    "", "HW_REG_MODE", "HW_REG_STATUS", "HW_REG_TRAPSTS",
+    "", "HW_REG_GPR_ALLOC", "HW_REG_LDS_ALLOC", "HW_REG_IB_STS",
+    "", "", "", "",
+    "", "", "", "HW_REG_SH_MEM_BASES",
+    "HW_REG_TBA_LO", "HW_REG_TBA_HI", "HW_REG_TMA_LO", "HW_REG_TMA_HI",
+    "HW_REG_FLAT_SCR_LO", "HW_REG_FLAT_SCR_HI", "", "HW_REG_HW_ID1",
+    "HW_REG_HW_ID2", "HW_REG_POPS_PACKER", "", "",
+    "", "HW_REG_SHADER_CYCLES", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+];
+/// Symbolic names of sendmsg(...) message ids (empty: printed as a number).
+pub static SENDMSG_NAMES: [&str; 16] = [
+    "", "MSG_INTERRUPT", "MSG_GS", "MSG_GS_DONE",
+    "MSG_SAVEWAVE", "MSG_STALL_WAVE_GEN", "MSG_HALT_WAVES", "MSG_ORDERED_PS_DONE",
+    "MSG_EARLY_PRIM_DEALLOC", "MSG_GS_ALLOC_REQ", "MSG_GET_DOORBELL", "MSG_GET_DDID",
+    "", "", "", "MSG_SYSMSG",
+];
+/// Symbolic names of s_version codes (bits 0..5) (empty: printed as a number).
+pub static VERSION_NAMES: [&str; 64] = [
+    "UC_VERSION_GFX7", "", "", "",
+    "UC_VERSION_GFX10", "", "UC_VERSION_GFX11", "",
+    "", "UC_VERSION_GFX12", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
+    "", "", "", "",
 ];
