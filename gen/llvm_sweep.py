@@ -344,6 +344,8 @@ def sweep(fmt):
                 continue
             _, atoks, amods = split_text(alt)
             changed = [j for j, (a, b) in enumerate(zip(toks, atoks)) if a != b]
+            if not changed and f[0] == "simm16" and toks and mods != amods:
+                changed = [len(toks) - 1]  # a structured immediate printed as several words
             if len(changed) != 1:
                 continue  # the field is not printed as an operand (ignored or shown as modifier)
             j = changed[0]

@@ -124,8 +124,17 @@ impl Decoder {
         if raw & entry.must_zero != 0 {
             return Err(invalid);
         }
-        // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
-        if format == Format::Flat && bits(raw, 48, 7) != src::NULL as u32 {
+        let saddr = bits(raw, 48, 7) as u16;
+        let ok = match format {
+            // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
+            Format::Flat => saddr == src::NULL,
+            Format::Global => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 2),
+            Format::Scratch => matches!(saddr, src::NULL | src::EXEC_HI) || crate::print::scalar_reg_ok(saddr, 1),
+            // A MUBUF load into LDS cannot also return a status dword.
+            Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
+            _ => true,
+        };
+        if !ok {
             return Err(invalid);
         }
         let mut inst = Inst { format, entry, raw, literal: None, len: base as u8 };

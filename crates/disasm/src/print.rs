@@ -245,10 +245,12 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             continue;
         }
         let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
-        if op.field == Field::Vdst
-            && matches!(inst.format, Format::Flat | Format::Global | Format::Scratch)
-            && bit(inst.raw, 13)
-        {
+        let lds_load = match inst.format {
+            Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && bit(inst.raw, 13),
+            Format::Mubuf => op.field == Field::Vdata && bit(inst.raw, 16),
+            _ => false,
+        };
+        if lds_load {
             // A load into LDS (the lds bit) has no VGPR destination.
             opi += 1;
             first = j == 0;
@@ -264,6 +266,11 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
 /// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
 fn is_fma_mix(inst: &Inst) -> bool {
     inst.entry.name.starts_with("v_fma_mix")
+}
+
+/// SCRATCH with SADDR null or exec_hi addresses through the VGPR only.
+fn scratch_without_saddr(inst: &Inst) -> bool {
+    inst.format == Format::Scratch && matches!(bits(inst.raw, 48, 7) as u16, src::NULL | src::EXEC_HI)
 }
 
 fn returning_flat_atomic(inst: &Inst) -> bool {
@@ -291,7 +298,7 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String) -> bool {
         }
         Format::Global | Format::Scratch => {
             let saddr = bits(raw, 48, 7) as u16;
-            if saddr == src::NULL {
+            if scratch_without_saddr(inst) || saddr == src::NULL {
                 out.push_str("off");
             } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
                 out.push_str("<bad>");
@@ -341,7 +348,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
         }
         (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => scalar_reg(out, v * 4, 4),
         (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => scalar_reg(out, v, width),
-        (Format::Scratch, Field::Addr) if bits(inst.raw, 48, 7) != src::NULL as u32 => {
+        (Format::Scratch, Field::Addr) if !scratch_without_saddr(inst) => {
             out.push_str("off");
             true
         }
@@ -830,7 +837,7 @@ pub(crate) fn scalar_reg_ok(v: u16, width: u32) -> bool {
         108..=123 => align(v as u32 - 108) + width <= 16,
         src::VCC_LO | src::EXEC_LO => width <= 2,
         src::VCC_HI | src::M0 | src::EXEC_HI => width == 1,
-        src::NULL => width <= 2,
+        src::NULL => true,
         _ => false,
     }
 }

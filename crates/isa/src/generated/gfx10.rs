@@ -256,7 +256,7 @@ pub static SOPP_ENTRIES: &[OpEntry] = &[
     OpEntry { op: 0x020, name: "s_inst_prefetch", operands: &[Operand { field: Simm16, class: Other, width: 1, imm: NoImm }], tokens: &[""], must_zero: 0x0, ignored: 0x0, simm: Simm::Hex },
     OpEntry { op: 0x021, name: "s_clause", operands: &[Operand { field: Simm16, class: Other, width: 1, imm: NoImm }], tokens: &[""], must_zero: 0x0, ignored: 0x0, simm: Simm::Hex },
     OpEntry { op: 0x022, name: "s_wait_idle", operands: &[], tokens: &[], must_zero: 0xffff, ignored: 0x0, simm: Simm::Special },
-    OpEntry { op: 0x023, name: "s_waitcnt_depctr", operands: &[], tokens: &["depctr_hold_cnt(0)"], must_zero: 0x0, ignored: 0x0, simm: Simm::Special },
+    OpEntry { op: 0x023, name: "s_waitcnt_depctr", operands: &[Operand { field: Simm16, class: Other, width: 1, imm: NoImm }], tokens: &[""], must_zero: 0x0, ignored: 0x0, simm: Simm::Special },
     OpEntry { op: 0x024, name: "s_round_mode", operands: &[Operand { field: Simm16, class: Other, width: 1, imm: NoImm }], tokens: &[""], must_zero: 0x0, ignored: 0x0, simm: Simm::Hex },
     OpEntry { op: 0x025, name: "s_denorm_mode", operands: &[Operand { field: Simm16, class: Other, width: 1, imm: NoImm }], tokens: &[""], must_zero: 0x0, ignored: 0x0, simm: Simm::U16 },
     OpEntry { op: 0x028, name: "s_ttracedata_imm", operands: &[Operand { field: Simm16, class: Other, width: 1, imm: NoImm }], tokens: &[""], must_zero: 0x0, ignored: 0x0, simm: Simm::Hex },
