@@ -213,6 +213,12 @@ def split_top(text, sep=", "):
     out, depth, cur, i = [], 0, "", 0
     while i < len(text):
         c = text[i]
+        if text.startswith("/*", i):  # LLVM's /*...*/ annotations stay with their operand
+            end = text.find("*/", i)
+            end = len(text) if end < 0 else end + 2
+            cur += text[i:end]
+            i = end
+            continue
         if c in "([":
             depth += 1
         elif c in ")]":
@@ -362,10 +368,57 @@ def sweep(fmt):
                 must_zero |= 1 << bit
             elif r == text:
                 ignored |= 1 << bit
-        entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods,
+        entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods, vals=vals,
                             operands=operands, must_zero=must_zero, ignored=ignored,
                             simm=simm_kind(mnem, info[op].get("simm"))))
+    probe_value_classes(fmt, entries)
     return entries
+
+
+# Representative values of each kind of source operand (see rdna_isa::src::value_class).
+VALUE_CLASSES = [256, 0, 108, 106, 107, 124, 125, 126, 127, 128, 240, 255, 235, 251, 254]
+LIT = 0x12345678
+
+
+def probe_value_classes(fmt, entries):
+    """For every register or source operand, which kinds of value LLVM refuses to decode (reject) and
+    which it prints with an "Invalid register/immediate" comment (flag), and the register-class name
+    that comment names."""
+    probes, keys = [], []
+    fidx = {f[0]: i for i, f in enumerate(fmt.fields)}
+    for e in entries:
+        for k, (j, fname, kind, cls, width, ty) in enumerate(e["operands"]):
+            if kind == "vgpr" and cls == "s":
+                kind = "ssrc8"  # an 8-bit VGPR field that this opcode reads as a scalar destination
+            if kind not in ("src9", "ssrc8", "sreg7", "sbase", "srsrc"):
+                continue
+            i = fidx[fname]
+            scale = {"sbase": 2, "srsrc": 4}.get(kind, 1)
+            limit = {"src9": 512, "ssrc8": 256}.get(kind, 128 * scale)
+            for c, v in enumerate(VALUE_CLASSES):
+                if v % scale or v >= limit:
+                    continue
+                vals = list(e["vals"])
+                vals[i] = v // scale
+                enc = fmt.encode(e["op"], vals)
+                if v == 255:
+                    enc = enc + [LIT]
+                probes.append(enc)
+                keys.append((e, k, c, j))
+    res = run_mc(probes)
+    for (e, k, c, j), r in zip(keys, res):
+        info = e.setdefault("vclass", {}).setdefault(k, [0, 0, ""])
+        if r is None:
+            info[0] |= 1 << c
+            continue
+        _, toks, _ = split_text(r)
+        tok = toks[j] if j < len(toks) else ""
+        m = re.search(r"/\*Invalid register, operand has '(\w+)' register class\*/", tok)
+        if m:
+            info[1] |= 1 << c
+            info[2] = m.group(1)
+        elif "/*Invalid immediate*/" in tok:
+            info[1] |= 1 << c
 
 
 def names_probe(kind, val, reg):
@@ -438,8 +491,12 @@ def emit(all_entries):
         fname = fmt.name
         out.append("pub static %s_ENTRIES: &[OpEntry] = &[" % fname)
         for e in entries:
-            ops = ", ".join("Operand { field: %s, class: %s, width: %d, imm: %s }" % (
-                FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty]) for _, f, kind, c, w, ty in e["operands"])
+            vc = e.get("vclass", {})
+            ops = ", ".join(
+                "Operand { field: %s, class: %s, width: %d, imm: %s, reject: 0x%x, flag: 0x%x, rc: %s }" % (
+                    FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty], vc.get(k, [0, 0, ""])[0], vc.get(k, [0, 0, ""])[1],
+                    rust_str(vc.get(k, [0, 0, ""])[2]))
+                for k, (_, f, kind, c, w, ty) in enumerate(e["operands"]))
             mapped = {o[0] for o in e["operands"]}
             toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))
                              for j, tok in enumerate(e["toks"]))

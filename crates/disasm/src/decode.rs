@@ -164,11 +164,12 @@ impl Decoder {
                     (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(v * 4, 4),
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr) => v as u32 + w <= 256,
+                    (_, Field::Vdst, Class::Sgpr) => source_ok(v, w) && v != rdna_isa::src::LITERAL,
                     (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
                     (_, _, Class::Other) => true,
                 },
             };
-            if !ok {
+            if !ok || op.reject & (1 << rdna_isa::src::value_class(scaled_value(inst, op))) != 0 {
                 return false;
             }
         }
@@ -271,5 +272,17 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
         // With an SGPR base the VGPR address is a 32-bit offset.
         (Format::Global, Field::Addr) if bits(inst.raw, 48, 7) != src::NULL as u32 => 1,
         _ => w,
+    }
+}
+
+/// An operand field's value as a source-operand number (SMEM bases and buffer resources are stored
+/// divided by 2 and 4).
+pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
+    use rdna_isa::Field;
+    let v = inst.field(op.field);
+    match (inst.format, op.field) {
+        (Format::Smem, Field::Sbase) => v * 2,
+        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => v * 4,
+        _ => v,
     }
 }

@@ -318,6 +318,18 @@ fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
     }
 }
 
+/// LLVM's annotation of a value the operand's register class does not allow.
+fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
+    let class = src::value_class(crate::decode::scaled_value(inst, op));
+    if op.flag & (1 << class) != 0 {
+        if matches!(class, 9..=11) {
+            out.push_str("/*Invalid immediate*/");
+        } else {
+            let _ = write!(out, "/*Invalid register, operand has '{}' register class*/", op.rc);
+        }
+    }
+}
+
 fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> Result<(), BadOperand> {
     let v = inst.field(op.field);
     let width = crate::decode::operand_width(inst, op);
@@ -326,7 +338,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             simm16(inst, v, out);
             true
         }
-        (Format::Smem, Field::Sbase) => scalar_reg(out, v * 2, width),
+        (Format::Smem, Field::Sbase) => {
+            let ok = scalar_reg(out, v * 2, width);
+            invalid_note(inst, op, out);
+            ok
+        }
         (Format::Smem, Field::Offset) => {
             // A 21-bit signed byte offset; with an SGPR offset too it prints as `offset:`.
             let off = ((bits(inst.raw, 32, 21) << 11) as i32) >> 11;
@@ -346,7 +362,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             }
             true
         }
-        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => scalar_reg(out, v * 4, 4),
+        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => {
+            let ok = scalar_reg(out, v * 4, 4);
+            invalid_note(inst, op, out);
+            ok
+        }
         (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => scalar_reg(out, v, width),
         (Format::Scratch, Field::Addr) if !scratch_without_saddr(inst) => {
             out.push_str("off");
@@ -369,6 +389,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                     out.push('|');
                 }
                 let ok = source(out, v, width, op.imm, inst.literal);
+                invalid_note(inst, op, out);
                 if abs {
                     out.push('|');
                 }
@@ -386,7 +407,16 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                         true
                     }
                 }
-                Class::Sgpr => scalar_reg(out, v, width),
+                Class::Sgpr => {
+                    // An 8-bit VDST read as a scalar destination can hold any source value.
+                    let ok = if op.field == Field::Vdst {
+                        source(out, v, width, ImmTy::B32, None)
+                    } else {
+                        scalar_reg(out, v, width)
+                    };
+                    invalid_note(inst, op, out);
+                    ok
+                }
                 Class::Other => {
                     if v <= 64 {
                         let _ = write!(out, "{v}");
@@ -835,7 +865,8 @@ pub(crate) fn scalar_reg_ok(v: u16, width: u32) -> bool {
     match v {
         0..=105 => align(v as u32) + width <= 106,
         108..=123 => align(v as u32 - 108) + width <= 16,
-        src::VCC_LO | src::EXEC_LO => width <= 2,
+        // Wider than 64 bits LLVM still names vcc/exec (and flags the class mismatch).
+        src::VCC_LO | src::EXEC_LO => true,
         src::VCC_HI | src::M0 | src::EXEC_HI => width == 1,
         src::NULL => true,
         _ => false,

@@ -138,6 +138,31 @@ pub mod src {
     pub const LITERAL: u16 = 255;
     pub const VGPR0: u16 = 256;
 
+    /// The kind of a source value, as the generator probes them: 0 VGPR, 1 SGPR, 2 ttmp, 3 vcc_lo,
+    /// 4 vcc_hi, 5 m0, 6 null, 7 exec_lo, 8 exec_hi, 9 inline integer, 10 inline float, 11 literal,
+    /// 12 src_shared_base..src_pops_exiting_wave_id, 13 src_vccz/src_execz/src_scc, 14 src_lds_direct,
+    /// 15 anything else (reserved).
+    pub fn value_class(v: u16) -> u32 {
+        match v {
+            256.. => 0,
+            0..=105 => 1,
+            108..=123 => 2,
+            VCC_LO => 3,
+            VCC_HI => 4,
+            M0 => 5,
+            NULL => 6,
+            EXEC_LO => 7,
+            EXEC_HI => 8,
+            128..=208 => 9,
+            240..=248 => 10,
+            LITERAL => 11,
+            235..=239 => 12,
+            251..=253 => 13,
+            254 => 14,
+            _ => 15,
+        }
+    }
+
     /// Names of the special sources 235..=254 (None where the value is reserved).
     pub fn special_name(v: u16) -> Option<&'static str> {
         Some(match v {

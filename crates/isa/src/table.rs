@@ -106,6 +106,12 @@ pub struct Operand {
     /// Width in dwords (v[4:7] is 4).
     pub width: u8,
     pub imm: ImmTy,
+    /// Kinds of value (bits indexed by [`crate::src::value_class`]) LLVM refuses to decode here.
+    pub reject: u16,
+    /// Kinds of value LLVM decodes but marks `/*Invalid register…*/` or `/*Invalid immediate*/`.
+    pub flag: u16,
+    /// The LLVM register class named in that comment (`SReg_32`, `VGPR_32`, …).
+    pub rc: &'static str,
 }
 
 /// One opcode of one encoding format.
