@@ -150,6 +150,30 @@ FORMATS = [
         opcodes=range(0, 0x3E)),
     Fmt("VOPC", 1, [(25, 7, 0b0111110)], [(17, 8)],
         [("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))]),
+    # The DPP16, DPP8 and SDWA forms of VOP1/VOP2/VOPC: src0 holds 0xFA / 0xE9 / 0xF9 and a second
+    # dword carries the real src0 and the controls (held at identity values here; the printer spells
+    # them out).
+    Fmt("VOP1_DPP16", 2, [(25, 7, 0b0111111), (0, 9, 0xFA)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)]),
+    Fmt("VOP2_DPP16", 2, [(31, 1, 0), (0, 9, 0xFA)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)], opcodes=range(0, 0x3E)),
+    Fmt("VOP1_DPP8", 2, [(25, 7, 0b0111111), (0, 9, 0xE9)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 24, 0xFAC688)]),
+    Fmt("VOP2_DPP8", 2, [(31, 1, 0), (0, 9, 0xE9)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 24, 0xFAC688)], opcodes=range(0, 0x3E)),
+    Fmt("VOP1_SDWA", 2, [(25, 7, 0b0111111), (0, 9, 0xF9)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 3, 6), (48, 3, 6)]),
+    Fmt("VOP2_SDWA", 2, [(31, 1, 0), (0, 9, 0xF9)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 3, 6), (48, 3, 6), (56, 3, 6)], opcodes=range(0, 0x3E)),
+    Fmt("VOPC_SDWA", 2, [(25, 7, 0b0111110), (0, 9, 0xF9)], [(17, 8)],
+        [("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(48, 3, 6), (56, 3, 6)]),
     Fmt("VOP3", 2, [(26, 6, 0b110101)], [(16, 10)],
         [("vdst", 0, 8, "vgpr", V(8, 12)), ("sdst", 8, 7, "sreg7", V(40, 44)),
          ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))]),
@@ -181,19 +205,6 @@ FORMATS = [
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
         prefix=[(19, 7, 1)]),
-]
-
-# Mnemonics of the VOP1/VOP2/VOPC DPP and SDWA forms come from their own sweeps.
-VARIANTS = [
-    # (format, src0 value, control word, name)
-    ("VOP1", 0xFA, 0xFF0E4 << 8 | 16, "DPP16"),   # quad_perm:[0,1,2,3]? row_mask 0xf bank 0xf
-    ("VOP2", 0xFA, 0xFF0E4 << 8 | 16, "DPP16"),
-    ("VOPC", 0xFA, 0xFF0E4 << 8 | 16, "DPP16"),
-    ("VOP1", 0xE9, (0xFAC688 << 8) | 16, "DPP8"),
-    ("VOP2", 0xE9, (0xFAC688 << 8) | 16, "DPP8"),
-    ("VOP1", 0xF9, 0x06060610, "SDWA"),
-    ("VOP2", 0xF9, 0x06060610, "SDWA"),
-    ("VOPC", 0xF9, 0x06060610, "SDWA"),
 ]
 
 REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")
@@ -306,6 +317,14 @@ def sweep(fmt):
             probes.append(enc)
             keys.append((op, "flip", bit))
         for i, f in enumerate(fmt.fields):
+            # SDWA sources become scalar sources (constants included) with their S0/S1 bit set.
+            sbit = {"src0": 55, "vsrc1": 63}.get(f[0]) if fmt.name.endswith("_SDWA") else None
+            if sbit is not None and m[i]:
+                for ic in (0xF0, 0xF8):
+                    alt = list(vals)
+                    alt[i] = ic
+                    probes.append(fmt.encode(op, alt, extra_bits=[(sbit, 1, 1)]))
+                    keys.append((op, "ic%02x" % ic, i))
             if f[3] in ("src9", "ssrc8") and m[i]:
                 for lit in (0x12345678, 0x3FF00000, 0xFFFF8000):
                     alt = list(vals)
@@ -362,14 +381,16 @@ def sweep(fmt):
             ty = imm_type(info[op]["imm"].get(i, {}), width)
             operands.append((j, f[0], f[3], cls, width, ty))
         operands.sort()
-        must_zero = ignored = 0
+        must_zero = ignored = sext = 0
         for bit, r in info[op]["flip"].items():
+            if r is not None and "sext(" in r and "sext(" not in text:
+                sext |= 1 << bit
             if r is None:
                 must_zero |= 1 << bit
             elif r == text:
                 ignored |= 1 << bit
         entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods, vals=vals,
-                            operands=operands, must_zero=must_zero, ignored=ignored,
+                            operands=operands, must_zero=must_zero, ignored=ignored, sext=sext,
                             simm=simm_kind(mnem, info[op].get("simm"))))
     probe_value_classes(fmt, entries)
     return entries
@@ -443,6 +464,9 @@ def imm_type(probe, width):
         return probe.get(k)
     lit = t("lit12345678")
     if lit is None:
+        ic = t("icf0")
+        if ic is not None:  # inline constants only (SDWA): only 16-bit integers print differently
+            return "i16" if "0x3800" in ic else "b32"
         return "noimm"
     if "0x5678" in lit and "0x12345678" not in lit:
         ic = t("icf0") or ""
@@ -500,8 +524,8 @@ def emit(all_entries):
             mapped = {o[0] for o in e["operands"]}
             toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))
                              for j, tok in enumerate(e["toks"]))
-            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, ignored: 0x%x, simm: Simm::%s }," % (
-                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["ignored"], e["simm"]))
+            out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, ignored: 0x%x, sext: 0x%x, simm: Simm::%s }," % (
+                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["ignored"], e["sext"], e["simm"]))
         out.append("];")
         nops = 1 << sum(w for _, w in fmt.opbits)
         idx = ["0xffff"] * nops

@@ -114,7 +114,10 @@ impl Decoder {
         let truncated = |needed: usize| DecodeError::Truncated { offset, needed, available: bytes.len() };
         let w0 = word(0).ok_or_else(|| truncated(4))?;
         let invalid = DecodeError::Invalid { offset, word: w0 };
-        let (format, mut op) = classify(w0).ok_or(invalid)?;
+        let (mut format, mut op) = classify(w0).ok_or(invalid)?;
+        if let Some(ext) = format.extended((w0 & 0x1ff) as u16) {
+            format = ext;
+        }
         let base = format.base_len();
         let raw = if base == 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
         if format == Format::Mtbuf {
@@ -203,7 +206,17 @@ impl Inst {
             (Format::Smem, Sbase) => (0, 6),
             (Format::Smem, Offset) => (32, 21),
             (Format::Smem, Soffset) => (57, 7),
-            (Format::Vop1, Vdst) | (Format::Vop2, Vdst) => (17, 8),
+            (
+                Format::Vop1 | Format::Vop2 | Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8
+                | Format::Vop1Sdwa | Format::Vop2Sdwa,
+                Vdst,
+            ) => (17, 8),
+            (
+                Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::Vop1Sdwa
+                | Format::Vop2Sdwa | Format::VopcSdwa,
+                Src0,
+            ) => (32, 8),
+            (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa, Vsrc1) => (9, 8),
             (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
             (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
             (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
@@ -238,6 +251,7 @@ impl Inst {
     pub(crate) fn source_kind(&self, i: usize) -> SourceKind {
         use rdna_isa::Field::*;
         match (self.format, self.entry.operands[i].field) {
+            (f, Src0) if f.is_dpp16() || f.is_dpp8() || f.is_sdwa() => SourceKind::None,
             (_, Src0 | Src1 | Src2) => SourceKind::Valu,
             (_, Ssrc0 | Ssrc1) => SourceKind::Salu,
             (Format::Mubuf | Format::Mtbuf, Soffset) => SourceKind::Salu,

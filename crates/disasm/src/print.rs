@@ -239,7 +239,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         out.push_str(if first { " " } else { ", " });
         first = false;
         if !tok.is_empty() {
-            if !memory_operand(inst, j, tok, out) {
+            if !memory_operand(inst, j, tok, out, opts) {
                 implicit(inst, out, tok, opts);
             }
             continue;
@@ -281,11 +281,18 @@ fn returning_flat_atomic(inst: &Inst) -> bool {
 
 /// Operands whose printed form depends on other fields: the MUBUF/MTBUF address (`off`, one VGPR
 /// or a pair by idxen/offen) and the FLAT scalar address (`off` or an SGPR base).
-fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String) -> bool {
+fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: PrintOptions) -> bool {
+    let raw = inst.raw;
+    if inst.format == Format::VopcSdwa && j == 0 && bit(raw, 47) {
+        // SDWA compares write an SGPR (mask) when the SD bit is set, else VCC.
+        if !scalar_reg(out, bits(raw, 40, 7) as u16, if opts.wave64 { 2 } else { 1 }) {
+            out.push_str("<bad>");
+        }
+        return true;
+    }
     if tok != "off" {
         return false;
     }
-    let raw = inst.raw;
     match inst.format {
         Format::Mubuf | Format::Mtbuf if j == 1 => {
             let n = bit(raw, 12) as u32 + bit(raw, 13) as u32;
@@ -330,10 +337,71 @@ fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
     }
 }
 
+/// Source modifiers of the DPP16/SDWA forms: bit 0 neg, bit 1 abs, bit 2 sext.
+fn extended_mods(inst: &Inst, field: Field) -> u32 {
+    let raw = inst.raw & !inst.entry.ignored;
+    let base = match (field, inst.format.is_dpp16(), inst.format.is_sdwa()) {
+        (Field::Src0, true, _) => 52,
+        (Field::Vsrc1, true, _) => 54,
+        (Field::Src0, _, true) => 51,
+        (Field::Vsrc1, _, true) => 59,
+        _ => return 0,
+    };
+    if inst.format.is_dpp16() {
+        // For integer operands LLVM reads the neg bit as sext.
+        if inst.entry.sext >> base & 1 != 0 {
+            bits(raw, base + 1, 1) << 1 | (bit(raw, base) as u32) << 2
+        } else {
+            bits(raw, base, 2)
+        }
+    } else {
+        bits(raw, base + 1, 2) | (bit(raw, base) as u32) << 2
+    }
+}
+
+/// An operand of a DPP or SDWA form: a VGPR (or, in SDWA with the S0/S1 bit, a scalar source) with
+/// neg/abs or sext modifiers.
+fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> bool {
+    let v = inst.field(op.field);
+    let mods = extended_mods(inst, op.field);
+    let scalar = inst.format.is_sdwa()
+        && match op.field {
+            Field::Src0 => bit(inst.raw, 55),
+            _ => bit(inst.raw, 63),
+        };
+    let (neg, abs, sext) = (mods & 1 != 0, mods & 2 != 0, mods & 4 != 0);
+    let is_const = scalar && matches!(v, 128..=208 | 240..=248);
+    let neg_mnemo = neg && !abs && is_const;
+    if sext {
+        out.push_str("sext(");
+    }
+    if neg_mnemo {
+        out.push_str("neg(");
+    } else if neg {
+        out.push('-');
+    }
+    if abs {
+        out.push('|');
+    }
+    let ok = if scalar { v != src::LITERAL && source(out, v, 1, op.imm, None) } else {
+        reg_range(out, "v", v as u32, 1);
+        true
+    };
+    if abs {
+        out.push('|');
+    }
+    if neg_mnemo || sext {
+        out.push(')');
+    }
+    ok
+}
+
 fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> Result<(), BadOperand> {
     let v = inst.field(op.field);
     let width = crate::decode::operand_width(inst, op);
+    let extended = inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa();
     let ok = match (inst.format, op.field) {
+        (_, Field::Src0 | Field::Vsrc1) if extended => extended_source(inst, op, out),
         (Format::Sopk | Format::Sopp, Field::Simm16) => {
             simm16(inst, v, out);
             true
@@ -486,6 +554,51 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 2 => out.push_str(" mul:4"),
                 3 => out.push_str(" div:2"),
                 _ => {}
+            }
+        }
+        f if f.is_dpp16() => {
+            out.push(' ');
+            dpp_ctrl(out, bits(raw, 40, 9));
+            let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", bits(raw, 60, 4), bits(raw, 56, 4));
+            if bit(raw, 51) {
+                out.push_str(" bound_ctrl:1");
+            }
+            if bit(raw, 50) {
+                out.push_str(" fi:1");
+            }
+        }
+        f if f.is_dpp8() => {
+            out.push_str(" dpp8:[");
+            for k in 0..8 {
+                if k > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{}", bits(raw, 40 + 3 * k, 3));
+            }
+            out.push(']');
+            if bits(raw, 0, 9) as u16 == src::DPP8_FI {
+                out.push_str(" fi:1");
+            }
+        }
+        f if f.is_sdwa() => {
+            const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"];
+            // LLVM prints the reserved value 3 as UNUSED_PAD.
+            const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
+            if f != Format::VopcSdwa {
+                if bit(raw, 45) {
+                    out.push_str(" clamp");
+                }
+                match bits(raw, 46, 2) {
+                    1 => out.push_str(" mul:2"),
+                    2 => out.push_str(" mul:4"),
+                    3 => out.push_str(" div:2"),
+                    _ => {}
+                }
+                let _ = write!(out, " dst_sel:{} dst_unused:{}", SEL[bits(raw, 40, 3) as usize], UNUSED[bits(raw, 43, 2) as usize]);
+            }
+            let _ = write!(out, " src0_sel:{}", SEL[bits(raw, 48, 3) as usize]);
+            if f != Format::Vop1Sdwa {
+                let _ = write!(out, " src1_sel:{}", SEL[bits(raw, 56, 3) as usize]);
             }
         }
         Format::Vop3p => {
@@ -657,6 +770,26 @@ fn interp(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let chan = ["x", "y", "z", "w"][bits(raw, 8, 2) as usize];
     let _ = write!(out, ", attr{}.{chan}", bits(raw, 10, 6));
     Ok(())
+}
+
+/// The DPP16 lane-control field, as gfx10 names it.
+fn dpp_ctrl(out: &mut String, c: u32) {
+    let _ = match c {
+        0x000..=0x0ff => write!(out, "quad_perm:[{},{},{},{}]", c & 3, c >> 2 & 3, c >> 4 & 3, c >> 6 & 3),
+        0x101..=0x10f => write!(out, "row_shl:{}", c & 0xf),
+        0x111..=0x11f => write!(out, "row_shr:{}", c & 0xf),
+        0x121..=0x12f => write!(out, "row_ror:{}", c & 0xf),
+        0x140 => write!(out, "row_mirror"),
+        0x141 => write!(out, "row_half_mirror"),
+        0x150..=0x15f => write!(out, "row_share:{}", c & 0xf),
+        0x160..=0x16f => write!(out, "row_xmask:{}", c & 0xf),
+        0x130 => write!(out, "/* wave_shl is not supported starting from GFX10 */"),
+        0x134 => write!(out, "/* wave_rol is not supported starting from GFX10 */"),
+        0x138 => write!(out, "/* wave_shr is not supported starting from GFX10 */"),
+        0x13c => write!(out, "/* wave_ror is not supported starting from GFX10 */"),
+        0x142 | 0x143 => write!(out, "/* row_bcast is not supported starting from GFX10 */"),
+        _ => write!(out, "/* Invalid dpp_ctrl value */"),
+    };
 }
 
 /// The memory cache-policy bits, in LLVM's order.

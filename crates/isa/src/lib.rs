@@ -26,6 +26,16 @@ pub enum Format {
     Vop1,
     Vop2,
     Vopc,
+    /// VOP1/VOP2 with src0 = 0xFA: a DPP16 control dword follows.
+    Vop1Dpp16,
+    Vop2Dpp16,
+    /// VOP1/VOP2 with src0 = 0xE9 (0xEA: fetch inactive lanes): a DPP8 lane-select dword follows.
+    Vop1Dpp8,
+    Vop2Dpp8,
+    /// VOP1/VOP2/VOPC with src0 = 0xF9: an SDWA control dword follows.
+    Vop1Sdwa,
+    Vop2Sdwa,
+    VopcSdwa,
     Vop3,
     Vop3p,
     Ds,
@@ -39,7 +49,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 19] = [
+    pub const ALL: [Format; 26] = [
         Format::Sop1,
         Format::Sop2,
         Format::Sopk,
@@ -49,6 +59,13 @@ impl Format {
         Format::Vop1,
         Format::Vop2,
         Format::Vopc,
+        Format::Vop1Dpp16,
+        Format::Vop2Dpp16,
+        Format::Vop1Dpp8,
+        Format::Vop2Dpp8,
+        Format::Vop1Sdwa,
+        Format::Vop2Sdwa,
+        Format::VopcSdwa,
         Format::Vop3,
         Format::Vop3p,
         Format::Ds,
@@ -72,6 +89,13 @@ impl Format {
             Format::Vop1 => "VOP1",
             Format::Vop2 => "VOP2",
             Format::Vopc => "VOPC",
+            Format::Vop1Dpp16 => "VOP1_DPP16",
+            Format::Vop2Dpp16 => "VOP2_DPP16",
+            Format::Vop1Dpp8 => "VOP1_DPP8",
+            Format::Vop2Dpp8 => "VOP2_DPP8",
+            Format::Vop1Sdwa => "VOP1_SDWA",
+            Format::Vop2Sdwa => "VOP2_SDWA",
+            Format::VopcSdwa => "VOPC_SDWA",
             Format::Vop3 => "VOP3",
             Format::Vop3p => "VOP3P",
             Format::Ds => "DS",
@@ -83,6 +107,32 @@ impl Format {
             Format::Vintrp => "VINTRP",
             Format::Exp => "EXP",
         }
+    }
+
+    /// The extended form (DPP16, DPP8, SDWA) that a VOP1/VOP2/VOPC src0 value selects, if any.
+    pub fn extended(self, src0: u16) -> Option<Format> {
+        Some(match (self, src0) {
+            (Format::Vop1, src::DPP16) => Format::Vop1Dpp16,
+            (Format::Vop2, src::DPP16) => Format::Vop2Dpp16,
+            (Format::Vop1, src::DPP8 | src::DPP8_FI) => Format::Vop1Dpp8,
+            (Format::Vop2, src::DPP8 | src::DPP8_FI) => Format::Vop2Dpp8,
+            (Format::Vop1, src::SDWA) => Format::Vop1Sdwa,
+            (Format::Vop2, src::SDWA) => Format::Vop2Sdwa,
+            (Format::Vopc, src::SDWA) => Format::VopcSdwa,
+            _ => return None,
+        })
+    }
+
+    pub fn is_dpp16(self) -> bool {
+        matches!(self, Format::Vop1Dpp16 | Format::Vop2Dpp16)
+    }
+
+    pub fn is_dpp8(self) -> bool {
+        matches!(self, Format::Vop1Dpp8 | Format::Vop2Dpp8)
+    }
+
+    pub fn is_sdwa(self) -> bool {
+        matches!(self, Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa)
     }
 
     /// Size of the base encoding in bytes (without a literal constant).
@@ -107,6 +157,13 @@ impl Format {
             Format::Vop1 => &t::VOP1,
             Format::Vop2 => &t::VOP2,
             Format::Vopc => &t::VOPC,
+            Format::Vop1Dpp16 => &t::VOP1_DPP16,
+            Format::Vop2Dpp16 => &t::VOP2_DPP16,
+            Format::Vop1Dpp8 => &t::VOP1_DPP8,
+            Format::Vop2Dpp8 => &t::VOP2_DPP8,
+            Format::Vop1Sdwa => &t::VOP1_SDWA,
+            Format::Vop2Sdwa => &t::VOP2_SDWA,
+            Format::VopcSdwa => &t::VOPC_SDWA,
             Format::Vop3 => &t::VOP3,
             Format::Vop3p => &t::VOP3P,
             Format::Ds => &t::DS,

@@ -129,6 +129,9 @@ pub struct OpEntry {
     /// Bits (of the first two dwords) that LLVM ignores for this opcode: flipping one alone
     /// changes neither validity nor text. Modifiers are printed from the other bits only.
     pub ignored: u64,
+    /// Modifier bits that LLVM prints as `sext(...)` for this opcode (the DPP neg bits of integer
+    /// operands).
+    pub sext: u64,
     /// How the 16-bit immediate of SOPP/SOPK instructions prints.
     pub simm: Simm,
 }
