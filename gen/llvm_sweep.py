@@ -393,7 +393,23 @@ def sweep(fmt):
                             operands=operands, must_zero=must_zero, ignored=ignored, sext=sext,
                             simm=simm_kind(mnem, info[op].get("simm"))))
     probe_value_classes(fmt, entries)
+    probe_lane_masks(fmt, entries)
     return entries
+
+
+def probe_lane_masks(fmt, entries):
+    """Operands that are lane masks: one dword in wave32, two in wave64 (VOP3B sdst, v_cndmask's
+    mask, compare destinations...)."""
+    res = run_mc([fmt.encode(e["op"], e["vals"]) for e in entries], extra=["-mattr=+wavefrontsize64"])
+    for e, r in zip(entries, res):
+        e["mask"] = set()
+        if r is None:
+            continue
+        _, toks, _ = split_text(r)
+        for k, (j, fname, kind, cls, width, ty) in enumerate(e["operands"]):
+            reg = parse_reg(toks[j].split("/*")[0]) if j < len(toks) else None
+            if reg and reg[0] != "v" and reg[2] == 2 * width:
+                e["mask"].add(k)
 
 
 # Representative values of each kind of source operand (see rdna_isa::src::value_class).
@@ -517,9 +533,9 @@ def emit(all_entries):
         for e in entries:
             vc = e.get("vclass", {})
             ops = ", ".join(
-                "Operand { field: %s, class: %s, width: %d, imm: %s, reject: 0x%x, flag: 0x%x, rc: %s }" % (
+                "Operand { field: %s, class: %s, width: %d, imm: %s, reject: 0x%x, flag: 0x%x, rc: %s, mask: %s }" % (
                     FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty], vc.get(k, [0, 0, ""])[0], vc.get(k, [0, 0, ""])[1],
-                    rust_str(vc.get(k, [0, 0, ""])[2]))
+                    rust_str(vc.get(k, [0, 0, ""])[2]), "true" if k in e.get("mask", ()) else "false")
                 for k, (_, f, kind, c, w, ty) in enumerate(e["operands"]))
             mapped = {o[0] for o in e["operands"]}
             toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))

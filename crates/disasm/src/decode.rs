@@ -19,6 +19,8 @@ pub struct Inst {
     pub literal: Option<u32>,
     /// Length in bytes, literal included.
     pub len: u8,
+    /// Decoded for a wave64 target: lane-mask operands are 64-bit.
+    pub wave64: bool,
 }
 
 /// Why bytes could not be decoded.
@@ -140,7 +142,7 @@ impl Decoder {
         if !ok {
             return Err(invalid);
         }
-        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8 };
+        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64 };
         if !self.check_sources(&inst) {
             return Err(invalid);
         }
@@ -162,6 +164,10 @@ impl Decoder {
             let w = operand_width(inst, op);
             let ok = match inst.source_kind(i) {
                 SourceKind::Valu | SourceKind::Salu => source_ok(v, w),
+                // SDWA sources with their S0/S1 bit are scalar sources (no literal).
+                SourceKind::None if inst.format.is_sdwa() && sdwa_scalar(inst, op.field) => {
+                    v != rdna_isa::src::LITERAL && source_ok(v, w)
+                }
                 SourceKind::None => match (inst.format, op.field, op.class) {
                     (Format::Smem, Field::Sbase, _) => scalar_reg_ok(v * 2, w),
                     (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(v * 4, 4),
@@ -279,7 +285,7 @@ impl Inst {
 /// The width in dwords of an operand, where it depends on other fields of the encoding.
 pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
     use rdna_isa::Field;
-    let w = op.width as u32;
+    let w = if op.mask && inst.wave64 { 2 * op.width as u32 } else { op.width as u32 };
     match (inst.format, op.field) {
         // tfe adds a status dword to the data.
         (Format::Mubuf | Format::Mtbuf, Field::Vdata) if bits(inst.raw, 55, 1) != 0 => w + 1,
@@ -299,4 +305,10 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
         (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => v * 4,
         _ => v,
     }
+}
+
+/// Whether an SDWA source field names a scalar source (its S0/S1 bit is set).
+pub(crate) fn sdwa_scalar(inst: &Inst, field: rdna_isa::Field) -> bool {
+    let b = if field == rdna_isa::Field::Src0 { 55 } else { 63 };
+    bits(inst.raw, b, 1) != 0
 }

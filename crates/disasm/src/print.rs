@@ -364,11 +364,7 @@ fn extended_mods(inst: &Inst, field: Field) -> u32 {
 fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> bool {
     let v = inst.field(op.field);
     let mods = extended_mods(inst, op.field);
-    let scalar = inst.format.is_sdwa()
-        && match op.field {
-            Field::Src0 => bit(inst.raw, 55),
-            _ => bit(inst.raw, 63),
-        };
+    let scalar = inst.format.is_sdwa() && crate::decode::sdwa_scalar(inst, op.field);
     let (neg, abs, sext) = (mods & 1 != 0, mods & 2 != 0, mods & 4 != 0);
     let is_const = scalar && matches!(v, 128..=208 | 240..=248);
     let neg_mnemo = neg && !abs && is_const;
@@ -445,6 +441,10 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 let mods = src_mods(inst, op.field);
                 let neg = mods & 1 != 0;
                 let abs = mods & 2 != 0;
+                let sext = mods & 4 != 0;
+                if sext {
+                    out.push_str("sext(");
+                }
                 // LLVM spells a negated constant neg(c), and a negated register -r.
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
                 let neg_mnemo = neg && !abs && is_const;
@@ -461,7 +461,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 if abs {
                     out.push('|');
                 }
-                if neg_mnemo {
+                if neg_mnemo || sext {
                     out.push(')');
                 }
                 ok
@@ -518,6 +518,10 @@ fn src_mods(inst: &Inst, field: Field) -> u32 {
     };
     let neg = bit(raw, 61 + k) as u32;
     let abs = bit(raw, 8 + k) as u32;
+    if inst.entry.sext >> (61 + k) & 1 != 0 {
+        // Integer operands: LLVM reads the neg bit as sext.
+        return neg << 2 | abs << 1;
+    }
     // VOP3B (an SDST in bits 8..14) has no abs bits.
     let has_sdst = inst.entry.operands.iter().any(|o| o.field == Field::Sdst);
     neg | if has_sdst { 0 } else { abs << 1 }
@@ -556,6 +560,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 _ => {}
             }
         }
+        f if (f.is_dpp16() || f.is_dpp8() || f.is_sdwa()) && inst.entry.operands.is_empty() => {}
         f if f.is_dpp16() => {
             out.push(' ');
             dpp_ctrl(out, bits(raw, 40, 9));
@@ -641,7 +646,8 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             let o0 = bits(raw, 0, 8);
             let o1 = bits(raw, 8, 8);
             let name = inst.entry.name;
-            if name.contains("2_") || name.contains("2st64") {
+            if ["write2", "read2", "wrxchg2"].iter().any(|k| name.contains(k)) {
+                // The two-address forms have two 8-bit offsets.
                 if o0 != 0 {
                     let _ = write!(out, " offset0:{o0}");
                 }

@@ -112,6 +112,8 @@ pub struct Operand {
     pub flag: u16,
     /// The LLVM register class named in that comment (`SReg_32`, `VGPR_32`, …).
     pub rc: &'static str,
+    /// A lane mask: `width` dwords in wave32, twice that in wave64.
+    pub mask: bool,
 }
 
 /// One opcode of one encoding format.
