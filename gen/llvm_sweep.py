@@ -40,14 +40,15 @@ def to_bytes(words):
     return b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)
 
 
-# Each probe is framed as: s_nop 0x4d1, probe, four times s_nop 0x4d2. Whatever LLVM makes of a
-# probe's left-over bytes (it may swallow up to two dwords as literals) ends inside the closing
+# Each probe is framed as: s_nop 0x4d1, probe, six times s_nop 0x4d2. Whatever LLVM makes of a
+# probe's left-over bytes (a MIMG with NSA dwords may swallow four dwords) ends inside the closing
 # markers, so each probe's output starts right after its own opening marker.
 START = [0xBF8004D1]
 START_TEXT = "s_nop 0x4d1"
 MARKER = [0xBF8004D2]
 MARKER_TEXT = "s_nop 0x4d2"
-LINES_PER_PROBE = 6
+END_MARKERS = 6
+LINES_PER_PROBE = END_MARKERS + 2
 
 
 def run_mc(encodings, extra=(), mcpu=None):
@@ -64,7 +65,7 @@ def run_mc(encodings, extra=(), mcpu=None):
         for e in chunk:
             lines.append(",".join("0x%02x" % b for b in to_bytes(START)))
             lines.append(",".join("0x%02x" % b for b in to_bytes(e)))
-            lines.extend([",".join("0x%02x" % b for b in to_bytes(MARKER))] * 4)
+            lines.extend([",".join("0x%02x" % b for b in to_bytes(MARKER))] * END_MARKERS)
         proc = subprocess.run([MC, "-arch=amdgcn", "-mcpu=" + (mcpu or MCPU), "--disassemble", *extra],
                               input="\n".join(lines) + "\n", capture_output=True, text=True)
         bad = set()
@@ -107,12 +108,15 @@ class Fmt:
 
     def encode(self, op, values, extra_bits=()):
         w = 0
-        for lo, width, val in [*self.ident, *self.prefix, *extra_bits]:
+        for lo, width, val in [*self.ident, *self.prefix]:
             w |= (val & ((1 << width) - 1)) << lo
         for (lo, width), part in zip(self.opbits, split_op(op, self.opbits)):
             w |= part << lo
         for (fname, lo, width, kind, _), v in zip(self.fields, values):
             w |= (v & ((1 << width) - 1)) << lo
+        for lo, width, val in extra_bits:  # overrides whatever the prefix put there
+            mask = ((1 << width) - 1) << lo
+            w = (w & ~mask) | ((val << lo) & mask)
         return [(w >> (32 * i)) & 0xFFFFFFFF for i in range(self.words)] + list(self.suffix)
 
 
@@ -196,6 +200,12 @@ FORMATS = [
     Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 8)],
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))]),
+    # MIMG: the 8-bit opcode is split (bits 24:18 and bit 0). dmask, dim and the NSA count are held
+    # fixed here (dmask 1, 2D, no NSA); mimg_shapes() sweeps them separately.
+    Fmt("MIMG", 2, [(26, 6, 0b111100)], [(18, 7), (0, 1)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("ssamp", 53, 5, "srsrc", V(3, 4))],
+        prefix=[(8, 4, 1), (3, 3, 1), (1, 2, 0)]),
     Fmt("VINTRP", 1, [(26, 6, 0b110010)], [(16, 2)],
         [("vdst", 18, 8, "vgpr", V(8, 12)), ("vsrc", 0, 8, "vgpr", V(1, 0))]),
     Fmt("EXP", 2, [(26, 6, 0b111110), (0, 4, 0xF)], [],
@@ -559,9 +569,96 @@ def emit(all_entries):
 FIELD_RS = {f: f[0].upper() + f[1:] for f in
             ["sdst", "ssrc0", "ssrc1", "simm16", "sdata", "sbase", "offset", "soffset", "vdst", "src0", "src1",
              "src2", "vsrc1", "addr", "data0", "data1", "data", "saddr", "vdata", "vaddr", "srsrc",
-             "vsrc", "vsrc0", "vsrc2", "vsrc3"]}
+             "vsrc", "vsrc0", "vsrc2", "vsrc3", "ssamp"]}
 CLASS_RS = {"v": "Vgpr", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
 IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
+
+
+def emit_mimg_shapes(entries):
+    """How many data and address VGPRs LLVM prints for each MIMG opcode, for every dim (0..7), a16,
+    NSA dword count (0..3), number of dmask components (1..4), d16 and tfe. LLVM re-picks the opcode
+    variant from these and falls back to the encoded one where no variant fits, so the shapes are
+    measured rather than computed. Each shape is a byte data << 5 | addresses (0: rejected); opcodes
+    with equal tables share one."""
+    fmt = [f for f in FORMATS if f.name == "MIMG"][0]
+    probes, keys = [], []
+    for e in entries:
+        for dim in range(8):
+            for a16 in range(2):
+                for nsa in range(4):
+                    for comps in range(4):
+                        for d16 in range(2):
+                            for tfe in range(2):
+                                extra = [(3, 3, dim), (1, 2, nsa), (62, 1, a16), (8, 4, (1 << (comps + 1)) - 1),
+                                         (63, 1, d16), (16, 1, tfe)]
+                                probes.append(fmt.encode(e["op"], e["vals"], extra_bits=extra) + [0x04030201] * nsa)
+                                keys.append(e["op"])
+    shapes = {e["op"]: [] for e in entries}
+    gap = {}
+    for op, r in zip(keys, run_mc(probes)):
+        b = 0
+        if r is not None and ", [" in r and op not in gap:
+            gap[op] = re.match(r"^\S+  ", r) is not None
+        if r is not None:
+            _, toks, _ = split_text(r)
+            if len(toks) > 1:
+                data = parse_reg(toks[0].split("/*")[0])
+                if toks[1].startswith("["):
+                    addr = len(toks[1].split(","))
+                else:
+                    reg = parse_reg(toks[1].split("/*")[0])
+                    addr = reg[2] if reg else 0
+                if data and 0 < addr < 32 and data[2] < 8:
+                    b = data[2] << 5 | addr
+        shapes[op].append(b)
+    # The encoded ("original") variant, which LLVM keeps when the re-picked variant's registers would
+    # run past v255: measured with data and address at v255 and all four components.
+    orig_probes = []
+    for e in entries:
+        vals = list(e["vals"])
+        names = [f[0] for f in fmt.fields]
+        vals[names.index("vdata")] = 255
+        vals[names.index("vaddr")] = 255
+        for nsa in range(4):
+            orig_probes.append(fmt.encode(e["op"], vals, extra_bits=[(1, 2, nsa), (8, 4, 15)]) + [0x04030201] * nsa)
+    original = {}
+    for k, r in enumerate(run_mc(orig_probes)):
+        b = 0
+        if r is not None:
+            _, toks, _ = split_text(r)
+            data = parse_reg(toks[0].split("/*")[0]) if toks else None
+            addr = len(toks[1].split(",")) if len(toks) > 1 and toks[1].startswith("[") else \
+                (parse_reg(toks[1].split("/*")[0]) or (0, 0, 0))[2] if len(toks) > 1 else 0
+            if data:
+                b = data[2] << 5 | addr
+        original.setdefault(entries[k // 4]["op"], []).append(b)
+    tables, index = [], []
+    for e in entries:
+        t = shapes[e["op"]]
+        if t not in tables:
+            tables.append(t)
+        index.append(tables.index(t))
+    out = ["/// Distinct MIMG shape tables: [((dim * 2 + a16) * 4 + nsa) * 16 + (components - 1) * 4 + d16 * 2 + tfe],"]
+    out.append("/// each data VGPRs << 5 | address VGPRs, 0 where LLVM rejects the encoding.")
+    out.append("pub static MIMG_SHAPE_TABLES: [[u8; 1024]; %d] = [" % len(tables))
+    for t in tables:
+        out.append("    [")
+        for k in range(0, 1024, 32):
+            out.append("        " + ", ".join(str(x) for x in t[k:k + 32]) + ",")
+        out.append("    ],")
+    out.append("];")
+    out.append("/// For each entry of MIMG_ENTRIES, the encoded variant's shape per NSA count, which LLVM keeps")
+    out.append("/// when the shape from MIMG_SHAPE_TABLES would need registers past v255.")
+    out.append("pub static MIMG_ORIGINAL_SHAPES: [[u8; 4]; %d] = [" % len(entries))
+    for e in entries:
+        out.append("    [%s], // %s" % (", ".join(map(str, original[e["op"]])), e["name"]))
+    out.append("];")
+    out.append("/// For each entry of MIMG_ENTRIES, whether LLVM prints two spaces after the mnemonic in the NSA form.")
+    out.append("pub static MIMG_NSA_GAP: [bool; %d] = [%s];" % (
+        len(entries), ", ".join("true" if gap.get(e["op"]) else "false" for e in entries)))
+    out.append("/// For each entry of MIMG_ENTRIES, its table in MIMG_SHAPE_TABLES.")
+    out.append("pub static MIMG_SHAPE_INDEX: [u8; %d] = [%s];" % (len(index), ", ".join(map(str, index))))
+    return "\n".join(out) + "\n"
 
 
 def emit_symbol_tables():
@@ -615,7 +712,8 @@ def main():
         entries = sweep(fmt)
         print("%-8s %4d opcodes" % (fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
-    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables()
+    mimg = [e for f, e in all_entries if f.name == "MIMG"][0]
+    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_mimg_shapes(mimg)
     if "--check" in sys.argv:
         with open(OUT) as f:
             if f.read() != text:

@@ -21,6 +21,8 @@ pub struct Inst {
     pub len: u8,
     /// Decoded for a wave64 target: lane-mask operands are 64-bit.
     pub wave64: bool,
+    /// MIMG NSA dwords: further address VGPRs, one per byte.
+    pub nsa: [u32; 3],
 }
 
 /// Why bytes could not be decoded.
@@ -92,6 +94,7 @@ fn classify(w: u32) -> Option<(Format, u32)> {
         // MTBUF's opcode bit 3 lives in the second dword (bit 53); decode_at adds it.
         0b111010 => (Format::Mtbuf, bits(r, 16, 3)),
         0b111101 => (Format::Smem, bits(r, 18, 8)),
+        0b111100 => (Format::Mimg, bits(r, 18, 7) | bits(r, 0, 1) << 7),
         _ => return None,
     })
 }
@@ -142,7 +145,17 @@ impl Decoder {
         if !ok {
             return Err(invalid);
         }
-        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64 };
+        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3] };
+        if format == Format::Mimg {
+            let n = bits(raw, 1, 2) as usize;
+            for k in 0..n {
+                inst.nsa[k] = word(2 + k).ok_or_else(|| truncated(base + 4 * (k + 1)))?;
+            }
+            inst.len += 4 * n as u8;
+            if !mimg_shape_ok(&inst) {
+                return Err(invalid);
+            }
+        }
         if !self.check_sources(&inst) {
             return Err(invalid);
         }
@@ -171,6 +184,8 @@ impl Decoder {
                 SourceKind::None => match (inst.format, op.field, op.class) {
                     (Format::Smem, Field::Sbase, _) => scalar_reg_ok(v * 2, w),
                     (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(v * 4, 4),
+                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => scalar_reg_ok(v * 4, w),
+                    (Format::Mimg, _, _) => true,
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr) => v as u32 + w <= 256,
                     (_, Field::Vdst, Class::Sgpr) => source_ok(v, w) && v != rdna_isa::src::LITERAL,
@@ -228,6 +243,10 @@ impl Inst {
             (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
             (Format::Vintrp, Vdst) => (18, 8),
             (Format::Vintrp, Vsrc) => (0, 8),
+            (Format::Mimg, Vdata) => (40, 8),
+            (Format::Mimg, Vaddr) => (32, 8),
+            (Format::Mimg, Srsrc) => (48, 5),
+            (Format::Mimg, Ssamp) => (53, 5),
             (Format::Exp, Vsrc0) => (32, 8),
             (Format::Exp, Vsrc1) => (40, 8),
             (Format::Exp, Vsrc2) => (48, 8),
@@ -302,7 +321,7 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
     let v = inst.field(op.field);
     match (inst.format, op.field) {
         (Format::Smem, Field::Sbase) => v * 2,
-        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => v * 4,
+        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => v * 4,
         _ => v,
     }
 }
@@ -311,4 +330,32 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
 pub(crate) fn sdwa_scalar(inst: &Inst, field: rdna_isa::Field) -> bool {
     let b = if field == rdna_isa::Field::Src0 { 55 } else { 63 };
     bits(inst.raw, b, 1) != 0
+}
+
+/// The shape LLVM gives a MIMG instruction: (address VGPRs, data VGPRs), 0 where it rejects it.
+pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
+    use rdna_isa::generated::gfx10::{MIMG, MIMG_SHAPE_INDEX, MIMG_SHAPE_TABLES};
+    let Some(&i) = MIMG.index.get(inst.entry.op as usize) else { return (0, 0) };
+    let Some(&t) = MIMG_SHAPE_INDEX.get(i as usize) else { return (0, 0) };
+    let raw = inst.raw;
+    let comps = bits(raw, 8, 4).count_ones().max(1);
+    let k = ((bits(raw, 3, 3) * 2 + bits(raw, 62, 1)) * 4 + bits(raw, 1, 2)) * 16
+        + (comps - 1) * 4
+        + bits(raw, 63, 1) * 2
+        + bits(raw, 16, 1);
+    let b = MIMG_SHAPE_TABLES[t as usize][k as usize] as u32;
+    let (addr, data) = (b & 31, b >> 5);
+    let nsa = bits(raw, 1, 2);
+    if b != 0 && (bits(raw, 40, 8) + data > 256 || (nsa == 0 && bits(raw, 32, 8) + addr > 256)) {
+        // No register tuple that wide at this position: LLVM keeps the encoded variant.
+        let o = rdna_isa::generated::gfx10::MIMG_ORIGINAL_SHAPES[i as usize][nsa as usize] as u32;
+        return (o & 31, o >> 5);
+    }
+    (addr, data)
+}
+
+fn mimg_shape_ok(inst: &Inst) -> bool {
+    let (a, d) = mimg_shape(inst);
+    let nsa = bits(inst.raw, 1, 2) != 0;
+    a != 0 && d != 0 && bits(inst.raw, 40, 8) + d <= 256 && (nsa || bits(inst.raw, 32, 8) + a <= 256)
 }

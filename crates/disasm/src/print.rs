@@ -216,6 +216,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
     match inst.format {
         Format::Exp => return export(inst, out),
         Format::Vintrp => return interp(inst, out),
+        Format::Mimg => return image(inst, out),
         _ => {}
     }
     let mut first = true;
@@ -748,6 +749,51 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     }
     for (b, name) in [(11, " done"), (10, " compr"), (12, " vm")] {
         if bit(raw, b) {
+            out.push_str(name);
+        }
+    }
+    Ok(())
+}
+
+/// `image_* vdata, vaddr|[a0, a1, ...], srsrc[, ssamp] modifiers`; for some opcodes LLVM puts two
+/// spaces after the mnemonic of the NSA form.
+fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw;
+    let (addrs, data) = crate::decode::mimg_shape(inst);
+    let nsa = bits(raw, 1, 2);
+    let gap = gfx10::MIMG.index.get(inst.entry.op as usize).is_some_and(|&i| gfx10::MIMG_NSA_GAP[i as usize]);
+    out.push_str(if nsa != 0 && gap { "  " } else { " " });
+    reg_range(out, "v", bits(raw, 40, 8), data);
+    out.push_str(", ");
+    if nsa != 0 {
+        out.push('[');
+        for k in 0..addrs {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            let v = if k == 0 { bits(raw, 32, 8) } else { inst.nsa[((k - 1) / 4) as usize] >> (8 * ((k - 1) % 4)) & 0xff };
+            reg_range(out, "v", v, 1);
+        }
+        out.push(']');
+    } else {
+        reg_range(out, "v", bits(raw, 32, 8), addrs);
+    }
+    for op in inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp)) {
+        out.push_str(", ");
+        if !scalar_reg(out, inst.field(op.field) * 4, op.width as u32) {
+            return Err(BadOperand);
+        }
+        invalid_note(inst, op, out);
+    }
+    let m = raw & !inst.entry.ignored;
+    let dmask = bits(m, 8, 4);
+    if dmask != 0 {
+        let _ = write!(out, " dmask:0x{dmask:x}");
+    }
+    const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
+    let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[bits(raw, 3, 3) as usize]);
+    for (b, name) in [(12, " unorm"), (13, " glc"), (25, " slc"), (7, " dlc"), (15, " r128"), (62, " a16"), (16, " tfe"), (17, " lwe"), (63, " d16")] {
+        if bit(m, b) {
             out.push_str(name);
         }
     }

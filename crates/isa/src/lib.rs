@@ -46,10 +46,12 @@ pub enum Format {
     Mtbuf,
     Vintrp,
     Exp,
+    /// Image instructions, with optional NSA (non-sequential address) dwords.
+    Mimg,
 }
 
 impl Format {
-    pub const ALL: [Format; 26] = [
+    pub const ALL: [Format; 27] = [
         Format::Sop1,
         Format::Sop2,
         Format::Sopk,
@@ -76,6 +78,7 @@ impl Format {
         Format::Mtbuf,
         Format::Vintrp,
         Format::Exp,
+        Format::Mimg,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +109,7 @@ impl Format {
             Format::Mtbuf => "MTBUF",
             Format::Vintrp => "VINTRP",
             Format::Exp => "EXP",
+            Format::Mimg => "MIMG",
         }
     }
 
@@ -174,6 +178,7 @@ impl Format {
             Format::Mtbuf => &t::MTBUF,
             Format::Vintrp => &t::VINTRP,
             Format::Exp => &t::EXP,
+            Format::Mimg => &t::MIMG,
         }
     }
 }

@@ -28,6 +28,7 @@ pub enum Field {
     Vsrc0,
     Vsrc2,
     Vsrc3,
+    Ssamp,
 }
 
 impl Field {
@@ -59,6 +60,7 @@ impl Field {
             Field::Vsrc0 => "VSRC0",
             Field::Vsrc2 => "VSRC2",
             Field::Vsrc3 => "VSRC3",
+            Field::Ssamp => "SSAMP",
         }
     }
 

@@ -4,14 +4,15 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Each probe is framed as `s_nop 0x4d1`, probe, then four `s_nop 0x4d2`: whatever LLVM makes of
-/// the probe's tail bytes (it may swallow up to two following dwords as literals) ends inside the
-/// closing markers, so every probe's output starts right after its own opening marker.
+/// Each probe is framed as `s_nop 0x4d1`, probe, then six `s_nop 0x4d2`: whatever LLVM makes of
+/// the probe's tail bytes (a MIMG with NSA dwords may swallow four following dwords) ends inside
+/// the closing markers, so every probe's output starts right after its own opening marker.
 const START: [u8; 4] = [0xd1, 0x04, 0x80, 0xbf];
 const START_TEXT: &str = "s_nop 0x4d1";
 const MARKER: [u8; 4] = [0xd2, 0x04, 0x80, 0xbf];
 const MARKER_TEXT: &str = "s_nop 0x4d2";
-const LINES_PER_PROBE: usize = 6;
+const END_MARKERS: usize = 6;
+const LINES_PER_PROBE: usize = END_MARKERS + 2;
 
 pub fn llvm_mc() -> String {
     std::env::var("LLVM_MC").unwrap_or_else(|_| "llvm-mc-19".into())
@@ -68,7 +69,7 @@ fn run_batch(mcpu: &str, mattr: &str, chunk: &[Vec<u8>]) -> (Vec<Oracle>, bool) 
         input.push('\n');
         input.push_str(&hex_line(e));
         input.push('\n');
-        for _ in 0..4 {
+        for _ in 0..END_MARKERS {
             input.push_str(&hex_line(&MARKER));
             input.push('\n');
         }
