@@ -138,6 +138,15 @@ impl Decoder {
             Format::Flat => saddr == src::NULL,
             Format::Global => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 2),
             Format::Scratch => matches!(saddr, src::NULL | src::EXEC_HI) || crate::print::scalar_reg_ok(saddr, 1),
+            // SDWA selects 7 is reserved (llvm-mc-19 crashes on it): rejected as invalid.
+            f if f.is_sdwa() => {
+                let sels: &[u32] = match f {
+                    Format::Vop1Sdwa => &[40, 48],
+                    Format::Vop2Sdwa => &[40, 48, 56],
+                    _ => &[48, 56],
+                };
+                sels.iter().all(|&lo| bits(raw, lo, 3) != 7)
+            }
             // A MUBUF load into LDS cannot also return a status dword.
             Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
             _ => true,

@@ -587,7 +587,8 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
         }
         f if f.is_sdwa() => {
-            const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"];
+            // 7 is reserved and rejected by the decoder.
+            const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "DWORD"];
             // LLVM prints the reserved value 3 as UNUSED_PAD.
             const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
             if f != Format::VopcSdwa {
