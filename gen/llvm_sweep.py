@@ -612,13 +612,14 @@ def emit_mimg_shapes(entries):
                     b = data[2] << 5 | addr
         shapes[op].append(b)
     # The encoded ("original") variant, which LLVM keeps when the re-picked variant's registers would
-    # run past v255: measured with data and address at v255 and all four components.
+    # run past v255: measured with the data at v255 (four components cannot fit there) and the
+    # address at v200.
     orig_probes = []
     for e in entries:
         vals = list(e["vals"])
         names = [f[0] for f in fmt.fields]
         vals[names.index("vdata")] = 255
-        vals[names.index("vaddr")] = 255
+        vals[names.index("vaddr")] = 200
         for nsa in range(4):
             orig_probes.append(fmt.encode(e["op"], vals, extra_bits=[(1, 2, nsa), (8, 4, 15)]) + [0x04030201] * nsa)
     original = {}

@@ -358,7 +358,9 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
     if b != 0 && (bits(raw, 40, 8) + data > 256 || (nsa == 0 && bits(raw, 32, 8) + addr > 256)) {
         // No register tuple that wide at this position: LLVM keeps the encoded variant.
         let o = rdna_isa::generated::gfx10::MIMG_ORIGINAL_SHAPES[i as usize][nsa as usize] as u32;
-        return (o & 31, o >> 5);
+        let (addr, data) = (o & 31, o >> 5);
+        let fits = bits(raw, 40, 8) + data <= 256 && (nsa != 0 || bits(raw, 32, 8) + addr <= 256);
+        return if fits { (addr, data) } else { (0, 0) };
     }
     (addr, data)
 }

@@ -675,7 +675,8 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         Format::Flat | Format::Global | Format::Scratch => {
             let off = bits(raw, 0, 12);
-            let off = if inst.format == Format::Flat { off as i32 & 0x7ff } else { ((off << 20) as i32) >> 20 };
+            // FLAT offsets are 12-bit unsigned; GLOBAL and SCRATCH offsets are 12-bit signed.
+            let off = if inst.format == Format::Flat { off as i32 } else { ((off << 20) as i32) >> 20 };
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }

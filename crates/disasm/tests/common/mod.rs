@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 use std::io::Write;
+
+use rdna_isa::Format;
 use std::process::{Command, Stdio};
 
 /// Each probe is framed as `s_nop 0x4d1`, probe, then six `s_nop 0x4d2`: whatever LLVM makes of
@@ -162,4 +164,109 @@ pub fn seed_from_env() -> u64 {
         Ok(s) => s.parse().expect("RDNA_SEED must be an integer"),
         Err(_) => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1,
     }
+}
+
+/// The first dword's fixed bits for each format, for generating encodings aimed at a format.
+pub fn format_ident(f: Format) -> (u32, u32) {
+    match f {
+        Format::Sop1 => (0xff80_0000, 0xbe80_0000),
+        Format::Sop2 => (0xc000_0000, 0x8000_0000),
+        Format::Sopk => (0xf000_0000, 0xb000_0000),
+        Format::Sopc => (0xff80_0000, 0xbf00_0000),
+        Format::Sopp => (0xff80_0000, 0xbf80_0000),
+        Format::Smem => (0xfc00_0000, 0xf400_0000),
+        Format::Vop1 => (0xfe00_0000, 0x7e00_0000),
+        Format::Vop2 => (0x8000_0000, 0x0000_0000),
+        Format::Vopc => (0xfe00_0000, 0x7c00_0000),
+        // Extended forms are reached through VOP1/VOP2/VOPC's src0 and sampled there.
+        Format::Vop1Dpp16 => (0xfe00_01ff, 0x7e00_00fa),
+        Format::Vop1Dpp8 => (0xfe00_01fe, 0x7e00_00e8 | 1),
+        Format::Vop1Sdwa => (0xfe00_01ff, 0x7e00_00f9),
+        Format::Vop2Dpp16 => (0x8000_01ff, 0x0000_00fa),
+        Format::Vop2Dpp8 => (0x8000_01fe, 0x0000_00e9),
+        Format::Vop2Sdwa => (0x8000_01ff, 0x0000_00f9),
+        Format::VopcSdwa => (0xfe00_01ff, 0x7c00_00f9),
+        Format::Vop3 => (0xfc00_0000, 0xd400_0000),
+        Format::Vop3p => (0xff80_0000, 0xcc00_0000),
+        Format::Ds => (0xfc00_0000, 0xd800_0000),
+        Format::Flat => (0xfc00_c000, 0xdc00_0000),
+        Format::Scratch => (0xfc00_c000, 0xdc00_4000),
+        Format::Global => (0xfc00_c000, 0xdc00_8000),
+        Format::Mubuf => (0xfc00_0000, 0xe000_0000),
+        Format::Mtbuf => (0xfc00_0000, 0xe800_0000),
+        Format::Vintrp => (0xfc00_0000, 0xc800_0000),
+        Format::Exp => (0xfc00_0000, 0xf800_0000),
+        Format::Mimg => (0xfc00_0000, 0xf000_0000),
+    }
+}
+
+/// Writes opcode `op` of format `f` into an encoding (the format's first-dword pattern must already
+/// be there).
+pub fn set_opcode(f: Format, op: u32, w: &mut [u32; 5]) {
+    let (lo, width) = match f {
+        Format::Sop1 => (8, 8),
+        Format::Sop2 => (23, 7),
+        Format::Sopk => (23, 5),
+        Format::Sopc | Format::Sopp => (16, 7),
+        Format::Smem | Format::Ds | Format::Mubuf => (18, 8),
+        Format::Vop1 | Format::Vop1Dpp16 | Format::Vop1Dpp8 | Format::Vop1Sdwa => (9, 8),
+        Format::Vop2 | Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa => (25, 6),
+        Format::Vopc | Format::VopcSdwa => (17, 8),
+        Format::Vop3 => (16, 10),
+        Format::Vop3p => (16, 7),
+        Format::Flat | Format::Scratch | Format::Global => (18, 7),
+        Format::Mtbuf => {
+            // Opcode bit 3 lives in the second dword (bit 53 of the encoding).
+            w[1] = (w[1] & !(1 << 21)) | (op >> 3 & 1) << 21;
+            (16, 3)
+        }
+        Format::Vintrp => (16, 2),
+        Format::Exp => return,
+        Format::Mimg => {
+            w[0] = (w[0] & !(0x7f << 18 | 1)) | (op & 0x7f) << 18 | op >> 7;
+            return;
+        }
+    };
+    let mask = ((1u32 << width) - 1) << lo;
+    w[0] = (w[0] & !mask) | ((op << lo) & mask);
+}
+
+/// Five random dwords with format `f`'s pattern and opcode `op`.
+pub fn aimed(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
+    let mut w = [0u32; 5];
+    for x in w.iter_mut() {
+        *x = rng.u32();
+    }
+    let (mask, val) = format_ident(f);
+    w[0] = (w[0] & !mask) | val;
+    set_opcode(f, op, &mut w);
+    if f == Format::Flat {
+        // FLAT is only valid with SADDR = null; random SADDR bits would almost never hit it.
+        w[1] = (w[1] & !(0x7f << 16)) | 0x7d << 16;
+    }
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// SDWA encodings with a reserved select (7) crash llvm-mc-19; they are not sent to it.
+pub fn crashes_llvm(bytes: &[u8]) -> bool {
+    let w0 = u32::from_le_bytes(bytes[0..4].try_into().unwrap());
+    let w1 = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+    if w0 >> 31 != 0 || w0 & 0x1ff != 0xf9 {
+        return false;
+    }
+    let sels: &[u32] = match w0 >> 25 {
+        0x3f => &[8, 16],  // VOP1: dst_sel, src0_sel
+        0x3e => &[16, 24], // VOPC: src0_sel, src1_sel
+        _ => &[8, 16, 24], // VOP2
+    };
+    sels.iter().any(|&lo| (w1 >> lo) & 7 == 7)
+}
+
+/// Parses a line of `0x..,0x..` bytes.
+pub fn parse_hex_line(s: &str) -> Vec<u8> {
+    s.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap()).collect()
+}
+
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    hex_line(bytes)
 }

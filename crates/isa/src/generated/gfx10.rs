@@ -3658,36 +3658,36 @@ pub static MIMG_ORIGINAL_SHAPES: [[u8; 4]; 110] = [
     [33, 36, 0, 0], // image_atomic_fmax
     [33, 35, 0, 0], // image_sample
     [33, 36, 0, 0], // image_sample_cl
-    [0, 37, 41, 0], // image_sample_d
-    [0, 37, 41, 42], // image_sample_d_cl
+    [34, 37, 41, 0], // image_sample_d
+    [34, 37, 41, 42], // image_sample_d_cl
     [33, 36, 0, 0], // image_sample_l
-    [0, 36, 0, 0], // image_sample_b
-    [0, 37, 0, 0], // image_sample_b_cl
+    [34, 36, 0, 0], // image_sample_b
+    [34, 37, 0, 0], // image_sample_b_cl
     [33, 35, 0, 0], // image_sample_lz
-    [0, 36, 0, 0], // image_sample_c
-    [0, 37, 0, 0], // image_sample_c_cl
-    [0, 37, 41, 42], // image_sample_c_d
-    [0, 37, 41, 43], // image_sample_c_d_cl
-    [0, 37, 0, 0], // image_sample_c_l
-    [0, 37, 0, 0], // image_sample_c_b
-    [0, 37, 38, 0], // image_sample_c_b_cl
-    [0, 36, 0, 0], // image_sample_c_lz
-    [0, 36, 0, 0], // image_sample_o
-    [0, 37, 0, 0], // image_sample_cl_o
-    [0, 37, 41, 42], // image_sample_d_o
-    [0, 37, 41, 43], // image_sample_d_cl_o
-    [0, 37, 0, 0], // image_sample_l_o
-    [0, 37, 0, 0], // image_sample_b_o
-    [0, 37, 38, 0], // image_sample_b_cl_o
-    [0, 36, 0, 0], // image_sample_lz_o
-    [0, 37, 0, 0], // image_sample_c_o
-    [0, 37, 38, 0], // image_sample_c_cl_o
-    [0, 37, 41, 43], // image_sample_c_d_o
-    [0, 37, 41, 44], // image_sample_c_d_cl_o
-    [0, 37, 38, 0], // image_sample_c_l_o
-    [0, 37, 38, 0], // image_sample_c_b_o
-    [0, 37, 39, 0], // image_sample_c_b_cl_o
-    [0, 37, 0, 0], // image_sample_c_lz_o
+    [34, 36, 0, 0], // image_sample_c
+    [34, 37, 0, 0], // image_sample_c_cl
+    [35, 37, 41, 42], // image_sample_c_d
+    [35, 37, 41, 43], // image_sample_c_d_cl
+    [34, 37, 0, 0], // image_sample_c_l
+    [35, 37, 0, 0], // image_sample_c_b
+    [35, 37, 38, 0], // image_sample_c_b_cl
+    [34, 36, 0, 0], // image_sample_c_lz
+    [34, 36, 0, 0], // image_sample_o
+    [34, 37, 0, 0], // image_sample_cl_o
+    [35, 37, 41, 42], // image_sample_d_o
+    [35, 37, 41, 43], // image_sample_d_cl_o
+    [34, 37, 0, 0], // image_sample_l_o
+    [35, 37, 0, 0], // image_sample_b_o
+    [35, 37, 38, 0], // image_sample_b_cl_o
+    [34, 36, 0, 0], // image_sample_lz_o
+    [35, 37, 0, 0], // image_sample_c_o
+    [35, 37, 38, 0], // image_sample_c_cl_o
+    [36, 37, 41, 43], // image_sample_c_d_o
+    [36, 37, 41, 44], // image_sample_c_d_cl_o
+    [35, 37, 38, 0], // image_sample_c_l_o
+    [36, 37, 38, 0], // image_sample_c_b_o
+    [36, 37, 39, 0], // image_sample_c_b_cl_o
+    [35, 37, 0, 0], // image_sample_c_lz_o
     [0, 0, 0, 0], // image_gather4
     [0, 0, 0, 0], // image_gather4_cl
     [0, 0, 0, 0], // image_gather4_l
@@ -3714,31 +3714,31 @@ pub static MIMG_ORIGINAL_SHAPES: [[u8; 4]; 110] = [
     [0, 0, 0, 0], // image_gather4_c_lz_o
     [33, 35, 0, 0], // image_get_lod
     [0, 0, 0, 0], // image_gather4h
-    [0, 37, 41, 0], // image_sample_cd
-    [0, 37, 41, 42], // image_sample_cd_cl
-    [0, 37, 41, 42], // image_sample_c_cd
-    [0, 37, 41, 43], // image_sample_c_cd_cl
-    [0, 37, 41, 42], // image_sample_cd_o
-    [0, 37, 41, 43], // image_sample_cd_cl_o
-    [0, 37, 41, 43], // image_sample_c_cd_o
-    [0, 37, 41, 44], // image_sample_c_cd_cl_o
+    [34, 37, 41, 0], // image_sample_cd
+    [34, 37, 41, 42], // image_sample_cd_cl
+    [35, 37, 41, 42], // image_sample_c_cd
+    [35, 37, 41, 43], // image_sample_c_cd_cl
+    [35, 37, 41, 42], // image_sample_cd_o
+    [35, 37, 41, 43], // image_sample_cd_cl_o
+    [36, 37, 41, 43], // image_sample_c_cd_o
+    [36, 37, 41, 44], // image_sample_c_cd_cl_o
     [33, 36, 0, 0], // image_msaa_load
-    [0, 37, 39, 0], // image_sample_d_g16
-    [0, 37, 40, 0], // image_sample_d_cl_g16
-    [0, 37, 40, 0], // image_sample_c_d_g16
-    [0, 37, 41, 0], // image_sample_c_d_cl_g16
-    [0, 37, 40, 0], // image_sample_d_o_g16
-    [0, 37, 41, 0], // image_sample_d_cl_o_g16
-    [0, 37, 41, 0], // image_sample_c_d_o_g16
-    [0, 37, 41, 42], // image_sample_c_d_cl_o_g16
-    [0, 37, 39, 0], // image_sample_cd_g16
-    [0, 37, 40, 0], // image_sample_cd_cl_g16
-    [0, 37, 40, 0], // image_sample_c_cd_g16
-    [0, 37, 41, 0], // image_sample_c_cd_cl_g16
-    [0, 37, 40, 0], // image_sample_cd_o_g16
-    [0, 37, 41, 0], // image_sample_cd_cl_o_g16
-    [0, 37, 41, 0], // image_sample_c_cd_o_g16
-    [0, 37, 41, 42], // image_sample_c_cd_cl_o_g16
+    [34, 37, 39, 0], // image_sample_d_g16
+    [34, 37, 40, 0], // image_sample_d_cl_g16
+    [35, 37, 40, 0], // image_sample_c_d_g16
+    [35, 37, 41, 0], // image_sample_c_d_cl_g16
+    [35, 37, 40, 0], // image_sample_d_o_g16
+    [35, 37, 41, 0], // image_sample_d_cl_o_g16
+    [36, 37, 41, 0], // image_sample_c_d_o_g16
+    [36, 37, 41, 42], // image_sample_c_d_cl_o_g16
+    [34, 37, 39, 0], // image_sample_cd_g16
+    [34, 37, 40, 0], // image_sample_cd_cl_g16
+    [35, 37, 40, 0], // image_sample_c_cd_g16
+    [35, 37, 41, 0], // image_sample_c_cd_cl_g16
+    [35, 37, 40, 0], // image_sample_cd_o_g16
+    [35, 37, 41, 0], // image_sample_cd_cl_o_g16
+    [36, 37, 41, 0], // image_sample_c_cd_o_g16
+    [36, 37, 41, 42], // image_sample_c_cd_cl_o_g16
 ];
 /// For each entry of MIMG_ENTRIES, whether LLVM prints two spaces after the mnemonic in the NSA form.
 pub static MIMG_NSA_GAP: [bool; 110] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
