@@ -165,10 +165,8 @@ impl Decoder {
                 return Err(invalid);
             }
         }
-        if !self.check_sources(&inst) {
-            return Err(invalid);
-        }
-        if inst.wants_literal() {
+        let Some(uses_literal) = self.check_sources(&inst) else { return Err(invalid) };
+        if uses_literal || inst.entry.tokens.contains(&"<literal>") {
             let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
             inst.literal = Some(lit);
             inst.len += 4;
@@ -178,14 +176,19 @@ impl Decoder {
 
     /// Operand values that LLVM rejects: reserved source values, registers past the end of their
     /// file, and the extended encodings (DPP, SDWA) that are not decoded yet.
-    fn check_sources(&self, inst: &Inst) -> bool {
+    /// Returns whether a source uses the literal dword, or None if an operand is invalid.
+    fn check_sources(&self, inst: &Inst) -> Option<bool> {
         use crate::print::{scalar_reg_ok, source_ok};
         use rdna_isa::{Class, Field};
+        let mut literal = false;
         for (i, op) in inst.entry.operands.iter().enumerate() {
             let v = inst.field(op.field);
             let w = operand_width(inst, op);
             let ok = match inst.source_kind(i) {
-                SourceKind::Valu | SourceKind::Salu => source_ok(v, w),
+                SourceKind::Valu | SourceKind::Salu => {
+                    literal |= v == rdna_isa::src::LITERAL;
+                    source_ok(v, w)
+                }
                 // SDWA sources with their S0/S1 bit are scalar sources (no literal).
                 SourceKind::None if inst.format.is_sdwa() && sdwa_scalar(inst, op.field) => {
                     v != rdna_isa::src::LITERAL && source_ok(v, w)
@@ -203,10 +206,10 @@ impl Decoder {
                 },
             };
             if !ok || op.reject & (1 << rdna_isa::src::value_class(scaled_value(inst, op))) != 0 {
-                return false;
+                return None;
             }
         }
-        true
+        Some(literal)
     }
 }
 
@@ -225,60 +228,8 @@ impl Inst {
     /// The raw value of an operand field.
     #[inline]
     pub fn field(&self, field: rdna_isa::Field) -> u16 {
-        use rdna_isa::Field::*;
-        let r = self.raw;
-        let (lo, width) = match (self.format, field) {
-            (Format::Sop2, Sdst) | (Format::Sopk, Sdst) | (Format::Sop1, Sdst) => (16, 7),
-            (_, Ssrc0) => (0, 8),
-            (_, Ssrc1) => (8, 8),
-            (_, Simm16) => (0, 16),
-            (Format::Smem, Sdata) => (6, 7),
-            (Format::Smem, Sbase) => (0, 6),
-            (Format::Smem, Offset) => (32, 21),
-            (Format::Smem, Soffset) => (57, 7),
-            (
-                Format::Vop1 | Format::Vop2 | Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8
-                | Format::Vop1Sdwa | Format::Vop2Sdwa,
-                Vdst,
-            ) => (17, 8),
-            (
-                Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::Vop1Sdwa
-                | Format::Vop2Sdwa | Format::VopcSdwa,
-                Src0,
-            ) => (32, 8),
-            (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa, Vsrc1) => (9, 8),
-            (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
-            (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
-            (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
-            (Format::Vintrp, Vdst) => (18, 8),
-            (Format::Vintrp, Vsrc) => (0, 8),
-            (Format::Mimg, Vdata) => (40, 8),
-            (Format::Mimg, Vaddr) => (32, 8),
-            (Format::Mimg, Srsrc) => (48, 5),
-            (Format::Mimg, Ssamp) => (53, 5),
-            (Format::Exp, Vsrc0) => (32, 8),
-            (Format::Exp, Vsrc1) => (40, 8),
-            (Format::Exp, Vsrc2) => (48, 8),
-            (Format::Exp, Vsrc3) => (56, 8),
-            (Format::Vop3, Sdst) => (8, 7),
-            (_, Src0) => (32, 9),
-            (_, Src1) => (41, 9),
-            (_, Src2) => (50, 9),
-            (Format::Ds, Vdst) => (56, 8),
-            (Format::Ds, Addr) => (32, 8),
-            (Format::Ds, Data0) => (40, 8),
-            (Format::Ds, Data1) => (48, 8),
-            (_, Vdst) => (56, 8),
-            (_, Addr) => (32, 8),
-            (_, Data) => (40, 8),
-            (_, Saddr) => (48, 7),
-            (_, Vdata) => (40, 8),
-            (_, Vaddr) => (32, 8),
-            (_, Srsrc) => (48, 5),
-            (Format::Mubuf, Soffset) | (Format::Mtbuf, Soffset) => (56, 8),
-            _ => return 0,
-        };
-        bits(r, lo, width) as u16
+        let (lo, width) = FIELD_POS[self.format as usize][field as usize];
+        bits(self.raw, lo as u32, width as u32) as u16
     }
 
     /// The source encoding of the `i`-th operand.
@@ -294,14 +245,8 @@ impl Inst {
     }
 
     /// Whether a literal dword follows this instruction.
-    #[inline]
-    pub fn wants_literal(&self) -> bool {
-        if self.entry.tokens.contains(&"<literal>") {
-            return true;
-        }
-        self.entry.operands.iter().enumerate().any(|(i, _)| {
-            self.source_kind(i) != SourceKind::None && self.field(self.entry.operands[i].field) == src::LITERAL
-        })
+    pub fn has_literal(&self) -> bool {
+        self.literal.is_some()
     }
 
     /// The mnemonic, as LLVM prints it.
@@ -370,3 +315,76 @@ fn mimg_shape_ok(inst: &Inst) -> bool {
     let nsa = bits(inst.raw, 1, 2) != 0;
     a != 0 && d != 0 && bits(inst.raw, 40, 8) + d <= 256 && (nsa || bits(inst.raw, 32, 8) + a <= 256)
 }
+
+/// Where each operand field sits in each format: (lowest bit, width); width 0 where the format has
+/// no such field.
+const fn field_pos(format: Format, field: rdna_isa::Field) -> (u8, u8) {
+    use rdna_isa::Field::*;
+    match (format, field) {
+        (Format::Sop2, Sdst) | (Format::Sopk, Sdst) | (Format::Sop1, Sdst) => (16, 7),
+        (_, Ssrc0) => (0, 8),
+        (_, Ssrc1) => (8, 8),
+        (_, Simm16) => (0, 16),
+        (Format::Smem, Sdata) => (6, 7),
+        (Format::Smem, Sbase) => (0, 6),
+        (Format::Smem, Offset) => (32, 21),
+        (Format::Smem, Soffset) => (57, 7),
+        (
+            Format::Vop1 | Format::Vop2 | Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8
+            | Format::Vop1Sdwa | Format::Vop2Sdwa,
+            Vdst,
+        ) => (17, 8),
+        (
+            Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::Vop1Sdwa
+            | Format::Vop2Sdwa | Format::VopcSdwa,
+            Src0,
+        ) => (32, 8),
+        (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa, Vsrc1) => (9, 8),
+        (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
+        (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
+        (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
+        (Format::Vintrp, Vdst) => (18, 8),
+        (Format::Vintrp, Vsrc) => (0, 8),
+        (Format::Mimg, Vdata) => (40, 8),
+        (Format::Mimg, Vaddr) => (32, 8),
+        (Format::Mimg, Srsrc) => (48, 5),
+        (Format::Mimg, Ssamp) => (53, 5),
+        (Format::Exp, Vsrc0) => (32, 8),
+        (Format::Exp, Vsrc1) => (40, 8),
+        (Format::Exp, Vsrc2) => (48, 8),
+        (Format::Exp, Vsrc3) => (56, 8),
+        (Format::Vop3, Sdst) => (8, 7),
+        (_, Src0) => (32, 9),
+        (_, Src1) => (41, 9),
+        (_, Src2) => (50, 9),
+        (Format::Ds, Vdst) => (56, 8),
+        (Format::Ds, Addr) => (32, 8),
+        (Format::Ds, Data0) => (40, 8),
+        (Format::Ds, Data1) => (48, 8),
+        (_, Vdst) => (56, 8),
+        (_, Addr) => (32, 8),
+        (_, Data) => (40, 8),
+        (_, Saddr) => (48, 7),
+        (_, Vdata) => (40, 8),
+        (_, Vaddr) => (32, 8),
+        (_, Srsrc) => (48, 5),
+        (Format::Mubuf, Soffset) | (Format::Mtbuf, Soffset) => (56, 8),
+        _ => (0, 0),
+    }
+}
+
+/// `field_pos` for every (format, field), computed at compile time: decoding reads fields through it.
+static FIELD_POS: [[(u8, u8); rdna_isa::Field::ALL.len()]; Format::ALL.len()] = {
+    let mut t = [[(0u8, 0u8); rdna_isa::Field::ALL.len()]; Format::ALL.len()];
+    let mut i = 0;
+    while i < Format::ALL.len() {
+        let mut j = 0;
+        while j < rdna_isa::Field::ALL.len() {
+            let (f, g) = (Format::ALL[i], rdna_isa::Field::ALL[j]);
+            t[f as usize][g as usize] = field_pos(f, g);
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};

@@ -17,11 +17,31 @@ pub struct PrintOptions {
     pub wave64: bool,
 }
 
+/// Appends a decimal number (faster than `write!` on the printing hot path).
+fn push_dec(out: &mut String, mut v: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or(""));
+}
+
 fn reg_range(out: &mut String, prefix: &str, first: u32, width: u32) {
+    out.push_str(prefix);
     if width == 1 {
-        let _ = write!(out, "{prefix}{first}");
+        push_dec(out, first);
     } else {
-        let _ = write!(out, "{prefix}[{first}:{}]", first + width - 1);
+        out.push('[');
+        push_dec(out, first);
+        out.push(':');
+        push_dec(out, first + width - 1);
+        out.push(']');
     }
 }
 
@@ -57,8 +77,19 @@ fn signed_hex(out: &mut String, v: i32) {
     }
 }
 
-fn fmt_hex(out: &mut String, v: u64) {
-    let _ = write!(out, "0x{v:x}");
+fn fmt_hex(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 16];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b"0123456789abcdef"[(v & 15) as usize];
+        v >>= 4;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push_str("0x");
+    out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or(""));
 }
 
 fn f32_name(bits: u32) -> Option<&'static str> {
@@ -122,7 +153,10 @@ pub(crate) fn source(out: &mut String, v: u16, width: u32, imm: ImmTy, literal: 
         return true;
     }
     if let Some(i) = src::inline_int(v) {
-        let _ = write!(out, "{i}");
+        if i < 0 {
+            out.push('-');
+        }
+        push_dec(out, i.unsigned_abs());
         return true;
     }
     if let Some((f32b, f16b, f64b)) = src::inline_float(v) {

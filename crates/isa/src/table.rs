@@ -32,6 +32,36 @@ pub enum Field {
 }
 
 impl Field {
+    /// Every field, in declaration order.
+    pub const ALL: [Field; 26] = [
+        Field::Sdst,
+        Field::Ssrc0,
+        Field::Ssrc1,
+        Field::Simm16,
+        Field::Sdata,
+        Field::Sbase,
+        Field::Offset,
+        Field::Soffset,
+        Field::Vdst,
+        Field::Src0,
+        Field::Src1,
+        Field::Src2,
+        Field::Vsrc1,
+        Field::Addr,
+        Field::Data0,
+        Field::Data1,
+        Field::Data,
+        Field::Saddr,
+        Field::Vdata,
+        Field::Vaddr,
+        Field::Srsrc,
+        Field::Vsrc,
+        Field::Vsrc0,
+        Field::Vsrc2,
+        Field::Vsrc3,
+        Field::Ssamp,
+    ];
+
     /// The field's name as the ISA documents spell it.
     pub fn name(self) -> &'static str {
         match self {
@@ -192,4 +222,18 @@ pub enum Simm {
     DecOpt,
     /// A structured operand with its own syntax: `hwreg(...)`, `sendmsg(...)`, `s_waitcnt` fields.
     Special,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Field;
+
+    #[test]
+    fn field_all_is_in_declaration_order() {
+        // Decoders index tables by `field as usize`; ALL must list every variant at its index.
+        for (i, f) in Field::ALL.iter().enumerate() {
+            assert_eq!(*f as usize, i, "{f:?}");
+        }
+        assert_eq!(Field::ALL.len(), Field::Ssamp as usize + 1);
+    }
 }
