@@ -400,8 +400,21 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
     let v = inst.field(op.field);
     let mods = extended_mods(inst, op.field);
     let scalar = inst.format.is_sdwa() && crate::decode::sdwa_scalar(inst, op.field);
-    let (neg, abs, sext) = (mods & 1 != 0, mods & 2 != 0, mods & 4 != 0);
     let is_const = scalar && matches!(v, 128..=208 | 240..=248);
+    with_modifiers(out, mods, is_const, |out| {
+        if scalar {
+            v != src::LITERAL && source(out, v, 1, op.imm, None)
+        } else {
+            reg_range(out, "v", v as u32, 1);
+            true
+        }
+    })
+}
+
+/// Wraps an operand in its source modifiers (`mods`: bit 0 neg, bit 1 abs, bit 2 sext). LLVM spells
+/// a negated constant `neg(c)` and a negated register `-r`.
+fn with_modifiers(out: &mut String, mods: u32, is_const: bool, operand: impl FnOnce(&mut String) -> bool) -> bool {
+    let (neg, abs, sext) = (mods & 1 != 0, mods & 2 != 0, mods & 4 != 0);
     let neg_mnemo = neg && !abs && is_const;
     if sext {
         out.push_str("sext(");
@@ -414,10 +427,7 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
     if abs {
         out.push('|');
     }
-    let ok = if scalar { v != src::LITERAL && source(out, v, 1, op.imm, None) } else {
-        reg_range(out, "v", v as u32, 1);
-        true
-    };
+    let ok = operand(out);
     if abs {
         out.push('|');
     }
@@ -473,33 +483,12 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
         }
         _ => match inst.source_kind(i) {
             SourceKind::Valu | SourceKind::Salu => {
-                let mods = src_mods(inst, op.field);
-                let neg = mods & 1 != 0;
-                let abs = mods & 2 != 0;
-                let sext = mods & 4 != 0;
-                if sext {
-                    out.push_str("sext(");
-                }
-                // LLVM spells a negated constant neg(c), and a negated register -r.
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
-                let neg_mnemo = neg && !abs && is_const;
-                if neg_mnemo {
-                    out.push_str("neg(");
-                } else if neg {
-                    out.push('-');
-                }
-                if abs {
-                    out.push('|');
-                }
-                let ok = source(out, v, width, op.imm, inst.literal);
-                invalid_note(inst, op, out);
-                if abs {
-                    out.push('|');
-                }
-                if neg_mnemo || sext {
-                    out.push(')');
-                }
-                ok
+                with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
+                    let ok = source(out, v, width, op.imm, inst.literal);
+                    invalid_note(inst, op, out);
+                    ok
+                })
             }
             SourceKind::None => match op.class {
                 Class::Vgpr => {
