@@ -6,7 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{aimed, crashes_llvm, hex_bytes, llvm_first_texts, parse_hex_line, Oracle, Rng};
+use common::{aimed, crashes_llvm, hex_bytes, llvm_first_texts, parse_hex_line, random_probe, Oracle, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
 use rdna_isa::{Format, Target};
 
@@ -29,7 +29,7 @@ fn candidates() -> Vec<Vec<u8>> {
         }
     }
     for _ in 0..4000 {
-        v.push((0..5).flat_map(|_| rng.u32().to_le_bytes()).collect());
+        v.push(random_probe(&mut rng));
     }
     v.retain(|b| !crashes_llvm(b));
     v

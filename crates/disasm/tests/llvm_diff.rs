@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{aimed, crashes_llvm, llvm_first_texts, seed_from_env, Oracle, Rng};
+use common::{aimed, crashes_llvm, llvm_first_texts, random_probe, seed_from_env, Oracle, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
 use rdna_isa::{Format, Target};
 
@@ -80,7 +80,7 @@ fn random_encodings(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
     (0..n)
         .map(|i| {
             if i % 4 == 0 {
-                (0..5).flat_map(|_| rng.u32().to_le_bytes()).collect()
+                random_probe(rng)
             } else {
                 let f = Format::ALL[rng.below(Format::ALL.len() as u64) as usize];
                 let t = f.gfx10_table();

@@ -235,7 +235,7 @@ pub fn set_opcode(f: Format, op: u32, w: &mut [u32; 5]) {
 pub fn aimed(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     let mut w = [0u32; 5];
     for x in w.iter_mut() {
-        *x = rng.u32();
+        *x = probe_word(rng);
     }
     let (mask, val) = format_ident(f);
     w[0] = (w[0] & !mask) | val;
@@ -269,4 +269,20 @@ pub fn parse_hex_line(s: &str) -> Vec<u8> {
 
 pub fn hex_bytes(bytes: &[u8]) -> String {
     hex_line(bytes)
+}
+
+/// A random dword that is not one of the framing markers: every instruction is a whole number of
+/// dwords, so a probe without marker dwords can never print a marker's text.
+pub fn probe_word(rng: &mut Rng) -> u32 {
+    loop {
+        let w = rng.u32();
+        if w != u32::from_le_bytes(START) && w != u32::from_le_bytes(MARKER) {
+            return w;
+        }
+    }
+}
+
+/// Five random dwords, none of them a framing marker.
+pub fn random_probe(rng: &mut Rng) -> Vec<u8> {
+    (0..5).flat_map(|_| probe_word(rng).to_le_bytes()).collect()
 }
