@@ -47,7 +47,35 @@ enum Cmd {
         /// Architecture (rdna2).
         #[arg(long, default_value = "rdna2")]
         arch: String,
+        /// For every instruction: decoded, emulated, recompiled; totals and what is missing.
+        #[arg(long)]
+        coverage: bool,
     },
+    /// Run one kernel dispatch described by a JSON dispatch file; write every buffer to
+    /// OUT/<name>.bin.
+    Run {
+        /// The dispatch file.
+        dispatch: PathBuf,
+        /// Where the kernel runs: emu (the reference emulator).
+        #[arg(long, default_value = "emu")]
+        backend: String,
+        /// Output directory for the buffers.
+        #[arg(long)]
+        out: PathBuf,
+        /// Print every instruction one wave executes and the registers it changed:
+        /// WORKGROUP,WAVE (flat workgroup index, wave index in the workgroup).
+        #[arg(long)]
+        trace: Option<String>,
+        /// Instructions one wave may execute before it is stopped.
+        #[arg(long, default_value_t = 50_000_000)]
+        budget: u64,
+        /// Host threads for the emulator (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
+    /// Run the bundled example (SAXPY on gfx1030) on the emulator and compare with the expected
+    /// result.
+    Demo,
 }
 
 fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
@@ -181,9 +209,13 @@ fn run(cli: Cli) -> Result<(), String> {
                 dis_code_object(&mut out, &data, &file, mcpu.as_deref(), &mattr)?;
             }
         }
-        Cmd::Isa { name, list, arch } => {
+        Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
+        Cmd::Demo => demo(&mut out)?,
+        Cmd::Isa { name, list, arch, coverage } => {
             let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;
-            if list {
+            if coverage {
+                isa_coverage(&mut out, &arch)?;
+            } else if list {
                 let mut names: Vec<&str> = Vec::new();
                 for f in Format::ALL {
                     for e in f.gfx10_table().entries {
@@ -224,6 +256,111 @@ fn run(cli: Cli) -> Result<(), String> {
         }
     }
     out.flush().map_err(|e| e.to_string())
+}
+
+/// `rdna run`: loads the dispatch, runs it, writes the buffers.
+fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, trace: Option<&str>, budget: u64, threads: usize) -> Result<(), String> {
+    if backend != "emu" {
+        return Err(format!("backend '{backend}' is not available yet (available: emu)"));
+    }
+    let trace = match trace {
+        None => None,
+        Some(t) => {
+            let (a, b) = t.split_once(',').ok_or("--trace takes WORKGROUP,WAVE (e.g. 0,0)")?;
+            let p = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("--trace: '{s}' is not a number"));
+            Some((p(a)?, p(b)?))
+        }
+    };
+    let opts = rdna_emu::Options { budget, threads, trace };
+    let outputs = rdna_emu::run_file(path, &opts).map_err(|e| e.to_string())?;
+    if trace.is_some() {
+        let stderr = std::io::stderr();
+        let mut err = stderr.lock();
+        for line in &outputs.stats.trace {
+            let _ = writeln!(err, "{line}");
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (name, bytes) in &outputs.buffers {
+        let p = dir.join(format!("{name}.bin"));
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    let s = &outputs.stats;
+    eprintln!(
+        "rdna: ran {} workgroups, {} waves, {} wave-instructions ({} lane-ops); wrote {} buffers to {}",
+        s.workgroups,
+        s.waves,
+        s.instructions,
+        s.lane_ops,
+        outputs.buffers.len(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// `rdna demo`: SAXPY from the bundled code object on the emulator, next to a Rust reference.
+fn demo(out: &mut impl Write) -> Result<(), String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let path = root.join("saxpy.hsaco");
+    let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let code = rdna_hsa::CodeObject::parse(&data).map_err(|e| e.to_string())?;
+    let kernel = code.kernel("saxpy").ok_or("saxpy.hsaco has no saxpy kernel")?;
+    let n: u32 = 10_000;
+    let a = 2.5f32;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.25 - 7.0).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 1.5).collect();
+    let expected: Vec<f32> = x.iter().zip(&y).map(|(x, y)| a.mul_add(*x, *y)).collect();
+    let bytes = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
+    let mut mem = rdna_emu::Memory::new();
+    let out_addr = mem.map("out", &[], n as u64 * 4);
+    let x_addr = mem.map("x", &bytes(&x), n as u64 * 4);
+    let y_addr = mem.map("y", &bytes(&y), n as u64 * 4);
+    let mut kernarg = vec![0u8; 32];
+    kernarg[0..8].copy_from_slice(&out_addr.to_le_bytes());
+    kernarg[8..16].copy_from_slice(&x_addr.to_le_bytes());
+    kernarg[16..24].copy_from_slice(&y_addr.to_le_bytes());
+    kernarg[24..28].copy_from_slice(&a.to_le_bytes());
+    kernarg[28..32].copy_from_slice(&n.to_le_bytes());
+    let launch = rdna_emu::Launch { code: &code, kernel, grid: [n.next_multiple_of(256), 1, 1], workgroup: [256, 1, 1], kernarg, dynamic_lds: 0 };
+    let t = std::time::Instant::now();
+    let stats = rdna_emu::run(&launch, &mut mem, &rdna_emu::Options::default()).map_err(|e| e.to_string())?;
+    let elapsed = t.elapsed();
+    let got: Vec<f32> = mem.contents("out").unwrap_or_default().chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(out, "SAXPY (examples/saxpy.hsaco, gfx1030, wave32): out[i] = {a} * x[i] + y[i], n = {n}").map_err(w)?;
+    writeln!(out, "emulated {} waves, {} wave-instructions in {:.1} ms\n", stats.waves, stats.instructions, elapsed.as_secs_f64() * 1e3).map_err(w)?;
+    writeln!(out, "{:>6}  {:>12}  {:>12}  {:>12}  {:>12}", "i", "x[i]", "y[i]", "emulator", "expected").map_err(w)?;
+    for i in [0usize, 1, 2, 3, 255, 256, 4097, 9999] {
+        writeln!(out, "{i:>6}  {:>12}  {:>12}  {:>12}  {:>12}", x[i], y[i], got[i], expected[i]).map_err(w)?;
+    }
+    let same = got.iter().zip(&expected).filter(|(g, e)| g.to_bits() == e.to_bits()).count();
+    writeln!(out, "\n{same} of {n} results identical to the Rust reference (bit for bit)").map_err(w)?;
+    if same as u32 != n {
+        return Err("the emulator disagrees with the reference".into());
+    }
+    Ok(())
+}
+
+/// `rdna isa --coverage`: decoded / emulated / recompiled per instruction.
+fn isa_coverage(out: &mut impl Write, arch: &str) -> Result<(), String> {
+    let mut rows: Vec<(&str, bool)> = Vec::new();
+    for f in Format::ALL {
+        for e in f.gfx10_table().entries {
+            let k = rdna_emu::sem::classify_name(rdna_emu::sem::base_name(e.name), f);
+            let emulated = !matches!(k, rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_));
+            rows.push((e.name, emulated));
+        }
+    }
+    rows.sort_unstable();
+    rows.dedup_by(|a, b| a.0 == b.0 && { b.1 &= a.1; true });
+    let w = |e: std::io::Error| e.to_string();
+    let emulated = rows.iter().filter(|r| r.1).count();
+    writeln!(out, "{arch}: {} instructions; decoded {}, emulated {}, recompiled 0", rows.len(), rows.len(), emulated).map_err(w)?;
+    writeln!(out, "\nnot emulated ({}):", rows.len() - emulated).map_err(w)?;
+    for (name, _) in rows.iter().filter(|r| !r.1) {
+        writeln!(out, "  {name}").map_err(w)?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

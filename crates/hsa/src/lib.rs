@@ -4,6 +4,12 @@
 
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 
+pub mod kd;
+pub mod metadata;
+
+pub use kd::KernelDescriptor;
+pub use metadata::{ArgMeta, KernelMeta, Metadata};
+
 /// Problems with a code object.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -15,6 +21,14 @@ pub enum Error {
     NoText,
     #[error("symbol '{name}' at {addr:#x}+{size:#x} lies outside .text")]
     SymbolOutside { name: String, addr: u64, size: u64 },
+    #[error("kernel descriptor '{name}' at {addr:#x} is not 64 bytes inside a loaded section")]
+    BadDescriptor { name: String, addr: u64 },
+    #[error("kernel '{name}': entry point {entry:#x} (descriptor {kd:#x} {offset:+#x}) lies outside .text")]
+    BadEntry { name: String, kd: u64, offset: i64, entry: u64 },
+    #[error("NT_AMDGPU_METADATA note: {0}")]
+    Metadata(String),
+    #[error("unsupported code object ABI version {0} (rdna reads v4, v5 and v6)")]
+    AbiVersion(u8),
 }
 
 /// A function symbol in `.text` (a kernel entry or a device function).
@@ -34,6 +48,28 @@ pub struct CodeObject {
     pub functions: Vec<Function>,
     /// The `EF_AMDGPU_MACH` processor name from the ELF flags, when known (e.g. "gfx1030").
     pub mcpu: Option<&'static str>,
+    /// Code object version (4, 5 or 6), from the ELF ABI version byte.
+    pub version: u8,
+    /// Every kernel: a `<name>.kd` descriptor symbol with its entry point and metadata.
+    pub kernels: Vec<Kernel>,
+    /// The decoded metadata note, when present.
+    pub metadata: Option<Metadata>,
+    /// Every allocated section as (virtual address, bytes; zeros for NOBITS): the image a
+    /// loader places in memory, so that code can reach its read-only data PC-relatively.
+    pub image: Vec<(u64, Vec<u8>)>,
+}
+
+/// One kernel of a code object.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    /// Address of the kernel descriptor.
+    pub kd_addr: u64,
+    pub kd: KernelDescriptor,
+    /// Address of the first instruction (descriptor address + entry offset).
+    pub entry: u64,
+    /// This kernel's entry in the metadata note (matched by `.symbol` or `.name`).
+    pub meta: Option<KernelMeta>,
 }
 
 const EM_AMDGPU: u16 = 0xe0;
@@ -55,17 +91,22 @@ fn mach_name(flags: u32) -> Option<&'static str> {
 impl CodeObject {
     pub fn parse(data: &[u8]) -> Result<CodeObject, Error> {
         let file = object::File::parse(data)?;
-        let (machine, flags) = match &file {
+        let (machine, flags, abi) = match &file {
             object::File::Elf64(elf) => {
                 let h = elf.elf_header();
                 let e = elf.endian();
-                (h.e_machine.get(e), h.e_flags.get(e))
+                (h.e_machine.get(e), h.e_flags.get(e), h.e_ident.abi_version)
             }
-            _ => (0, 0),
+            _ => (0, 0, 0),
         };
         if machine != EM_AMDGPU {
             return Err(Error::Machine(machine));
         }
+        // ELFABIVERSION_AMDGPU_HSA_V4 = 2, V5 = 3, V6 = 4.
+        let version = match abi {
+            2..=4 => abi + 2,
+            v => return Err(Error::AbiVersion(v)),
+        };
         let text = file.section_by_name(".text").ok_or(Error::NoText)?;
         let text_addr = text.address();
         let bytes = text.data()?.to_vec();
@@ -83,7 +124,33 @@ impl CodeObject {
             functions.push(Function { name, addr, size });
         }
         functions.sort_by_key(|f| f.addr);
-        Ok(CodeObject { text: bytes, text_addr, functions, mcpu: mach_name(flags) })
+        let metadata = read_metadata(&file)?;
+        let mut image = Vec::new();
+        for s in file.sections() {
+            let object::SectionFlags::Elf { sh_flags } = s.flags() else { continue };
+            // SHF_ALLOC = 2; limit sizes so a hostile header cannot ask for huge zero fills.
+            if sh_flags & 2 == 0 || s.size() == 0 || s.size() > 1 << 30 {
+                continue;
+            }
+            let data = match s.kind() {
+                object::SectionKind::UninitializedData => vec![0; s.size() as usize],
+                _ => s.data()?.to_vec(),
+            };
+            image.push((s.address(), data));
+        }
+        let kernels = read_kernels(&file, text_addr, bytes.len() as u64, metadata.as_ref())?;
+        Ok(CodeObject { text: bytes, text_addr, functions, mcpu: mach_name(flags), version, kernels, metadata, image })
+    }
+
+    /// The kernel named `name` (without the `.kd` suffix).
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// The code of a kernel from its entry point to the end of `.text` (the kernel may branch
+    /// anywhere after its entry; the function symbol's size is not trusted for that).
+    pub fn kernel_code(&self, k: &Kernel) -> &[u8] {
+        &self.text[(k.entry - self.text_addr) as usize..]
     }
 
     /// The bytes of one function.
@@ -105,4 +172,55 @@ impl CodeObject {
             .map_or(self.text.len(), |a| (a - self.text_addr) as usize);
         &self.text[start..end]
     }
+}
+
+/// Reads the AMDGPU metadata note (owner "AMDGPU", type NT_AMDGPU_METADATA = 32), if present.
+fn read_metadata(file: &object::File) -> Result<Option<Metadata>, Error> {
+    use object::read::elf::SectionHeader as _;
+    let object::File::Elf64(elf) = file else { return Ok(None) };
+    let endian = elf.endian();
+    for section in elf.sections() {
+        let Some(mut notes) = section.elf_section_header().notes(endian, elf.data())? else { continue };
+        while let Some(note) = notes.next()? {
+            if note.name() == b"AMDGPU" && note.n_type(endian) == 32 {
+                return Metadata::parse(note.desc()).map(Some).map_err(Error::Metadata);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Finds every `<name>.kd` object symbol, reads its descriptor and resolves its entry point.
+fn read_kernels(file: &object::File, text_addr: u64, text_len: u64, meta: Option<&Metadata>) -> Result<Vec<Kernel>, Error> {
+    let mut kernels = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for sym in file.symbols().chain(file.dynamic_symbols()) {
+        let Ok(name) = sym.name() else { continue };
+        let Some(kname) = name.strip_suffix(".kd") else { continue };
+        if sym.kind() != SymbolKind::Data || !seen.insert(name.to_string()) {
+            continue;
+        }
+        let addr = sym.address();
+        let bad = || Error::BadDescriptor { name: name.to_string(), addr };
+        let section = sym.section_index().and_then(|i| file.section_by_index(i).ok()).ok_or_else(bad)?;
+        let data = section.data()?;
+        let off = addr.checked_sub(section.address()).ok_or_else(bad)? as usize;
+        let kd = data.get(off..).and_then(KernelDescriptor::parse).ok_or_else(bad)?;
+        let entry = addr.checked_add_signed(kd.kernel_code_entry_byte_offset);
+        let entry = match entry {
+            Some(e) if e >= text_addr && e < text_addr + text_len && e % 4 == 0 => e,
+            _ => {
+                return Err(Error::BadEntry {
+                    name: kname.to_string(),
+                    kd: addr,
+                    offset: kd.kernel_code_entry_byte_offset,
+                    entry: entry.unwrap_or(0),
+                })
+            }
+        };
+        let meta = meta.and_then(|m| m.kernels.iter().find(|k| k.symbol == name || k.name == kname)).cloned();
+        kernels.push(Kernel { name: kname.to_string(), kd_addr: addr, kd, entry, meta });
+    }
+    kernels.sort_by_key(|k| k.entry);
+    Ok(kernels)
 }

@@ -1,0 +1,240 @@
+//! Floating-point helpers with the GPU's conventions: denormal flushing per MODE, IEEE-mode
+//! min/max, f16 conversion, and the classification used by `v_cmp_class`.
+
+use half::f16;
+
+/// Denormal handling of the current MODE, for one precision.
+#[derive(Clone, Copy, Debug)]
+pub struct Denorm {
+    pub flush_in: bool,
+    pub flush_out: bool,
+}
+
+impl Denorm {
+    /// From a 2-bit MODE denorm field: bit 0 keeps input denormals, bit 1 keeps output ones.
+    pub fn from_mode(bits: u32) -> Denorm {
+        Denorm { flush_in: bits & 1 == 0, flush_out: bits & 2 == 0 }
+    }
+
+    #[inline]
+    pub fn in32(self, bits: u64) -> f32 {
+        let b = bits as u32;
+        if self.flush_in && b & 0x7f80_0000 == 0 {
+            f32::from_bits(b & 0x8000_0000)
+        } else {
+            f32::from_bits(b)
+        }
+    }
+
+    #[inline]
+    pub fn out32(self, f: f32) -> u64 {
+        let b = f.to_bits();
+        (if self.flush_out && b & 0x7f80_0000 == 0 { b & 0x8000_0000 } else { b }) as u64
+    }
+
+    #[inline]
+    pub fn in64(self, bits: u64) -> f64 {
+        if self.flush_in && bits & 0x7ff0_0000_0000_0000 == 0 {
+            f64::from_bits(bits & 1 << 63)
+        } else {
+            f64::from_bits(bits)
+        }
+    }
+
+    #[inline]
+    pub fn out64(self, f: f64) -> u64 {
+        let b = f.to_bits();
+        if self.flush_out && b & 0x7ff0_0000_0000_0000 == 0 {
+            b & 1 << 63
+        } else {
+            b
+        }
+    }
+
+    /// An f16 operand (low 16 bits), widened to f32 (exactly).
+    #[inline]
+    pub fn in16(self, bits: u64) -> f32 {
+        let b = bits as u16;
+        let b = if self.flush_in && b & 0x7c00 == 0 { b & 0x8000 } else { b };
+        f16::from_bits(b).to_f32()
+    }
+
+    /// Rounds to f16 (nearest even) and flushes per mode.
+    #[inline]
+    pub fn out16(self, f: f32) -> u64 {
+        let b = f16::from_f32(f).to_bits();
+        (if self.flush_out && b & 0x7c00 == 0 { b & 0x8000 } else { b }) as u64
+    }
+}
+
+/// f32 → f16 rounding toward zero (`v_cvt_pkrtz_f16_f32`).
+pub fn f32_to_f16_rtz(f: f32) -> u16 {
+    let n = f16::from_f32(f);
+    if n.is_nan() || n.is_infinite() && f.is_infinite() {
+        return n.to_bits();
+    }
+    // Step back one ulp toward zero if rounding went away from zero.
+    let back = n.to_f32();
+    if back.abs() > f.abs() {
+        let b = n.to_bits();
+        if b & 0x7fff == 0 {
+            return b;
+        }
+        return b - 1;
+    }
+    n.to_bits()
+}
+
+#[inline]
+pub fn is_snan32(b: u32) -> bool {
+    b & 0x7f80_0000 == 0x7f80_0000 && b & 0x7f_ffff != 0 && b & 0x40_0000 == 0
+}
+
+#[inline]
+pub fn is_snan64(b: u64) -> bool {
+    b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && b & 0xf_ffff_ffff_ffff != 0 && b & 0x8_0000_0000_0000 == 0
+}
+
+/// `v_min_f32`/`v_max_f32`: a quiet NaN loses to a number; in IEEE mode a signalling NaN input
+/// gives a quiet NaN; -0 orders below +0.
+#[inline]
+pub fn minmax32(a: f32, b: f32, max: bool, ieee: bool) -> f32 {
+    if ieee && (is_snan32(a.to_bits()) || is_snan32(b.to_bits())) {
+        let n = if a.is_nan() { a } else { b };
+        return f32::from_bits(n.to_bits() | 0x40_0000);
+    }
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    let lt = a < b || (a == b && a.is_sign_negative() && !b.is_sign_negative());
+    if lt != max {
+        a
+    } else {
+        b
+    }
+}
+
+#[inline]
+pub fn minmax64(a: f64, b: f64, max: bool, ieee: bool) -> f64 {
+    if ieee && (is_snan64(a.to_bits()) || is_snan64(b.to_bits())) {
+        let n = if a.is_nan() { a } else { b };
+        return f64::from_bits(n.to_bits() | 0x8_0000_0000_0000);
+    }
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    let lt = a < b || (a == b && a.is_sign_negative() && !b.is_sign_negative());
+    if lt != max {
+        a
+    } else {
+        b
+    }
+}
+
+/// `v_med3_f32`: with any NaN, the minimum of the three; else the middle value.
+pub fn med3_32(a: f32, b: f32, c: f32, ieee: bool) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return minmax32(minmax32(a, b, false, ieee), c, false, ieee);
+    }
+    let mx = minmax32(minmax32(a, b, true, ieee), c, true, ieee);
+    if mx.to_bits() == a.to_bits() {
+        minmax32(b, c, true, ieee)
+    } else if mx.to_bits() == b.to_bits() {
+        minmax32(a, c, true, ieee)
+    } else {
+        minmax32(a, b, true, ieee)
+    }
+}
+
+/// The `v_cmp_class` bit of a value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
+/// 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+pub fn class_bit(sign: bool, exp_all_ones: bool, exp_zero: bool, mant_zero: bool, quiet: bool) -> u32 {
+    if exp_all_ones {
+        if !mant_zero {
+            return if quiet { 1 } else { 0 };
+        }
+        return if sign { 2 } else { 9 };
+    }
+    if exp_zero {
+        if mant_zero {
+            return if sign { 5 } else { 6 };
+        }
+        return if sign { 4 } else { 7 };
+    }
+    if sign {
+        3
+    } else {
+        8
+    }
+}
+
+pub fn class32(b: u32) -> u32 {
+    class_bit(b >> 31 != 0, b & 0x7f80_0000 == 0x7f80_0000, b & 0x7f80_0000 == 0, b & 0x7f_ffff == 0, b & 0x40_0000 != 0)
+}
+
+pub fn class64(b: u64) -> u32 {
+    let e = b >> 52 & 0x7ff;
+    class_bit(b >> 63 != 0, e == 0x7ff, e == 0, b & 0xf_ffff_ffff_ffff == 0, b >> 51 & 1 != 0)
+}
+
+pub fn class16(b: u16) -> u32 {
+    let e = b >> 10 & 0x1f;
+    class_bit(b >> 15 != 0, e == 0x1f, e == 0, b & 0x3ff == 0, b >> 9 & 1 != 0)
+}
+
+/// The biased exponent field.
+pub fn exp32(f: f32) -> i32 {
+    (f.to_bits() >> 23 & 0xff) as i32
+}
+
+pub fn exp64(f: f64) -> i32 {
+    (f.to_bits() >> 52 & 0x7ff) as i32
+}
+
+/// `x * 2^n`, exact where the result is representable, rounding once otherwise.
+pub fn ldexp64(x: f64, n: i32) -> f64 {
+    let n = n.clamp(-2200, 2200);
+    let mut r = x;
+    let mut k = n;
+    while k > 1000 {
+        r *= 2f64.powi(1000);
+        k -= 1000;
+    }
+    while k < -1000 {
+        // Scale in steps that cannot round before the last one.
+        r *= 2f64.powi(-1000);
+        k += 1000;
+    }
+    r * 2f64.powi(k)
+}
+
+pub fn ldexp32(x: f32, n: i32) -> f32 {
+    // f64 holds every f32 times any power of two in range exactly; one rounding at the end.
+    (ldexp64(x as f64, n.clamp(-400, 400))) as f32
+}
+
+/// `frexp`: mantissa in [0.5, 1) and exponent, with the GPU's answers for 0, inf and NaN.
+pub fn frexp64(x: f64) -> (f64, i32) {
+    if x == 0.0 || x.is_nan() || x.is_infinite() {
+        return (x, 0);
+    }
+    let b = x.to_bits();
+    let e = (b >> 52 & 0x7ff) as i32;
+    if e == 0 {
+        let (m, e2) = frexp64(x * 2f64.powi(64));
+        return (m, e2 - 64);
+    }
+    let m = f64::from_bits(b & !(0x7ff << 52) | (1022u64 << 52));
+    (m, e - 1022)
+}
+
+pub fn frexp32(x: f32) -> (f32, i32) {
+    let (m, e) = frexp64(x as f64);
+    (m as f32, e)
+}

@@ -1,0 +1,213 @@
+//! A kernel decoded once into steps: each instruction's semantics and operands are resolved
+//! here, so execution never looks at encodings or mnemonics again.
+
+use rdna_disasm::{Decoder, Inst, PrintOptions};
+use rdna_isa::{src, Field, Format, ImmTy};
+
+use crate::sem::{self, Kind};
+
+/// A resolved operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Src {
+    None,
+    Sgpr(u16),
+    Vgpr(u16),
+    /// A constant (inline or literal), already typed for the operand's width and data type.
+    Const(u64),
+    Scc,
+    Vccz,
+    Execz,
+}
+
+/// One decoded instruction, ready to execute.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// Byte offset from the start of the program.
+    pub pc: u32,
+    pub inst: Inst,
+    pub kind: Kind,
+    /// Sources in order: SSRC0/SRC0, SSRC1/SRC1/VSRC1, SRC2 (or, for SMEM/SOPK, the base/imm).
+    pub src: [Src; 3],
+    /// Each source's width in dwords.
+    pub sw: [u8; 3],
+    /// Destination register (VDST or SDST).
+    pub dst: u16,
+    pub dw: u8,
+    /// Second (scalar) destination: VOP3B carry-out, VOPC-in-VOP3 mask destination.
+    pub sdst: u16,
+}
+
+impl Step {
+    /// The instruction's text, as LLVM prints it.
+    pub fn text(&self) -> String {
+        rdna_disasm::to_text(&self.inst, PrintOptions::default())
+    }
+}
+
+/// A decoded program.
+pub struct Program {
+    pub steps: Vec<Step>,
+    /// `index[offset / 4]`: the step starting at that byte offset, or `u32::MAX`.
+    index: Vec<u32>,
+    /// Guest address of byte 0 of the program.
+    pub base: u64,
+    pub wave64: bool,
+    pub target: &'static str,
+}
+
+impl Program {
+    /// Decodes `code` linearly. Words that do not decode become [`Kind::Invalid`] steps, which
+    /// fault only if executed (kernels are followed by padding and other functions).
+    pub fn decode(dec: &Decoder, code: &[u8], base: u64) -> Program {
+        let mut steps = Vec::new();
+        let mut index = vec![u32::MAX; code.len().div_ceil(4)];
+        let mut off = 0;
+        while off + 4 <= code.len() {
+            let (inst, len) = match dec.decode_at(code, off) {
+                Ok(x) => x,
+                Err(_) => {
+                    index[off / 4] = steps.len() as u32;
+                    // An invalid word still needs an Inst for the trace: decode s_nop's shape
+                    // would mislead, so keep a placeholder with the raw word.
+                    let w = u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
+                    if let Some(s) = invalid_step(dec, off as u32, w) {
+                        steps.push(s);
+                    }
+                    off += 4;
+                    continue;
+                }
+            };
+            index[off / 4] = steps.len() as u32;
+            steps.push(resolve(inst, off as u32));
+            off += len;
+        }
+        Program { steps, index, base, wave64: dec.target.wave64, target: dec.target.name }
+    }
+
+    /// The step at byte offset `off`, if an instruction starts there.
+    #[inline]
+    pub fn at(&self, off: u64) -> Option<usize> {
+        if off % 4 != 0 {
+            return None;
+        }
+        let i = *self.index.get((off / 4) as usize)?;
+        (i != u32::MAX).then_some(i as usize)
+    }
+}
+
+/// A step for a word that does not decode: it keeps an `s_nop`-shaped Inst only so that the
+/// step has something to print; executing it faults with the raw word.
+fn invalid_step(dec: &Decoder, pc: u32, word: u32) -> Option<Step> {
+    let (inst, _) = dec.decode(&0xbf80_0000u32.to_le_bytes()).ok()?;
+    let mut s = resolve(inst, pc);
+    s.kind = Kind::Invalid(word);
+    Some(s)
+}
+
+/// Resolves an instruction's semantics and operands.
+pub fn resolve(inst: Inst, pc: u32) -> Step {
+    let kind = sem::classify(&inst);
+    let mut step = Step { pc, inst, kind, src: [Src::None; 3], sw: [1; 3], dst: 0, dw: 1, sdst: src::NULL };
+    let wave64 = inst.wave64;
+    for op in inst.entry.operands {
+        let raw = inst.field(op.field);
+        let width = if op.mask && wave64 { op.width * 2 } else { op.width };
+        let slot = match op.field {
+            Field::Ssrc0 | Field::Src0 => Some(0),
+            Field::Ssrc1 | Field::Src1 | Field::Vsrc1 => Some(1),
+            Field::Src2 => Some(2),
+            _ => None,
+        };
+        match (op.field, slot) {
+            (_, Some(i)) => {
+                let is_vgpr_field = matches!(op.field, Field::Vsrc1)
+                    || (op.field == Field::Src0 && (inst.format.is_dpp16() || inst.format.is_dpp8()))
+                    || (inst.format.is_sdwa() && !sdwa_scalar(&inst, op.field));
+                step.src[i] = if is_vgpr_field {
+                    Src::Vgpr(raw)
+                } else if inst.format.is_sdwa() {
+                    operand(raw, op.imm, width, None)
+                } else {
+                    let sop = matches!(op.field, Field::Ssrc0 | Field::Ssrc1);
+                    operand(if sop { raw & 0xff } else { raw }, op.imm, width, inst.literal)
+                };
+                step.sw[i] = width;
+            }
+            (Field::Vdst | Field::Sdst, _) if op.field == Field::Sdst && inst.format == Format::Vop3 => {
+                // VOP3B carry-out or VOPC's mask destination.
+                step.sdst = raw;
+                if inst.entry.operands.iter().all(|o| o.field != Field::Vdst) {
+                    step.dst = raw;
+                    step.dw = width;
+                }
+            }
+            (Field::Vdst | Field::Sdst, _) => {
+                step.dst = raw;
+                step.dw = width;
+            }
+            (Field::Simm16, _) => {
+                step.src[0] = Src::Const(raw as u64);
+            }
+            _ => {}
+        }
+    }
+    // VOPC e32 writes VCC; its source slot 1 is VSRC1.
+    if matches!(inst.format, Format::Vopc | Format::VopcSdwa) {
+        step.sdst = if inst.format == Format::VopcSdwa && inst.raw >> 47 & 1 != 0 {
+            (inst.raw >> 40 & 0x7f) as u16
+        } else {
+            crate::wave::sreg::VCC as u16
+        };
+        step.dst = step.sdst;
+    }
+    step
+}
+
+fn sdwa_scalar(inst: &Inst, field: Field) -> bool {
+    let b = if field == Field::Src0 { 55 } else { 63 };
+    inst.raw >> b & 1 != 0
+}
+
+/// A source value (9-bit VALU or 8-bit SALU encoding) as an operand of the given type.
+fn operand(v: u16, imm: ImmTy, width: u8, literal: Option<u32>) -> Src {
+    match v {
+        0..=127 => Src::Sgpr(v),
+        128..=208 => {
+            let i = src::inline_int(v).unwrap_or(0) as i64;
+            Src::Const(if width >= 2 { i as u64 } else if matches!(imm, ImmTy::I16 | ImmTy::F16) { i as u64 & 0xffff_ffff } else { i as u32 as u64 })
+        }
+        240..=248 => {
+            let (f32b, f16b, f64b) = src::inline_float(v).unwrap_or((0, 0, 0));
+            Src::Const(match imm {
+                ImmTy::F16 | ImmTy::I16 => f16b as u64,
+                ImmTy::F64 | ImmTy::B64 => f64b,
+                _ if width >= 2 => f64b,
+                _ => f32b as u64,
+            })
+        }
+        src::LITERAL => {
+            let l = literal.unwrap_or(0) as u64;
+            Src::Const(match imm {
+                ImmTy::F64 => l << 32,
+                _ => l,
+            })
+        }
+        // Aperture registers: a 32-bit read gives the high half of the address, a 64-bit read
+        // the whole base (or the last byte, for the limits).
+        235..=238 => {
+            let hi = if v <= 236 { crate::wave::SHARED_APERTURE_HI } else { crate::wave::PRIVATE_APERTURE_HI } as u64;
+            let limit = v == 236 || v == 238;
+            Src::Const(match (width >= 2, limit) {
+                (true, false) => hi << 32,
+                (true, true) => hi << 32 | 0xffff_ffff,
+                (false, _) => hi,
+            })
+        }
+        239 => Src::Const(0),
+        251 => Src::Vccz,
+        252 => Src::Execz,
+        253 => Src::Scc,
+        256..=511 => Src::Vgpr(v - 256),
+        _ => Src::None,
+    }
+}
