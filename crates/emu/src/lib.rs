@@ -224,9 +224,10 @@ impl Env<'_> {
             s += 2;
         };
         if kd.enable_sgpr_private_segment_buffer() {
-            // A scratch buffer resource: scratch is reached through SCRATCH/FLAT, not buffers.
-            put64(&mut w, 0);
-            put64(&mut w, 0);
+            // The scratch buffer resource: its base lies in the scratch window that MUBUF
+            // accesses map to each lane's private memory; no range limit, no swizzle.
+            put64(&mut w, wave::SCRATCH_BUFFER_BASE);
+            put64(&mut w, 0xffff_ffff);
         }
         if kd.enable_sgpr_dispatch_ptr() {
             put64(&mut w, self.packet_addr);

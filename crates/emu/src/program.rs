@@ -40,7 +40,7 @@ pub struct Step {
 impl Step {
     /// The instruction's text, as LLVM prints it.
     pub fn text(&self) -> String {
-        rdna_disasm::to_text(&self.inst, PrintOptions::default())
+        rdna_disasm::to_text(&self.inst, PrintOptions { wave64: self.inst.wave64 })
     }
 }
 

@@ -6,7 +6,7 @@ use rdna_isa::{src, Format};
 use crate::exec::{Reason, Shared};
 use crate::program::{Src, Step};
 use crate::sem::{Atomic, DsKind, MemKind};
-use crate::wave::{sreg, Wave, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use crate::wave::{sreg, Wave, PRIVATE_APERTURE_HI, SCRATCH_BUFFER_BASE, SHARED_APERTURE_HI};
 
 #[inline]
 fn bits(raw: u64, lo: u32, n: u32) -> u32 {
@@ -287,7 +287,14 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 let voff = if offen { w.vr(vaddr + idxen as usize, l) as u64 } else { 0 };
                 let offset = voff + inst_off;
                 let oob = if stride == 0 { offset + size > num_records } else { index >= num_records };
-                locs[l] = if oob { Loc::Discard } else { Loc::Global(base + soff + offset + stride * index) };
+                let a = base.wrapping_add(soff).wrapping_add(offset).wrapping_add(stride * index);
+                locs[l] = if oob {
+                    Loc::Discard
+                } else if (SCRATCH_BUFFER_BASE..SCRATCH_BUFFER_BASE + (1 << 32)).contains(&a) {
+                    Loc::Scratch((a - SCRATCH_BUFFER_BASE) as u32)
+                } else {
+                    Loc::Global(a)
+                };
             }
         }
         _ => return Err("not a vector memory instruction".into()),
@@ -469,7 +476,8 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
             }
         }
         DsKind::Swizzle => {
-            let input: Vec<u32> = (0..n).map(|l| w.vr(d0 as usize, l)).collect();
+            // The data operand sits in the ADDR field.
+            let input: Vec<u32> = (0..n).map(|l| w.vr(addr_r, l)).collect();
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
                 let j = if offset & 0x8000 != 0 {
                     (l & !3) | (offset as usize >> (2 * (l & 3)) & 3)

@@ -16,6 +16,11 @@ pub mod sreg {
 pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
 pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
 
+/// Base address of the scratch buffer resource given to kernels that ask for a private segment
+/// buffer (48-bit, like every buffer base): MUBUF accesses in the 4 GiB above it reach the
+/// accessing lane's private memory.
+pub const SCRATCH_BUFFER_BASE: u64 = 0xfff0_0000_0000;
+
 /// MODE register fields (gfx10): FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode(pub u32);
@@ -129,6 +134,9 @@ impl Wave {
     /// Writes a lane mask to SGPRs starting at `r`.
     #[inline]
     pub fn write_mask(&mut self, r: u16, m: u64) {
+        if r as usize == sreg::NULL {
+            return;
+        }
         if self.lanes == 64 {
             self.write_s64(r, m);
         } else {
@@ -147,6 +155,9 @@ impl Wave {
 
     #[inline]
     pub fn write_s64(&mut self, r: u16, val: u64) {
+        if r as usize == sreg::NULL {
+            return;
+        }
         self.write_s(r, val as u32);
         self.write_s(r + 1, (val >> 32) as u32);
     }

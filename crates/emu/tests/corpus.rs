@@ -1,0 +1,721 @@
+//! The kernel corpus (`tests/kernels/corpus.cl`), compiled by clang-19 for gfx1030 in wave32 and
+//! wave64, run on the emulator; every expected value is computed here, in Rust, from the same
+//! inputs — never by the emulator.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::*;
+use rdna_hsa::CodeObject;
+
+/// The corpus in wave32 and wave64.
+fn corpus() -> &'static [(CodeObject, u32); 2] {
+    static C: OnceLock<[(CodeObject, u32); 2]> = OnceLock::new();
+    C.get_or_init(|| {
+        let cl = root().join("tests/kernels/corpus.cl");
+        let base = ["-x", "cl", "-cl-std=CL2.0", "-cl-fp32-correctly-rounded-divide-sqrt"];
+        let w32 = compile(&cl, "w32", &base);
+        let mut w64args = base.to_vec();
+        w64args.push("-mwavefrontsize64");
+        let w64 = compile(&cl, "w64", &w64args);
+        [(w32, 32), (w64, 64)]
+    })
+}
+
+/// Runs a case in both wave sizes.
+fn each_wave(f: impl Fn(&CodeObject, u32)) {
+    for (co, lanes) in corpus() {
+        f(co, *lanes);
+    }
+}
+
+fn ok(co: &CodeObject, kernel: &str, grid: u32, wg: u32, bufs: &mut [Vec<u8>], scalars: &[S]) {
+    if let Err(e) = run(co, kernel, [grid, 1, 1], [wg, 1, 1], bufs, scalars) {
+        panic!("{kernel}: {e}");
+    }
+}
+
+#[test]
+fn saxpy() {
+    each_wave(|co, lanes| {
+        let n = 1000u32;
+        let mut r = Rng(1);
+        let x: Vec<f32> = (0..n).map(|_| r.f32(-100.0, 100.0)).collect();
+        let y: Vec<f32> = (0..n).map(|_| r.f32(-100.0, 100.0)).collect();
+        let mut b = vec![vec![0u8; 4 * n as usize], bytes_f32(&x), bytes_f32(&y)];
+        ok(co, "k_saxpy", 1024, 256, &mut b, &[S::F32(1.75), S::U32(n)]);
+        let want: Vec<u32> = (0..n as usize).map(|i| (1.75f32 * x[i] + y[i]).to_bits()).collect();
+        assert_eq!(u32s(&b[0]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn int_ops() {
+    each_wave(|co, lanes| {
+        let n = 777u32;
+        let mut r = Rng(2);
+        let a: Vec<u32> = (0..n).map(|i| if i % 5 == 0 { u32::MAX - i } else { r.u32() }).collect();
+        let bb: Vec<u32> = (0..n).map(|i| if i % 7 == 0 { i } else { r.u32() & 0x7fff_ffff >> (i % 29) }).collect();
+        let mut b = vec![vec![0u8; 32 * n as usize], bytes_u32(&a), bytes_u32(&bb)];
+        ok(co, "k_int_ops", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[0]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i] | 1);
+            let (sx, sy) = (x as i32, (y | 0x100) as i32);
+            let want = [
+                x.wrapping_mul(y).wrapping_add(x >> 3).wrapping_sub(y << 5),
+                x / y,
+                x % y,
+                (sx / sy) as u32,
+                (sx % sy) as u32,
+                ((x as u64 * y as u64) >> 32) as u32,
+                ((sx >> (y & 31)) as u32) ^ (x << (y & 31)),
+                x.abs_diff(y) + (sx < sy) as u32,
+            ];
+            assert_eq!(&got[8 * i..8 * i + 8], &want, "wave{lanes} i={i} x={x:#x} y={y:#x}");
+        }
+    });
+}
+
+#[test]
+fn i64_ops() {
+    each_wave(|co, lanes| {
+        let n = 300u32;
+        let mut r = Rng(3);
+        let a: Vec<u64> = (0..n).map(|_| r.next()).collect();
+        let bb: Vec<u64> = (0..n).map(|i| r.next() >> (i % 50)).collect();
+        let mut b = vec![vec![0u8; 48 * n as usize], bytes_u64(&a), bytes_u64(&bb)];
+        ok(co, "k_i64_ops", n, 64, &mut b, &[S::U32(n)]);
+        let got = u64s(&b[0]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i] | 1);
+            let (sx, sy) = (x as i64, ((y >> 3) as i64) | 1);
+            let want = [
+                x.wrapping_mul(y).wrapping_add(x >> 7),
+                x / y,
+                x % (y >> 40 | 3),
+                (sx / sy) as u64,
+                (x << (y & 63)) | (x >> ((y >> 8) & 63)),
+                ((sx >> (y & 63)) as u64).wrapping_add((sx < sy) as u64),
+            ];
+            assert_eq!(&got[6 * i..6 * i + 6], &want, "wave{lanes} i={i}");
+        }
+    });
+}
+
+#[test]
+fn f32_math() {
+    each_wave(|co, lanes| {
+        let n = 500u32;
+        let mut r = Rng(4);
+        let a: Vec<f32> = (0..n).map(|i| r.f32(-1000.0, 1000.0) * if i % 3 == 0 { 1e-3 } else { 1.0 }).collect();
+        let bb: Vec<f32> = (0..n).map(|_| r.f32(0.5, 300.0) * if r.u32() & 1 == 0 { -1.0 } else { 1.0 }).collect();
+        let mut b = vec![vec![0u8; 24 * n as usize], bytes_f32(&a), bytes_f32(&bb)];
+        ok(co, "k_f32_math", n, 128, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[0]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i]);
+            let want = [
+                x / y,
+                x.abs().sqrt(),
+                x.mul_add(y, 1.0),
+                x.min(y) + x.max(2.0 * y),
+                x.floor() - y.ceil() + (x * 3.5).trunc() + (y * 0.75).round_ties_even(),
+                (x * y - x).copysign(y),
+            ];
+            let want: Vec<u32> = want.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(&got[6 * i..6 * i + 6], &want[..], "wave{lanes} i={i} x={x} y={y}");
+        }
+    });
+}
+
+#[test]
+fn f64_math() {
+    each_wave(|co, lanes| {
+        let n = 300u32;
+        let mut r = Rng(5);
+        let a: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 1e6).collect();
+        let bb: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 + 0.01) * 1e3).collect();
+        let mut b = vec![vec![0u8; 40 * n as usize], bytes_f64(&a), bytes_f64(&bb)];
+        ok(co, "k_f64_math", n, 64, &mut b, &[S::U32(n)]);
+        let got = u64s(&b[0]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i]);
+            let want = [x * y + x, x / y, x.abs().sqrt(), x.mul_add(y, -1.0), x.floor() + x.min(y)];
+            let want: Vec<u64> = want.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(&got[5 * i..5 * i + 5], &want[..], "wave{lanes} i={i} x={x} y={y}");
+        }
+    });
+}
+
+#[test]
+fn f16_math() {
+    use half::f16;
+    each_wave(|co, lanes| {
+        let n = 400u32;
+        let mut r = Rng(6);
+        let a: Vec<f16> = (0..n).map(|_| f16::from_f32(r.f32(-60.0, 60.0))).collect();
+        let bb: Vec<f16> = (0..n).map(|_| f16::from_f32(r.f32(0.25, 40.0))).collect();
+        let h = |v: &[f16]| v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect::<Vec<u8>>();
+        let mut b = vec![vec![0u8; 8 * n as usize], h(&a), h(&bb)];
+        ok(co, "k_f16_math", n, 64, &mut b, &[S::U32(n)]);
+        let got: Vec<u16> = b[0].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        for i in 0..n as usize {
+            let (x, y) = (a[i].to_f32(), bb[i].to_f32());
+            let half_y = f16::from_f32(y * 0.5).to_f32();
+            let want = [
+                f16::from_f32(x + y),
+                f16::from_f32(x * y),
+                f16::from_f32(x - half_y),
+                f16::from_f32(x / y),
+            ];
+            let want: Vec<u16> = want.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x} y={y}");
+        }
+    });
+}
+
+#[test]
+fn conversions() {
+    each_wave(|co, lanes| {
+        let n = 333u32;
+        let mut r = Rng(7);
+        let a: Vec<f32> = (0..n).map(|_| r.f32(-1e6, 1e6)).collect();
+        let d: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 4e9).collect();
+        let mut b = vec![vec![0u8; 24 * n as usize], bytes_f32(&a), bytes_f64(&d)];
+        ok(co, "k_convert", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[0]);
+        for i in 0..n as usize {
+            let x = a[i];
+            let want = [
+                x as i32 as u32,
+                x.abs() as u32 as i32 as u32,
+                ((x * 1000.0) as i32 as f32).to_bits(),
+                ((i as u32).wrapping_mul(2654435761) as f32).to_bits(),
+                (d[i] as f32).to_bits(),
+                d[i] as i32 as u32,
+            ];
+            assert_eq!(&got[6 * i..6 * i + 6], &want, "wave{lanes} i={i}");
+        }
+    });
+}
+
+#[test]
+fn minmax() {
+    each_wave(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(8);
+        let a: Vec<i32> = (0..n).map(|_| (r.u32() as i32) >> (r.u32() % 31)).collect();
+        let bb: Vec<i32> = (0..n).map(|_| (r.u32() as i32) >> (r.u32() % 31)).collect();
+        let ab: Vec<u32> = a.iter().map(|&v| v as u32).collect();
+        let bbb: Vec<u32> = bb.iter().map(|&v| v as u32).collect();
+        let mut b = vec![vec![0u8; 16 * n as usize], bytes_u32(&ab), bytes_u32(&bbb)];
+        ok(co, "k_minmax", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[0]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i]);
+            let want = [x.min(y) as u32, (x as u32).max(y as u32), x.clamp(-100, 100) as u32, (x.wrapping_abs() + (y < 0) as i32) as u32];
+            assert_eq!(&got[4 * i..4 * i + 4], &want, "wave{lanes} i={i}");
+        }
+    });
+}
+
+#[test]
+fn divergent_branches() {
+    each_wave(|co, lanes| {
+        let n = 1000u32;
+        let mut r = Rng(9);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![vec![0u8; 4 * n as usize], bytes_u32(&a)];
+        ok(co, "k_divergent", n, 96, &mut b, &[S::U32(n)]);
+        let want: Vec<u32> = a
+            .iter()
+            .map(|&x| {
+                if x & 1 != 0 {
+                    let r = x.wrapping_mul(3).wrapping_add(1);
+                    if x & 4 != 0 {
+                        r ^ 0x5555
+                    } else {
+                        r.wrapping_add(77)
+                    }
+                } else if x & 2 != 0 {
+                    x / 7
+                } else {
+                    !x
+                }
+            })
+            .collect();
+        assert_eq!(u32s(&b[0]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn collatz_loops() {
+    each_wave(|co, lanes| {
+        let n = 500u32;
+        let a: Vec<u32> = (1..=n).map(|i| i * 7 + 1).collect();
+        let mut b = vec![vec![0u8; 4 * n as usize], bytes_u32(&a)];
+        ok(co, "k_collatz", n, 64, &mut b, &[S::U32(n)]);
+        let want: Vec<u32> = a
+            .iter()
+            .map(|&x0| {
+                let (mut x, mut s) = (x0, 0u32);
+                while x != 1 && s < 1000 {
+                    x = if x & 1 != 0 { x.wrapping_mul(3).wrapping_add(1) } else { x >> 1 };
+                    s += 1;
+                }
+                s
+            })
+            .collect();
+        assert_eq!(u32s(&b[0]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn nested_loops() {
+    each_wave(|co, lanes| {
+        let n = 300u32;
+        let mut b = vec![vec![0u8; 4 * n as usize]];
+        ok(co, "k_nested_loops", n, 64, &mut b, &[S::U32(n)]);
+        let want: Vec<u32> = (0..n)
+            .map(|i| {
+                let mut acc = 0u32;
+                for j in 0..i % 13 {
+                    for k in 0..=j {
+                        acc = acc.wrapping_add((j * 31 + k) ^ i);
+                    }
+                }
+                acc
+            })
+            .collect();
+        assert_eq!(u32s(&b[0]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn lds_reduction() {
+    each_wave(|co, lanes| {
+        let groups = 8u32;
+        let mut r = Rng(10);
+        let a: Vec<u32> = (0..256 * groups).map(|_| r.u32() >> 4).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * groups as usize]];
+        ok(co, "k_reduce", 256 * groups, 256, &mut b, &[]);
+        let want: Vec<u32> = a.chunks(256).map(|c| c.iter().fold(0u32, |s, &v| s.wrapping_add(v))).collect();
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn lds_scan() {
+    each_wave(|co, lanes| {
+        let groups = 4u32;
+        let mut r = Rng(11);
+        let a: Vec<u32> = (0..256 * groups).map(|_| r.u32() & 0xffff).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * 256 * groups as usize]];
+        ok(co, "k_scan", 256 * groups, 256, &mut b, &[]);
+        let mut want = Vec::new();
+        for c in a.chunks(256) {
+            let mut s = 0u32;
+            for &v in c {
+                s = s.wrapping_add(v);
+                want.push(s);
+            }
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn lds_atomics() {
+    each_wave(|co, lanes| {
+        let groups = 5u32;
+        let mut r = Rng(12);
+        let a: Vec<u32> = (0..256 * groups).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * 17 * groups as usize]];
+        ok(co, "k_lds_atomics", 256 * groups, 256, &mut b, &[]);
+        let mut want = Vec::new();
+        for c in a.chunks(256) {
+            let mut bins = [0u32; 17];
+            for &v in c {
+                bins[(v & 15) as usize] += 1;
+                bins[16] = bins[16].max(v);
+            }
+            want.extend(bins);
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn global_histogram() {
+    each_wave(|co, lanes| {
+        let n = 5000u32;
+        let mut r = Rng(13);
+        let a: Vec<u32> = (0..n).map(|_| r.u32() % 1000).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * 64]];
+        ok(co, "k_histogram", n, 128, &mut b, &[S::U32(n)]);
+        let mut want = vec![0u32; 64];
+        for &v in &a {
+            want[(v % 64) as usize] += 1;
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn global_atomics_64() {
+    each_wave(|co, lanes| {
+        let n = 2000u32;
+        let mut r = Rng(14);
+        let a: Vec<u64> = (0..n).map(|_| r.next()).collect();
+        let mut b = vec![bytes_u64(&a), bytes_u64(&[0, 0, 0, u64::MAX])];
+        ok(co, "k_atomic64", n, 128, &mut b, &[S::U32(n)]);
+        let want = [
+            a.iter().fold(0u64, |s, &v| s.wrapping_add(v)),
+            a.iter().fold(0u64, |s, &v| s ^ v),
+            *a.iter().max().unwrap(),
+            *a.iter().min().unwrap(),
+        ];
+        assert_eq!(u64s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn global_atomics_minmax_cas() {
+    each_wave(|co, lanes| {
+        let n = 1500u32;
+        let mut r = Rng(15);
+        let a: Vec<i32> = (0..n).map(|_| r.u32() as i32 >> 3).collect();
+        let init = [i32::MAX, i32::MIN, -1, 0, 0].map(|v| v as u32);
+        let au: Vec<u32> = a.iter().map(|&v| v as u32).collect();
+        let mut b = vec![bytes_u32(&au), bytes_u32(&init)];
+        ok(co, "k_atomic_minmax_cas", n, 64, &mut b, &[S::U32(n)]);
+        let want = [
+            *a.iter().min().unwrap() as u32,
+            *a.iter().max().unwrap() as u32,
+            a.iter().fold(-1i32, |s, &v| s & (v | 0x10000)) as u32,
+            a.iter().fold(0i32, |s, &v| s | (v & 0xff00)) as u32,
+            a.iter().fold(0i32, |s, &v| s.wrapping_add(v & 7)) as u32,
+        ];
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn lds_atomics_64() {
+    each_wave(|co, lanes| {
+        let groups = 3u32;
+        let mut r = Rng(16);
+        let a: Vec<u64> = (0..128 * groups).map(|_| r.next()).collect();
+        let mut b = vec![bytes_u64(&a), vec![0u8; 24 * groups as usize]];
+        ok(co, "k_lds_atomic64", 128 * groups, 128, &mut b, &[]);
+        let mut want = Vec::new();
+        for c in a.chunks(128) {
+            want.push(c.iter().fold(0u64, |s, &v| s.wrapping_add(v)));
+            want.push(*c.iter().min().unwrap());
+            want.push(c.iter().fold(0u64, |s, &v| s ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+        }
+        assert_eq!(u64s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+/// Lane `l`'s wave is `l / lanes` (workgroups here are whole waves).
+fn waves_of<T: Copy>(v: &[T], lanes: u32) -> impl Iterator<Item = &[T]> {
+    v.chunks(lanes as usize)
+}
+
+#[test]
+fn wave_ballot() {
+    each_wave(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(17);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 8 * n as usize]];
+        ok(co, "k_ballot", n, 128, &mut b, &[]);
+        let mut want = Vec::new();
+        for w in waves_of(&a, lanes) {
+            let m = w.iter().enumerate().fold(0u64, |m, (l, v)| m | ((v & 1) as u64) << l);
+            want.extend(std::iter::repeat(m).take(w.len()));
+        }
+        assert_eq!(u64s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn wave_readfirstlane() {
+    each_wave(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(18);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * n as usize]];
+        ok(co, "k_readfirstlane", n, 64, &mut b, &[]);
+        let mut want = Vec::new();
+        for w in waves_of(&a, lanes) {
+            let first = w.iter().find(|v| *v & 4 != 0).copied();
+            want.extend(w.iter().map(|v| if v & 4 != 0 { first.unwrap() } else { 7 }));
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn wave_mbcnt() {
+    each_wave(|co, lanes| {
+        let n = 192u32;
+        let mut r = Rng(19);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 8 * n as usize]];
+        ok(co, "k_mbcnt", n, 64, &mut b, &[]);
+        let mut want = Vec::new();
+        for (i, v) in a.iter().enumerate() {
+            let lane = i as u32 % lanes;
+            let below = |mask: u32, l: u32| if l >= 32 { mask.count_ones() } else { (mask & ((1u32 << l) - 1)).count_ones() };
+            let lo = below(0x0f0f_0f0f, lane);
+            let hi = if lane >= 32 { below(0xaaaa_aaaa, lane - 32) } else { 0 };
+            want.push(lane);
+            want.push(if v & 1 != 0 { 100 + lo + hi } else { 0 });
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn wave_swizzle() {
+    each_wave(|co, lanes| {
+        let n = 128u32;
+        let a: Vec<u32> = (0..n).map(|i| i * 1000 + 1).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 8 * n as usize]];
+        ok(co, "k_swizzle", n, 64, &mut b, &[]);
+        let mut want = Vec::new();
+        for i in 0..n as usize {
+            want.push(a[(i & !3) | (3 - (i & 3))]);
+            want.push(a[(i & !31) | ((i & 31) ^ 5)]);
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn wave_dpp() {
+    each_wave(|co, lanes| {
+        let n = 128u32;
+        let a: Vec<u32> = (0..n).map(|i| i * 3 + 10).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 12 * n as usize]];
+        ok(co, "k_dpp", n, 64, &mut b, &[]);
+        let mut want = Vec::new();
+        for i in 0..n as usize {
+            let row_i = i & 15;
+            want.push(if row_i == 0 { 0xdead } else { a[i - 1] });
+            want.push(if row_i == 15 { 0 } else { a[i + 1] });
+            want.push(a[(i & !3) | (3 - (i & 3))].wrapping_add(a[(i & !15) | (15 - row_i)]));
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn wave_bpermute() {
+    each_wave(|co, lanes| {
+        let n = 128u32;
+        let a: Vec<u32> = (0..n).map(|i| i * 5 + 2).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * n as usize]];
+        ok(co, "k_bpermute", n, 64, &mut b, &[]);
+        // Within each 32-lane half of the wave (gfx10 wave64 permutes per half).
+        let want: Vec<u32> = (0..n as usize).map(|i| a[(i & !31) | ((i % 32) * 7 + 3) % 32]).collect();
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn tiled_matmul() {
+    each_wave(|co, lanes| {
+        let n = 48usize;
+        let mut r = Rng(20);
+        let a: Vec<f32> = (0..n * n).map(|_| r.f32(-2.0, 2.0)).collect();
+        let bm: Vec<f32> = (0..n * n).map(|_| r.f32(-2.0, 2.0)).collect();
+        let mut b = vec![bytes_f32(&a), bytes_f32(&bm), vec![0u8; 4 * n * n]];
+        run(co, "k_matmul", [n as u32, n as u32, 1], [16, 16, 1], &mut b, &[S::U32(n as u32)]).unwrap();
+        let got = u32s(&b[2]);
+        for i in 0..n {
+            for j in 0..n {
+                let mut acc = 0f32;
+                for k in 0..n {
+                    acc = a[i * n + k].mul_add(bm[k * n + j], acc);
+                }
+                assert_eq!(got[i * n + j], acc.to_bits(), "wave{lanes} c[{i}][{j}]");
+            }
+        }
+    });
+}
+
+#[test]
+fn bitonic_sort() {
+    each_wave(|co, lanes| {
+        let mut r = Rng(21);
+        let a: Vec<u32> = (0..512).map(|_| r.u32() % 5000).collect();
+        let mut b = vec![bytes_u32(&a)];
+        ok(co, "k_bitonic", 512, 256, &mut b, &[]);
+        let mut want = Vec::new();
+        for c in a.chunks(256) {
+            let mut s = c.to_vec();
+            s.sort_unstable();
+            want.extend(s);
+        }
+        assert_eq!(u32s(&b[0]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn bit_ops() {
+    each_wave(|co, lanes| {
+        let n = 200u32;
+        let mut r = Rng(22);
+        let a: Vec<u32> = (0..n).map(|i| if i < 3 { i } else { r.u32() >> (i % 32) }).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 20 * n as usize]];
+        ok(co, "k_bits", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[1]);
+        for (i, &x) in a.iter().enumerate() {
+            let want = [x.count_ones(), x.leading_zeros(), x.trailing_zeros(), x.reverse_bits(), x.rotate_left(13)];
+            assert_eq!(&got[5 * i..5 * i + 5], &want, "wave{lanes} x={x:#x}");
+        }
+    });
+}
+
+#[test]
+fn private_array_scratch() {
+    each_wave(|co, lanes| {
+        let n = 100u32;
+        let mut r = Rng(23);
+        let a: Vec<u32> = (0..n).map(|_| r.u32() % 100_000).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * n as usize]];
+        ok(co, "k_private_array", n, 64, &mut b, &[S::U32(n)]);
+        let want: Vec<u32> = (0..n as usize)
+            .map(|i| {
+                let mut arr: Vec<u32> = (0..40).map(|k| a[(i + k) % n as usize].wrapping_mul(k as u32 + 1)).collect();
+                let idx = (a[i] % 40) as usize;
+                arr[idx] = arr[idx].wrapping_add(1000);
+                let mut acc = 0u32;
+                let mut k = 0;
+                while k < 40 {
+                    acc = acc.wrapping_add(arr[(k * 7 + idx) % 40]);
+                    k += 1 + (a[i] & 3) as usize;
+                }
+                acc
+            })
+            .collect();
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn transpose_2d_grid() {
+    each_wave(|co, lanes| {
+        let (w, h) = (37u32, 21u32);
+        let a: Vec<u32> = (0..w * h).map(|i| i * 11 + 3).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * (w * h) as usize]];
+        run(co, "k_transpose", [w, h, 1], [8, 8, 1], &mut b, &[S::U32(w), S::U32(h)]).unwrap();
+        let mut want = vec![0u32; (w * h) as usize];
+        for y in 0..h {
+            for x in 0..w {
+                want[(x * h + y) as usize] = a[(y * w + x) as usize];
+            }
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn grid_3d() {
+    each_wave(|co, lanes| {
+        let mut b = vec![vec![0u8; 4 * 8 * 6 * 5]];
+        run(co, "k_grid3d", [8, 6, 5], [4, 2, 3], &mut b, &[]).unwrap();
+        let mut want = vec![0u32; 8 * 6 * 5];
+        for z in 0..5 {
+            for y in 0..6 {
+                for x in 0..8 {
+                    want[x + 8 * (y + 6 * z)] = (x * 100 + y * 10 + z + 1) as u32;
+                }
+            }
+        }
+        assert_eq!(u32s(&b[0]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn float_compare_nan_inf() {
+    each_wave(|co, lanes| {
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1.0, -1.0, f32::MIN_POSITIVE, 3.5];
+        let mut a = Vec::new();
+        let mut bb = Vec::new();
+        for &x in &specials {
+            for &y in &specials {
+                a.push(x);
+                bb.push(y);
+            }
+        }
+        let n = a.len() as u32;
+        let mut b = vec![bytes_f32(&a), bytes_f32(&bb), vec![0u8; 4 * n as usize]];
+        ok(co, "k_float_select", n, 32, &mut b, &[S::U32(n)]);
+        let want: Vec<u32> = a
+            .iter()
+            .zip(&bb)
+            .map(|(&x, &y)| (x < y) as u32 | ((x == y) as u32) << 1 | ((x != x) as u32) << 2 | ((!(x >= y)) as u32) << 3 | (x.is_infinite() as u32) << 4)
+            .collect();
+        assert_eq!(u32s(&b[2]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn bytes_and_shorts() {
+    each_wave(|co, lanes| {
+        let n = 301u32;
+        let mut r = Rng(24);
+        let a: Vec<u8> = (0..n).map(|_| r.u32() as u8).collect();
+        let s: Vec<i16> = (0..n).map(|_| r.u32() as i16).collect();
+        let sb: Vec<u8> = s.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut b = vec![a.clone(), sb, vec![0u8; n as usize], vec![0u8; 2 * n as usize]];
+        ok(co, "k_bytes", n, 64, &mut b, &[S::U32(n)]);
+        let want8: Vec<u8> = (0..n as usize).map(|i| a[i].wrapping_mul(3).wrapping_add(s[i] as u8)).collect();
+        let want16: Vec<u8> = (0..n as usize).flat_map(|i| (s[i].wrapping_mul(-2).wrapping_add(a[i] as i8 as i16)).to_le_bytes()).collect();
+        assert_eq!(b[2], want8, "wave{lanes}");
+        assert_eq!(b[3], want16, "wave{lanes}");
+    });
+}
+
+#[test]
+fn vector_types() {
+    each_wave(|co, lanes| {
+        let n = 100u32;
+        let mut r = Rng(25);
+        let a: Vec<f32> = (0..4 * n).map(|_| r.f32(-10.0, 10.0)).collect();
+        let mut b = vec![bytes_f32(&a), vec![0u8; 16 * n as usize]];
+        ok(co, "k_vec4", n, 64, &mut b, &[S::U32(n)]);
+        let mut want = Vec::new();
+        for v in a.chunks(4) {
+            want.extend([v[3], v[2] + v[1], v[1] * 2.0, v[0] - v[3]].map(f32::to_bits));
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn mul_hi_and_mad() {
+    each_wave(|co, lanes| {
+        let n = 250u32;
+        let mut r = Rng(26);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 12 * n as usize]];
+        ok(co, "k_mulhi_mad", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[1]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], a[(i + 1) % n as usize]);
+            let want = [
+                (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(17),
+                ((x as i32 as i64 * y as i32 as i64) >> 32) as u32,
+                ((x as u64 * y as u64 + 12345) >> 16) as u32,
+            ];
+            assert_eq!(&got[3 * i..3 * i + 3], &want, "wave{lanes} i={i}");
+        }
+    });
+}
