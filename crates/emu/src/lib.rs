@@ -17,6 +17,7 @@ pub mod float;
 pub mod memory;
 pub mod program;
 pub mod sem;
+pub mod snippet;
 pub mod valu;
 pub mod vmem;
 pub mod wave;

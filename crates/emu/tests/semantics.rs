@@ -1,0 +1,391 @@
+//! Per-instruction behaviour at the edges, written from AMD's pseudo-code and LLVM's semantics:
+//! each case is assembled by llvm-mc-19 (the encoding oracle), run on one wave, and its result
+//! compared with values worked out here by hand.
+
+use std::process::Command;
+
+use rdna_emu::snippet::Snippet;
+
+/// Assembles gfx1030 code with llvm-mc-19 and returns its bytes.
+fn asm(text: &str, wave64: bool) -> Vec<u8> {
+    let mut cmd = Command::new("llvm-mc-19");
+    cmd.args(["-arch=amdgcn", "-mcpu=gfx1030", "-show-encoding"]);
+    if wave64 {
+        cmd.arg("-mattr=+wavefrontsize64");
+    }
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-19 must be installed");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "llvm-mc-19 rejected:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(enc) = line.split("encoding: [").nth(1) {
+            for b in enc.trim_end_matches(']').split(',') {
+                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
+            }
+        }
+    }
+    bytes
+}
+
+fn run32(text: &str, setup: impl FnOnce(&mut Snippet)) -> Snippet {
+    let mut s = Snippet::new(false);
+    setup(&mut s);
+    s.run(&asm(text, false)).unwrap_or_else(|e| panic!("{text}: {e}"));
+    s
+}
+
+#[test]
+fn salu_carries_borrows_and_overflow() {
+    let s = run32(
+        "s_mov_b32 s0, -1\n s_add_u32 s1, s0, 1\n s_cselect_b32 s10, 1, 0\n s_addc_u32 s2, 0, 0\n\
+         s_sub_u32 s3, 0, 1\n s_cselect_b32 s11, 1, 0\n s_subb_u32 s4, 5, 0\n\
+         s_brev_b32 s5, 1\n s_add_i32 s6, s5, s5\n s_cselect_b32 s12, 1, 0\n s_add_i32 s7, 1, 2\n s_cselect_b32 s13, 1, 0",
+        |_| {},
+    );
+    let w = &s.wave;
+    assert_eq!((w.s[1], w.s[10], w.s[2]), (0, 1, 1), "0xffffffff + 1 carries into s_addc");
+    assert_eq!((w.s[3], w.s[11], w.s[4]), (0xffff_ffff, 1, 4), "0 - 1 borrows out of s_subb");
+    assert_eq!((w.s[5], w.s[6], w.s[12]), (0x8000_0000, 0, 1), "i32::MIN + i32::MIN overflows");
+    assert_eq!((w.s[7], w.s[13]), (3, 0));
+}
+
+#[test]
+fn salu_shifts_use_low_bits_of_the_count() {
+    let s = run32(
+        "s_lshl_b32 s0, 1, 33\n s_lshr_b32 s1, 0x80000000, 63\n s_ashr_i32 s2, 0x80000000, 31\n\
+         s_mov_b64 s[4:5], 1\n s_lshl_b64 s[6:7], s[4:5], 63\n s_lshl_b64 s[8:9], s[4:5], 64\n s_cselect_b32 s20, 1, 0\n\
+         s_lshl_b32 s3, 0, 5\n s_cselect_b32 s21, 1, 0",
+        |_| {},
+    );
+    let w = &s.wave;
+    assert_eq!(w.s[0], 2, "33 & 31 = 1");
+    assert_eq!(w.s[1], 1, "63 & 31 = 31");
+    assert_eq!(w.s[2], 0xffff_ffff);
+    assert_eq!((w.s[6], w.s[7]), (0, 0x8000_0000));
+    assert_eq!((w.s[8], w.s[9], w.s[20]), (1, 0, 1), "64 & 63 = 0, SCC = result != 0");
+    assert_eq!(w.s[21], 0, "SCC clear for a zero result");
+}
+
+#[test]
+fn salu_bitfields_and_counts() {
+    let s = run32(
+        "s_mov_b32 s0, 0xf0f0abcd\n s_bfe_u32 s1, s0, 0x80004\n s_bfe_i32 s2, s0, 0x40010\n s_bfe_u32 s3, s0, 0x4\n\
+         s_ff1_i32_b32 s4, 0\n s_ff1_i32_b32 s5, 0x100\n s_flbit_i32_b32 s6, 0\n s_flbit_i32_b32 s7, 0x100\n\
+         s_flbit_i32 s8, -2\n s_bcnt1_i32_b32 s9, s0\n s_bfm_b32 s10, 5, 3\n s_abs_i32 s11, 0x80000000\n\
+         s_min_i32 s12, -5, 3\n s_max_u32 s13, -5, 3\n s_sext_i32_i8 s14, 0x80\n s_absdiff_i32 s15, 3, -4",
+        |_| {},
+    );
+    let w = &s.wave;
+    assert_eq!(w.s[1], 0xbc, "8 bits from bit 4");
+    assert_eq!(w.s[2], 0, "4 bits from bit 16 of 0xf0f0abcd = 0x0 sign-extended");
+    assert_eq!(w.s[3], 0, "width 0 gives 0");
+    assert_eq!((w.s[4], w.s[5]), (u32::MAX, 8));
+    assert_eq!((w.s[6], w.s[7]), (u32::MAX, 23));
+    assert_eq!(w.s[8], 30, "first bit differing from the sign of -2 (0xfffffffe) from the top");
+    assert_eq!(w.s[9], 0xf0f0_abcdu32.count_ones());
+    assert_eq!(w.s[10], 0b11111000);
+    assert_eq!(w.s[11], 0x8000_0000, "abs(i32::MIN) wraps");
+    assert_eq!((w.s[12], w.s[13]), (-5i32 as u32, -5i32 as u32));
+    assert_eq!(w.s[14], 0xffff_ff80);
+    assert_eq!(w.s[15], 7);
+}
+
+#[test]
+fn vector_carry_chain_and_clamp() {
+    let s = run32(
+        "v_add_co_u32 v2, vcc_lo, v0, v1\n v_add_co_ci_u32_e64 v3, s5, 0, 0, vcc_lo\n\
+         v_sub_co_u32 v4, s0, v1, v0\n v_add_nc_u32_e64 v5, v0, v1 clamp\n v_sub_nc_u32_e64 v6, v1, v0 clamp",
+        |s| {
+            s.set_v(0, |l| if l % 2 == 0 { 0xffff_fff0 } else { 5 });
+            s.set_v(1, |l| 0x10 + l as u32);
+        },
+    );
+    for l in 0..32usize {
+        let (a, b) = (if l % 2 == 0 { 0xffff_fff0u32 } else { 5 }, 0x10 + l as u32);
+        let (sum, carry) = a.overflowing_add(b);
+        assert_eq!(s.wave.vr(2, l), sum);
+        assert_eq!(s.wave.vr(3, l), carry as u32, "lane {l}: carry-out feeds v_add_co_ci");
+        assert_eq!(s.wave.s[0] >> l & 1, (b < a) as u32, "lane {l}: borrow mask");
+        assert_eq!(s.wave.vr(5, l), a.checked_add(b).unwrap_or(u32::MAX), "clamp saturates");
+        assert_eq!(s.wave.vr(6, l), b.saturating_sub(a));
+    }
+}
+
+#[test]
+fn vector_shifts_mask_their_count() {
+    let s = run32(
+        "v_lshlrev_b32_e32 v1, 33, v0\n v_lshrrev_b32_e32 v2, 36, v0\n v_ashrrev_i32_e32 v3, 63, v0\n\
+         v_lshlrev_b64 v[4:5], 65, v[6:7]\n v_lshrrev_b64 v[8:9], 64, v[6:7]",
+        |s| {
+            s.set_v(0, |_| 0x8000_0011);
+            s.set_v(6, |_| 0x8000_0001);
+            s.set_v(7, |_| 0x4000_0000);
+        },
+    );
+    assert_eq!(s.wave.vr(1, 0), 0x22);
+    assert_eq!(s.wave.vr(2, 0), 0x0800_0001);
+    assert_eq!(s.wave.vr(3, 0), 0xffff_ffff);
+    assert_eq!((s.wave.vr(4, 0), s.wave.vr(5, 0)), (0x0000_0002, 0x8000_0001), "65 & 63 = 1");
+    assert_eq!((s.wave.vr(8, 0), s.wave.vr(9, 0)), (0x8000_0001, 0x4000_0000), "64 & 63 = 0");
+}
+
+#[test]
+fn float_min_max_nan_and_signed_zero() {
+    let qnan = 0x7fc0_0000u32;
+    let snan = 0x7f80_0001u32;
+    let s = run32(
+        "v_min_f32_e32 v2, v0, v1\n v_max_f32_e32 v3, v0, v1\n v_med3_f32 v4, v0, v1, 1.0",
+        |s| {
+            let pairs = [(qnan, 1.0f32.to_bits()), (2.0f32.to_bits(), qnan), ((-0.0f32).to_bits(), 0.0f32.to_bits()), (snan, 1.0f32.to_bits()), (3.0f32.to_bits(), 0.5f32.to_bits())];
+            s.set_v(0, |l| pairs[l % 5].0);
+            s.set_v(1, |l| pairs[l % 5].1);
+        },
+    );
+    let v = |r, l| s.wave.vr(r, l);
+    assert_eq!((v(2, 0), v(3, 0)), (1.0f32.to_bits(), 1.0f32.to_bits()), "a quiet NaN loses");
+    assert_eq!((v(2, 1), v(3, 1)), (2.0f32.to_bits(), 2.0f32.to_bits()));
+    assert_eq!((v(2, 2), v(3, 2)), ((-0.0f32).to_bits(), 0.0f32.to_bits()), "-0 < +0");
+    assert_eq!((v(2, 3), v(3, 3)), (0x7fc0_0001, 0x7fc0_0001), "IEEE mode: a signalling NaN gives its quiet form");
+    assert_eq!(v(4, 4), 1.0f32.to_bits(), "median of 3, 0.5, 1");
+    assert_eq!(v(4, 0), 1.0f32.to_bits(), "med3 with a NaN: min3 of the rest");
+}
+
+#[test]
+fn float_to_int_conversions_saturate() {
+    let inputs = [f32::NAN, 3e9, -3e9, f32::INFINITY, f32::NEG_INFINITY, -1.5, 2.5, -0.0];
+    let s = run32("v_cvt_i32_f32_e32 v1, v0\n v_cvt_u32_f32_e32 v2, v0\n v_cvt_rpi_i32_f32_e32 v3, v0\n v_cvt_flr_i32_f32_e32 v4, v0", |s| {
+        s.set_v(0, |l| inputs[l % 8].to_bits())
+    });
+    let want_i = [0, i32::MAX, i32::MIN, i32::MAX, i32::MIN, -1, 2, 0];
+    let want_u = [0, 3_000_000_000u32, 0, u32::MAX, 0, 0, 2, 0];
+    let want_rpi = [0, i32::MAX, i32::MIN, i32::MAX, i32::MIN, -1, 3, 0];
+    let want_flr = [0, i32::MAX, i32::MIN, i32::MAX, i32::MIN, -2, 2, 0];
+    for l in 0..8 {
+        assert_eq!(s.wave.vr(1, l) as i32, want_i[l], "cvt_i32 {}", inputs[l]);
+        assert_eq!(s.wave.vr(2, l), want_u[l], "cvt_u32 {}", inputs[l]);
+        assert_eq!(s.wave.vr(3, l) as i32, want_rpi[l], "cvt_rpi {}", inputs[l]);
+        assert_eq!(s.wave.vr(4, l) as i32, want_flr[l], "cvt_flr {}", inputs[l]);
+    }
+}
+
+#[test]
+fn clamp_and_output_modifiers() {
+    let s = run32("v_mul_f32_e64 v2, v0, v1 clamp\n v_add_f32_e64 v3, v0, v1 mul:2\n v_add_f32_e64 v4, v0, v1 clamp div:2", |s| {
+        let a = [0.75f32, f32::NAN, -3.0, 0.25];
+        s.set_v(0, |l| a[l % 4].to_bits());
+        s.set_v(1, |_| 2.0f32.to_bits());
+    });
+    let f = |r, l| f32::from_bits(s.wave.vr(r, l));
+    assert_eq!(f(2, 0), 1.0, "1.5 clamps to 1");
+    assert_eq!(s.wave.vr(2, 1), 0, "NaN clamps to +0");
+    assert_eq!(f(2, 2), 0.0, "-6 clamps to 0");
+    assert_eq!(f(3, 0), 5.5, "(0.75 + 2) * 2");
+    assert_eq!(f(4, 3), 1.0, "(0.25 + 2) / 2 = 1.125, clamped");
+}
+
+#[test]
+fn transcendental_special_values() {
+    let s = run32("v_rcp_f32_e32 v1, v0\n v_rsq_f32_e32 v2, v0\n v_sqrt_f32_e32 v3, v0\n v_log_f32_e32 v4, v0\n v_exp_f32_e32 v5, v0", |s| {
+        let a = [0.0f32, -0.0, f32::INFINITY, -1.0, 4.0];
+        s.set_v(0, |l| a[l % 5].to_bits());
+    });
+    let f = |r, l| f32::from_bits(s.wave.vr(r, l));
+    assert_eq!((f(1, 0), f(1, 1), f(1, 2)), (f32::INFINITY, f32::NEG_INFINITY, 0.0));
+    assert!(f(2, 3).is_nan() && f(3, 3).is_nan() && f(4, 3).is_nan(), "negative inputs give NaN");
+    assert_eq!((f(2, 4), f(3, 4), f(4, 4), f(5, 4)), (0.5, 2.0, 2.0, 16.0));
+    assert_eq!(s.wave.vr(3, 1), (-0.0f32).to_bits(), "sqrt(-0) = -0");
+    assert_eq!(f(4, 0), f32::NEG_INFINITY, "log2(0)");
+}
+
+#[test]
+fn denormal_modes() {
+    // 2^-140 is denormal; times 1.0 it survives with denormals kept and flushes to 0 otherwise.
+    let d = f32::from_bits(0x0000_0040);
+    let kept = run32("s_denorm_mode 0xf\n v_mul_f32_e32 v1, 1.0, v0", |s| s.set_v(0, |_| d.to_bits()));
+    assert_eq!(kept.wave.vr(1, 0), 0x40);
+    let flushed = run32("s_denorm_mode 0xc\n v_mul_f32_e32 v1, 1.0, v0\n v_mul_f32_e32 v2, 0x20000000, v3", |s| {
+        s.set_v(0, |_| d.to_bits());
+        s.set_v(3, |_| (2f32.powi(-100)).to_bits());
+    });
+    assert_eq!(flushed.wave.vr(1, 0), 0, "f32 denormals flushed (mode bits 5:4 = 0)");
+    assert_eq!(flushed.wave.vr(2, 0), 0, "a denormal result is flushed too");
+}
+
+#[test]
+fn mad_rounds_between_multiply_and_add_fma_does_not() {
+    // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24: exact with one rounding, 2^-11 with two.
+    let a = 1.0f32 + 2f32.powi(-12);
+    let c = -1.0f32;
+    let s = run32("v_fma_f32 v3, v0, v0, v1\n v_mul_f32_e32 v4, v0, v0\n v_add_f32_e32 v4, v4, v1", |s| {
+        s.set_v(0, |_| a.to_bits());
+        s.set_v(1, |_| c.to_bits());
+    });
+    assert_eq!(f32::from_bits(s.wave.vr(3, 0)), a.mul_add(a, c));
+    assert_eq!(f32::from_bits(s.wave.vr(4, 0)), a * a + c);
+    assert_ne!(s.wave.vr(3, 0), s.wave.vr(4, 0));
+}
+
+#[test]
+fn div_fixup_special_cases() {
+    // v_div_fixup_f32 d, quotient, denominator, numerator
+    let cases = [(0.0f32, 0.0f32, 0xffc0_0000u32), (0.0, 5.0, f32::INFINITY.to_bits()), (f32::INFINITY, 1.0, 0), (-2.0, 4.0, (-2.0f32).to_bits())];
+    let s = run32("v_div_fixup_f32 v3, v2, v1, v0", |s| {
+        s.set_v(0, |l| cases[l % 4].1.to_bits());
+        s.set_v(1, |l| cases[l % 4].0.to_bits());
+        s.set_v(2, |_| 2.0f32.to_bits());
+    });
+    for (l, c) in cases.iter().enumerate() {
+        assert_eq!(s.wave.vr(3, l), c.2, "numerator {} / denominator {}", c.1, c.0);
+    }
+}
+
+#[test]
+fn compare_class_and_cmpx_and_exec() {
+    let vals = [f32::NAN, f32::NEG_INFINITY, -1.0, -1e-40, -0.0, 0.0, 1e-40, 1.0, f32::INFINITY];
+    let s = run32(
+        "v_cmp_class_f32_e64 s0, v0, 0x3c0\n s_mov_b32 s1, exec_lo\n v_cmpx_lt_f32_e32 0, v0\n v_mov_b32_e32 v1, 7\n s_mov_b32 s2, exec_lo",
+        |s| {
+            s.set_v(0, |l| vals[l % 9].to_bits());
+            s.set_v(1, |_| 0);
+            s.wave.set_exec(0x0000_ffff);
+        },
+    );
+    // 0x3c0 = +0 | +denormal | +normal | +inf (bits 6..9): lanes 5..8 of the first nine.
+    let want_class = (0..16).filter(|&l| (5..=8).contains(&(l % 9))).fold(0u32, |m, l| m | 1 << l);
+    assert_eq!(s.wave.s[0], want_class, "inactive lanes read 0");
+    assert_eq!(s.wave.s[1], 0xffff);
+    let want_exec = (0..16).filter(|&l| 0.0 < vals[l % 9]).fold(0u32, |m, l| m | 1 << l);
+    assert_eq!(s.wave.s[2], want_exec, "v_cmpx ANDs with EXEC: lanes 16..31 stay off");
+    for l in 0..32 {
+        assert_eq!(s.wave.vr(1, l), if want_exec >> l & 1 != 0 { 7 } else { 0 });
+    }
+}
+
+#[test]
+fn saveexec_and_whole_mask_logic_in_wave64() {
+    let mut s = Snippet::new(true);
+    s.wave.write_s64(4, 0x0000_00ff_0000_ff00);
+    s.wave.set_exec(0xffff_0000_ffff_0000);
+    s.run(&asm("s_and_saveexec_b64 s[0:1], s[4:5]\n s_orn2_b64 s[2:3], s[4:5], exec\n s_andn2_saveexec_b64 s[6:7], s[4:5]", true)).unwrap();
+    let rd = |r: usize| s.wave.s[r] as u64 | (s.wave.s[r + 1] as u64) << 32;
+    assert_eq!(rd(0), 0xffff_0000_ffff_0000, "saved EXEC");
+    let exec1 = 0x0000_00ff_0000_ff00u64 & 0xffff_0000_ffff_0000;
+    assert_eq!(rd(2), 0x0000_00ff_0000_ff00 | !exec1, "s_orn2_b64 works on the whole 64-bit mask");
+    assert_eq!(rd(6), exec1);
+    assert_eq!(s.wave.exec(), 0x0000_00ff_0000_ff00 & !exec1);
+}
+
+#[test]
+fn bit_manipulation() {
+    let s = run32(
+        "v_bfe_u32 v1, v0, 4, 8\n v_bfe_i32 v2, v0, 28, 4\n v_bfe_u32 v3, v0, 4, 0\n v_bfi_b32 v4, 0xff00ff00, v0, 0\n\
+         v_alignbit_b32 v5, v0, 0x12345678, 8\n v_perm_b32 v6, v0, s10, 0x0c0d0800\n v_bcnt_u32_b32 v7, v0, 3\n\
+         v_ffbh_u32_e32 v8, 0\n v_ffbl_b32_e32 v9, 0x80\n v_bfrev_b32_e32 v10, 1",
+        |s| {
+            s.set_v(0, |_| 0x9abc_def0);
+            s.wave.s[10] = 0x1122_3344;
+        },
+    );
+    let v = |r| s.wave.vr(r, 0);
+    assert_eq!(v(1), 0xef);
+    assert_eq!(v(2), 0xffff_fff9, "0x9 sign-extended from 4 bits");
+    assert_eq!(v(3), 0);
+    assert_eq!(v(4), 0x9a00_de00);
+    assert_eq!(v(5), 0xf012_3456);
+    // selectors (high to low byte): 0x0c -> 0x00, 0x0d -> 0xff, 0x08 -> sign of byte 1 of S1 (0x33: 0x00), 0x00 -> byte 0 of S1
+    assert_eq!(v(6), 0x00ff_0044);
+    assert_eq!(v(7), 0x9abc_def0u32.count_ones() + 3);
+    assert_eq!((v(8), v(9), v(10)), (u32::MAX, 7, 0x8000_0000));
+}
+
+#[test]
+fn mad_u64_u32_and_mul_hi() {
+    let s = run32("v_mad_u64_u32 v[2:3], s0, v0, v1, v[4:5]\n v_mul_hi_i32 v6, v0, v1\n v_mul_lo_u32 v7, v0, v1", |s| {
+        s.set_v(0, |_| 0xffff_ffff);
+        s.set_v(1, |_| 0xffff_fffe);
+        s.set_v(4, |_| 0xffff_ffff);
+        s.set_v(5, |_| 0xffff_ffff);
+    });
+    let p = 0xffff_ffffu128 * 0xffff_fffe + 0xffff_ffff_ffff_ffff;
+    assert_eq!((s.wave.vr(2, 0), s.wave.vr(3, 0)), (p as u32, (p >> 32) as u32));
+    assert_eq!(s.wave.s[0], u32::MAX, "every lane overflowed 64 bits");
+    assert_eq!(s.wave.vr(6, 0), 0, "(-1) * (-2) = 2, high half 0");
+    assert_eq!(s.wave.vr(7, 0), 2);
+}
+
+#[test]
+fn lane_ops_readlane_writelane_mbcnt() {
+    let s = run32(
+        "v_readlane_b32 s0, v0, 5\n v_readfirstlane_b32 s1, v0\n v_writelane_b32 v1, s0, 31\n\
+         v_mbcnt_lo_u32_b32 v2, -1, 0\n v_mbcnt_lo_u32_b32 v3, 0x55555555, 10",
+        |s| {
+            s.set_v(0, |l| 100 + l as u32);
+            s.wave.set_exec(0xffff_fff0);
+        },
+    );
+    assert_eq!((s.wave.s[0], s.wave.s[1]), (105, 104), "readfirstlane takes the lowest active lane");
+    assert_eq!(s.wave.vr(1, 31), 105);
+    for l in 4..32usize {
+        assert_eq!(s.wave.vr(2, l), l as u32);
+        assert_eq!(s.wave.vr(3, l), 10 + (0x5555_5555u32 & ((1u32 << l) - 1)).count_ones());
+    }
+    assert_eq!(s.wave.vr(2, 0), 0, "inactive lanes are not written");
+}
+
+#[test]
+fn dpp_and_sdwa_forms() {
+    let s = run32(
+        "v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf\n\
+         v_add_nc_u32_dpp v2, v0, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf bound_ctrl:1\n\
+         v_mov_b32_sdwa v3, v0 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0\n\
+         v_xor_b32_sdwa v4, v0, v0 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:BYTE_0",
+        |s| {
+            s.set_v(0, |l| 0x1000 * l as u32 + 0x8180 + l as u32);
+            s.set_v(1, |_| 0xdead);
+            s.set_v(3, |_| 0xaabb_ccdd);
+        },
+    );
+    let v0 = |l: usize| 0x1000 * l as u32 + 0x8180 + l as u32;
+    for l in 0..32usize {
+        assert_eq!(s.wave.vr(1, l), if l % 16 == 0 { 0xdead } else { v0(l - 1) }, "row_shr:1 lane {l}");
+        assert_eq!(s.wave.vr(2, l), v0(l ^ 1).wrapping_add(v0(l)), "quad_perm lane {l}");
+        assert_eq!(s.wave.vr(3, l), 0xaabb_0000 | (v0(l) & 0xff) << 8 | 0xdd, "sdwa byte move lane {l}");
+        let sum = ((v0(l) >> 16) ^ (v0(l) & 0xff)) & 0xffff;
+        assert_eq!(s.wave.vr(4, l), sum << 16, "sdwa word xor lane {l}");
+    }
+}
+
+#[test]
+fn lds_inc_dec_wrap_and_64bit_halves() {
+    let s = run32(
+        "ds_inc_rtn_u32 v2, v0, v1\n ds_inc_rtn_u32 v3, v0, v1\n ds_dec_rtn_u32 v4, v0, v1 offset:4\n ds_dec_rtn_u32 v5, v0, v1 offset:8\n\
+         ds_add_rtn_u64 v[6:7], v0, v[8:9] offset:16\n ds_read_b64 v[10:11], v0 offset:16\n s_waitcnt lgkmcnt(0)",
+        |s| {
+            s.set_v(0, |l| 32 * l as u32);
+            s.set_v(1, |_| 5);
+            s.set_v(8, |_| 1);
+            s.set_v(9, |_| 0);
+            for l in 0..32usize {
+                let b = 32 * l;
+                s.lds[b..b + 4].copy_from_slice(&4u32.to_le_bytes());
+                s.lds[b + 4..b + 8].copy_from_slice(&0u32.to_le_bytes());
+                s.lds[b + 8..b + 12].copy_from_slice(&9u32.to_le_bytes());
+                s.lds[b + 16..b + 24].copy_from_slice(&0x0000_0001_ffff_ffffu64.to_le_bytes());
+            }
+        },
+    );
+    let w = &s.wave;
+    let lds32 = |o: usize| u32::from_le_bytes(s.lds[o..o + 4].try_into().unwrap());
+    assert_eq!((w.vr(2, 3), w.vr(3, 3), lds32(96)), (4, 5, 0), "inc: 4 -> 5, then 5 >= 5 wraps to 0");
+    assert_eq!((w.vr(4, 3), lds32(100)), (0, 5), "dec of 0 gives the data value");
+    assert_eq!((w.vr(5, 3), lds32(104)), (9, 5), "dec of 9 > 5 gives the data value");
+    assert_eq!((w.vr(6, 3), w.vr(7, 3)), (0xffff_ffff, 1));
+    assert_eq!((w.vr(10, 3), w.vr(11, 3)), (0, 2), "the carry crosses into the high half");
+}
