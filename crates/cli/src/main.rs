@@ -305,6 +305,13 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let code = rdna_hsa::CodeObject::parse(&data).map_err(|e| e.to_string())?;
     let kernel = code.kernel("saxpy").ok_or("saxpy.hsaco has no saxpy kernel")?;
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(out, "examples/saxpy.hsaco, kernel saxpy (gfx1030, wave32):\n").map_err(w)?;
+    if let Some(f) = code.functions.iter().find(|f| f.name == "saxpy") {
+        let dec = Decoder::new(Target::from_name("gfx1030").ok_or("gfx1030 unknown")?);
+        dis_stream(out, &dec, PrintOptions::default(), code.code(f), false).map_err(w)?;
+    }
+    writeln!(out).map_err(w)?;
     let n: u32 = 10_000;
     let a = 2.5f32;
     let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.25 - 7.0).collect();
@@ -326,8 +333,7 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     let stats = rdna_emu::run(&launch, &mut mem, &rdna_emu::Options::default()).map_err(|e| e.to_string())?;
     let elapsed = t.elapsed();
     let got: Vec<f32> = mem.contents("out").unwrap_or_default().chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    let w = |e: std::io::Error| e.to_string();
-    writeln!(out, "SAXPY (examples/saxpy.hsaco, gfx1030, wave32): out[i] = {a} * x[i] + y[i], n = {n}").map_err(w)?;
+    writeln!(out, "emulating out[i] = {a} * x[i] + y[i] for n = {n} (the kernel fuses it into one v_fmac_f32)").map_err(w)?;
     writeln!(out, "emulated {} waves, {} wave-instructions in {:.1} ms\n", stats.waves, stats.instructions, elapsed.as_secs_f64() * 1e3).map_err(w)?;
     writeln!(out, "{:>6}  {:>12}  {:>12}  {:>12}  {:>12}", "i", "x[i]", "y[i]", "emulator", "expected").map_err(w)?;
     for i in [0usize, 1, 2, 3, 255, 256, 4097, 9999] {

@@ -230,6 +230,9 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
     let dx32 = Denorm::from_mode(w.mode.denorm32());
     let dx64 = Denorm::from_mode(w.mode.denorm64());
     let ieee = w.mode.ieee();
+    if w.mode.0 & 0xf != 0 && ["_f16", "_f32", "_f64"].iter().any(|t| st.inst.entry.name.contains(t)) {
+        return Err(format!("float rounding mode {:#x} (MODE[3:0]) is not modelled: only round-to-nearest-even is", w.mode.0 & 0xf));
+    }
     // Lane-crossing and register-indexed operations first.
     match op {
         VOp::Nop | VOp::Pipeflush | VOp::Clrexcp => return Ok(()),
