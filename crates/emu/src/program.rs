@@ -35,6 +35,12 @@ pub struct Step {
     pub dw: u8,
     /// Second (scalar) destination: VOP3B carry-out, VOPC-in-VOP3 mask destination.
     pub sdst: u16,
+    /// How each source's constants are typed (also which sign bit abs/neg act on).
+    pub imm: [ImmTy; 3],
+    /// Number of source operands.
+    pub nsrc: u8,
+    /// A VOP3 encoding with a scalar destination field (VOP3B: no abs, no op_sel).
+    pub vop3b: bool,
 }
 
 impl Step {
@@ -107,7 +113,19 @@ fn invalid_step(dec: &Decoder, pc: u32, word: u32) -> Option<Step> {
 /// Resolves an instruction's semantics and operands.
 pub fn resolve(inst: Inst, pc: u32) -> Step {
     let kind = sem::classify(&inst);
-    let mut step = Step { pc, inst, kind, src: [Src::None; 3], sw: [1; 3], dst: 0, dw: 1, sdst: src::NULL };
+    let mut step = Step {
+        pc,
+        inst,
+        kind,
+        src: [Src::None; 3],
+        sw: [1; 3],
+        dst: src::NULL,
+        dw: 1,
+        sdst: src::NULL,
+        imm: [ImmTy::B32; 3],
+        nsrc: 0,
+        vop3b: inst.format == Format::Vop3 && inst.entry.operands.iter().any(|o| o.field == Field::Sdst),
+    };
     let wave64 = inst.wave64;
     for op in inst.entry.operands {
         let raw = inst.field(op.field);
@@ -132,6 +150,8 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                     operand(if sop { raw & 0xff } else { raw }, op.imm, width, inst.literal)
                 };
                 step.sw[i] = width;
+                step.imm[i] = op.imm;
+                step.nsrc += 1;
             }
             (Field::Vdst | Field::Sdst, _) if op.field == Field::Sdst && inst.format == Format::Vop3 => {
                 // VOP3B carry-out or VOPC's mask destination.

@@ -33,7 +33,7 @@ struct Mods {
 fn mods(st: &Step) -> Mods {
     let raw = st.inst.raw;
     let f = st.inst.format;
-    let vop3b = f == Format::Vop3 && st.inst.entry.operands.iter().any(|o| o.field == rdna_isa::Field::Sdst);
+    let vop3b = st.vop3b;
     match f {
         Format::Vop3 => Mods {
             neg: bits(raw, 61, 3) as u8,
@@ -149,8 +149,7 @@ fn read_src(w: &Wave, st: &Step, m: &Mods, i: usize, out: &mut Lanes) {
     } else {
         w.read_v32(s, out);
     }
-    let ops = st.inst.entry.operands;
-    let imm = ops.iter().find(|o| slot_of(o.field) == Some(i)).map(|o| o.imm).unwrap_or(ImmTy::B32);
+    let imm = st.imm[i];
     let f = st.inst.format;
     if f.is_sdwa() {
         let raw = st.inst.raw;
@@ -180,15 +179,6 @@ fn read_src(w: &Wave, st: &Step, m: &Mods, i: usize, out: &mut Lanes) {
     }
 }
 
-fn slot_of(f: rdna_isa::Field) -> Option<usize> {
-    use rdna_isa::Field::*;
-    match f {
-        Src0 | Ssrc0 => Some(0),
-        Src1 | Vsrc1 | Ssrc1 => Some(1),
-        Src2 => Some(2),
-        _ => None,
-    }
-}
 
 /// The result type of an operation, for clamping, output modifiers and SDWA/op_sel writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -227,9 +217,6 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
     let n = w.lanes;
     let exec = w.exec();
     let m = mods(st);
-    let dx32 = Denorm::from_mode(w.mode.denorm32());
-    let dx64 = Denorm::from_mode(w.mode.denorm64());
-    let ieee = w.mode.ieee();
     if w.mode.0 & 0xf != 0 && ["_f16", "_f32", "_f64"].iter().any(|t| st.inst.entry.name.contains(t)) {
         return Err(format!("float rounding mode {:#x} (MODE[3:0]) is not modelled: only round-to-nearest-even is", w.mode.0 & 0xf));
     }
@@ -314,35 +301,50 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
         _ => {}
     }
 
-    let mut a: Lanes = [0; LANES];
-    let mut b: Lanes = [0; LANES];
-    let mut c: Lanes = [0; LANES];
-    let nsrc = st.inst.entry.operands.iter().filter(|o| slot_of(o.field).is_some()).count();
-    read_src(w, st, &m, 0, &mut a);
-    if nsrc > 1 || st.src[1] != Src::None {
-        read_src(w, st, &m, 1, &mut b);
+    // Per-lane work buffers live in the wave, so no instruction pays for zeroing them.
+    let mut bufs = std::mem::take(&mut w.tmp);
+    if bufs.len() < 4 {
+        bufs = vec![[0u64; LANES]; 4];
     }
-    if nsrc > 2 || st.src[2] != Src::None {
-        read_src(w, st, &m, 2, &mut c);
+    let res = valu_lanes(w, st, op, &m, &mut bufs);
+    w.tmp = bufs;
+    res
+}
+
+/// The lane-parallel part of [`valu`]: `bufs` holds the three sources and the result.
+fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) -> Result<(), Reason> {
+    let m = *m;
+    let n = w.lanes;
+    let exec = w.exec();
+    let dx32 = Denorm::from_mode(w.mode.denorm32());
+    let dx64 = Denorm::from_mode(w.mode.denorm64());
+    let ieee = w.mode.ieee();
+    let [a, b, c, r] = bufs else { return Err("internal: VALU buffers".into()) };
+    let nsrc = st.nsrc as usize;
+    read_src(w, st, &m, 0, a);
+    if nsrc > 1 {
+        read_src(w, st, &m, 1, b);
+    }
+    if nsrc > 2 {
+        read_src(w, st, &m, 2, c);
     }
     // Two-address forms: accumulate into / take a constant from fixed places.
     match op {
         VOp::MacF32 | VOp::FmacF32 | VOp::FmacLegacyF32 | VOp::FmacF16 | VOp::PkFmacF16 | VOp::Dot2cF32F16 | VOp::Dot4cI32I8 => {
-            w.read_v32(Src::Vgpr(st.dst), &mut c);
+            w.read_v32(Src::Vgpr(st.dst), c);
         }
         VOp::MadmkF32 | VOp::FmamkF32 | VOp::FmamkF16 => {
             // D = S0 * K + S1
-            c = b;
-            b = [st.inst.literal.unwrap_or(0) as u64; LANES];
+            c.copy_from_slice(&b[..]);
+            b.fill(st.inst.literal.unwrap_or(0) as u64);
         }
-        VOp::MadakF32 | VOp::FmaakF32 | VOp::FmaakF16 => c = [st.inst.literal.unwrap_or(0) as u64; LANES],
+        VOp::MadakF32 | VOp::FmaakF32 | VOp::FmaakF16 => c.fill(st.inst.literal.unwrap_or(0) as u64),
         _ => {}
     }
     let mut write_mask = exec;
     if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() {
-        write_mask &= dpp(w, st, &mut a);
+        write_mask &= dpp(w, st, a);
     }
-    let mut r: Lanes = [0; LANES];
     let mut carry = 0u64;
     let vcc_in = if matches!(op, VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::CndmaskB32 | VOp::DivFmasF32 | VOp::DivFmasF64) {
         if st.inst.format == Format::Vop3 && !matches!(op, VOp::DivFmasF32 | VOp::DivFmasF64) {
@@ -662,7 +664,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
         MadU32U16 => { each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(u(c[l])) as u64); Out::U32 }
         MadI32I16 => { each!(l => ((a[l] as i16 as i32) * (b[l] as i16 as i32)).wrapping_add(i(c[l])) as u32 as u64); Out::U32 }
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => {
-            let srcs = [a, b, c];
+            let srcs = [&*a, &*b, &*c];
             for l in 0..n {
                 let mut v = [0f64; 3];
                 for (k, s) in srcs.iter().enumerate() {
@@ -693,7 +695,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
         }
         PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16 | PkAddU16 | PkAddI16 | PkSubU16 | PkSubI16 | PkMulLoU16
         | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16 | PkMadI16 => {
-            packed(op, &m, &a, &b, &c, &mut r, n, dx64, ieee, st.inst.format == Format::Vop3p);
+            packed(op, &m, a, b, c, r, n, dx64, ieee, st.inst.format == Format::Vop3p);
             Out::Packed
         }
         Dot2F32F16 | Dot2cF32F16 => {
@@ -709,7 +711,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
         ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32 | MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32
         | SwapB32 | SwaprelB32 | Nop | Pipeflush | Clrexcp => unreachable_handled(op)?,
     };
-    write_result(w, st, &m, out, &r, write_mask, dx32, dx64)?;
+    write_result(w, st, &m, out, r, write_mask, dx32, dx64)?;
     // Carry-out / VCC results (VOP3B SDST, or VCC for the e32 forms).
     let writes_carry = matches!(op, VOp::AddCoU32 | VOp::SubCoU32 | VOp::SubrevCoU32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::DivScaleF32 | VOp::DivScaleF64 | VOp::MadU64U32 | VOp::MadI64I32);
     if writes_carry {
@@ -788,6 +790,17 @@ fn write_result(w: &mut Wave, st: &Step, m: &Mods, out: Out, r: &Lanes, mask: u6
     let d = st.dst as usize;
     let sdwa = st.inst.format.is_sdwa();
     let raw = st.inst.raw;
+    // The common case: a 32-bit result, no output modifiers.
+    if matches!(out, Out::U32 | Out::F32 | Out::Packed) && !sdwa && !m.clamp && m.omod == 0 {
+        if let Some(dst) = w.v.get_mut(d * LANES..d * LANES + n) {
+            for (l, (x, &v)) in dst.iter_mut().zip(r.iter()).enumerate() {
+                if mask >> l & 1 != 0 {
+                    *x = v as u32;
+                }
+            }
+        }
+        return Ok(());
+    }
     for l in 0..n {
         if mask >> l & 1 == 0 {
             continue;

@@ -76,6 +76,8 @@ pub struct Wave {
     pub executed: u64,
     /// TRAPSTS/other hardware registers written with s_setreg, kept so s_getreg reads them back.
     pub hwreg: [u32; 32],
+    /// Work buffers of the VALU (sources and result for every lane), reused across instructions.
+    pub tmp: Vec<[u64; LANES]>,
 }
 
 impl Wave {
@@ -94,6 +96,7 @@ impl Wave {
             scratch_size,
             executed: 0,
             hwreg: [0; 32],
+            tmp: Vec::new(),
         }
     }
 
