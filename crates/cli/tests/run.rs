@@ -54,7 +54,7 @@ fn trace_prints_instructions_and_changed_registers() {
     assert!(r.status.success());
     let err = String::from_utf8_lossy(&r.stderr);
     let first = err.lines().next().unwrap();
-    assert!(first.starts_with("0x0000: s_load_dwordx2 s[0:1], s[4:5], 0x18  ; s0="), "{first}");
+    assert!(first.starts_with("0x1900: s_load_dwordx2 s[0:1], s[4:5], 0x18  ; s0="), "{first}");
     assert!(err.lines().any(|l| l.contains("v_fmac_f32_e32") && l.contains("v3=[")), "{err}");
     assert!(err.lines().any(|l| l.contains("s_endpgm")));
 }

@@ -288,6 +288,13 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
                 _ => w.write_s64(d.wrapping_add(m0), a64()),
             }
         }
+        Movrelsd2B32 => {
+            // SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]]
+            let m0 = w.s[sreg::M0];
+            let Src::Sgpr(r) = st.src[0] else { return Err("s_movrelsd_2 with a non-register source".into()) };
+            let v = w.read_s32(Src::Sgpr(r.wrapping_add((m0 & 0x3ff) as u16)));
+            w.write_s(d.wrapping_add((m0 >> 16 & 0x3ff) as u16), v);
+        }
         AbsI32 => {
             let r = (a32() as i32).wrapping_abs() as u32;
             w.write_s(d, r);
@@ -375,10 +382,12 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         MulHiU32 => w.write_s(d, ((a32() as u64 * b32() as u64) >> 32) as u32),
         MulHiI32 => w.write_s(d, ((a32() as i32 as i64 * b32() as i32 as i64) >> 32) as u32),
         BfeU32 | BfeI32 => {
-            let (a, b) = (a32() as u64, b32());
+            let (a, b) = (a32(), b32());
             let (off, width) = (b & 31, (b >> 16) & 0x7f);
             let width = width.min(32);
-            let mut r = bfe64(a, off, width);
+            // The signed form shifts arithmetically: bits above 31 are copies of the sign.
+            let shifted = if op == BfeI32 { ((a as i32) >> off) as u32 } else { a >> off };
+            let mut r = bfe64(shifted as u64, 0, width);
             if op == BfeI32 {
                 r = sext(r, width);
             }
@@ -389,7 +398,8 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         BfeU64 | BfeI64 => {
             let (a, b) = (a64(), b32());
             let (off, width) = (b & 63, ((b >> 16) & 0x7f).min(64));
-            let mut r = bfe64(a, off, width);
+            let shifted = if op == BfeI64 { ((a as i64) >> off) as u64 } else { a >> off };
+            let mut r = bfe64(shifted, 0, width);
             if op == BfeI64 {
                 r = sext(r, width);
             }

@@ -38,7 +38,7 @@ pub struct Fault {
     pub target: String,
     pub workgroup: [u32; 3],
     pub wave: u32,
-    /// Byte offset of the faulting instruction from the kernel's entry.
+    /// Address of the faulting instruction, as `rdna dis` and `llvm-objdump` show it.
     pub pc: u64,
     pub text: String,
     /// The raw words of the instruction.
@@ -143,8 +143,13 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
     let packet = dispatch_packet(launch, kernarg_addr, code_addr);
     let packet_addr = mem.map("<dispatch packet>", &packet, 64);
     let dec = Decoder::new(target);
-    let code = launch.code.kernel_code(launch.kernel);
-    let prog = Program::decode(&dec, code, code_addr);
+    // The whole of .text is decoded: a kernel may call functions placed before or after it.
+    let text_addr = launch.code.text_addr;
+    let text_guest = code_addr - (launch.kernel.entry - text_addr);
+    let prog = Program::decode(&dec, &launch.code.text, text_guest);
+    let entry = prog
+        .at(launch.kernel.entry - text_addr)
+        .ok_or_else(|| Error::Setup(format!("kernel '{}': no instruction decodes at its entry", launch.kernel.name)))?;
     let counts = [0, 1, 2].map(|d| launch.grid[d].div_ceil(launch.workgroup[d]));
     let total = counts.iter().map(|&c| c as u64).product::<u64>();
     let threads = if opts.threads == 0 { rayon::current_num_threads() } else { opts.threads };
@@ -154,7 +159,7 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
     let lane_ops = AtomicU64::new(0);
     let waves = AtomicU64::new(0);
     let mem_ref: &Memory = mem;
-    let env = Env { launch, prog: &prog, mem: mem_ref, code_addr, kernarg_addr, packet_addr, lanes, lds_size: lds_size as usize, counts, opts, target };
+    let env = Env { launch, prog: &prog, mem: mem_ref, code_addr: text_guest, entry, kernarg_addr, packet_addr, lanes, lds_size: lds_size as usize, counts, opts, target };
     let results: Vec<Result<Vec<String>, Fault>> = pool.install(|| {
         use rayon::prelude::*;
         (0..total)
@@ -201,7 +206,10 @@ struct Env<'a> {
     launch: &'a Launch<'a>,
     prog: &'a Program,
     mem: &'a Memory,
+    /// Guest address of the start of .text (program byte 0).
     code_addr: u64,
+    /// Step index of the kernel's first instruction.
+    entry: usize,
     kernarg_addr: u64,
     packet_addr: u64,
     lanes: usize,
@@ -219,6 +227,7 @@ impl Env<'_> {
         let scratch = kd.private_segment_fixed_size as usize;
         let mut w = Wave::new(self.lanes, 256, scratch);
         w.wave_id = wave_idx;
+        w.pc = self.entry;
         let mut s = 0u16;
         let mut put64 = |w: &mut Wave, v: u64| {
             w.write_s64(s, v);
@@ -360,7 +369,7 @@ impl Env<'_> {
             let before = trace.as_ref().map(|_| Snapshot::of(w));
             let flow = exec::step(w, sh, st).map_err(|r| self.fault(w, wg, Some(st), r))?;
             if let (Some(t), Some(b)) = (trace.as_deref_mut(), before) {
-                t.push(b.diff(w, st));
+                t.push(b.diff(w, st, self.launch.code.text_addr));
             }
             match flow {
                 exec::Flow::Next => w.pc += 1,
@@ -383,7 +392,7 @@ impl Env<'_> {
                 let words = (0..st.inst.len as usize / 4)
                     .map(|i| {
                         let off = st.pc as usize + 4 * i;
-                        let c = self.launch.code.kernel_code(self.launch.kernel);
+                        let c = &self.launch.code.text;
                         c.get(off..off + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                     })
                     .collect();
@@ -391,9 +400,9 @@ impl Env<'_> {
                     sem::Kind::Invalid(word) => format!(".long {word:#010x}"),
                     _ => st.text(),
                 };
-                (st.pc as u64, text, words)
+                (self.launch.code.text_addr + st.pc as u64, text, words)
             }
-            None => (self.prog.steps.last().map_or(0, |s| s.pc as u64 + s.inst.len as u64), String::new(), Vec::new()),
+            None => (self.launch.code.text_addr + self.launch.code.text.len() as u64, String::new(), Vec::new()),
         };
         Fault { kernel: self.launch.kernel.name.clone(), target: self.target.name.to_string(), workgroup: wg, wave: w.wave_id, pc, text, words, reason }
     }
@@ -411,8 +420,8 @@ impl Snapshot {
         Snapshot { s: w.s, scc: w.scc, v: w.v.clone() }
     }
 
-    fn diff(&self, w: &Wave, st: &program::Step) -> String {
-        let mut line = format!("{:#06x}: {}", st.pc, st.text());
+    fn diff(&self, w: &Wave, st: &program::Step, text_addr: u64) -> String {
+        let mut line = format!("{:#x}: {}", text_addr + st.pc as u64, st.text());
         let mut changes = Vec::new();
         for (i, (a, b)) in self.s.iter().zip(w.s.iter()).enumerate() {
             if a != b {

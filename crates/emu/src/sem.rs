@@ -149,6 +149,8 @@ pub enum MemKind {
     Load { bytes: u8, sext: bool, d16: bool, hi: bool },
     Store { bytes: u8, hi: bool },
     Atomic { op: Atomic, x2: bool },
+    /// `global_load_dword_addtid` / `global_store_dword_addtid`: SADDR + offset + 4 × lane.
+    Addtid { store: bool },
 }
 
 /// Read-modify-write operations shared by DS, FLAT/GLOBAL and buffer atomics.
@@ -272,7 +274,7 @@ ops! {
         CmpEqU64 = "s_cmp_eq_u64", CmpLgU64 = "s_cmp_lg_u64", Bitcmp0B32 = "s_bitcmp0_b32", Bitcmp1B32 = "s_bitcmp1_b32", Bitcmp0B64 = "s_bitcmp0_b64", Bitcmp1B64 = "s_bitcmp1_b64",
         GetregB32 = "s_getreg_b32", SetregB32 = "s_setreg_b32", SetregImm32B32 = "s_setreg_imm32_b32",
         RoundMode = "s_round_mode", DenormMode = "s_denorm_mode", Version = "s_version",
-        Memtime = "s_memtime", Memrealtime = "s_memrealtime",
+        Memtime = "s_memtime", Memrealtime = "s_memrealtime", Movrelsd2B32 = "s_movrelsd_2_b32",
     }
 }
 
@@ -332,6 +334,10 @@ ops! {
         Permlane16B32 = "v_permlane16_b32", Permlanex16B32 = "v_permlanex16_b32",
         MovrelsB32 = "v_movrels_b32", MovreldB32 = "v_movreld_b32", MovrelsdB32 = "v_movrelsd_b32", Movrelsd2B32 = "v_movrelsd_2_b32", SwapB32 = "v_swap_b32", SwaprelB32 = "v_swaprel_b32",
         Nop = "v_nop", Pipeflush = "v_pipeflush", Clrexcp = "v_clrexcp",
+        CubeidF32 = "v_cubeid_f32", CubescF32 = "v_cubesc_f32", CubetcF32 = "v_cubetc_f32", CubemaF32 = "v_cubema_f32",
+        CvtNormI16F16 = "v_cvt_norm_i16_f16", CvtNormU16F16 = "v_cvt_norm_u16_f16", CvtPknormI16F16 = "v_cvt_pknorm_i16_f16", CvtPknormU16F16 = "v_cvt_pknorm_u16_f16",
+        SatPkU8I16 = "v_sat_pk_u8_i16", QsadPkU16U8 = "v_qsad_pk_u16_u8", MqsadPkU16U8 = "v_mqsad_pk_u16_u8", MqsadU32U8 = "v_mqsad_u32_u8",
+        MullitF32 = "v_mullit_f32",
     }
 }
 
@@ -494,6 +500,11 @@ fn mem(n: &str) -> Kind {
         .unwrap_or(n);
     if matches!(rest, "gl0_inv" | "gl1_inv") {
         return Kind::Nop;
+    }
+    match rest {
+        "load_dword_addtid" => return Kind::Mem(MemKind::Addtid { store: false }),
+        "store_dword_addtid" => return Kind::Mem(MemKind::Addtid { store: true }),
+        _ => {}
     }
     if let Some(s) = rest.strip_prefix("load_") {
         if let Some((bytes, sext, d16, hi)) = load_shape(s) {

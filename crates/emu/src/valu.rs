@@ -277,7 +277,10 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
             let (src, dst) = match op {
                 VOp::MovrelsB32 => (s as usize + m0, st.dst as usize),
                 VOp::MovreldB32 => (s as usize, st.dst as usize + m0),
-                _ => (s as usize + m0, st.dst as usize + m0),
+                VOp::MovrelsdB32 => (s as usize + m0, st.dst as usize + m0),
+                // _2 and swaprel take two indices from M0: source [9:0], destination [25:16].
+                VOp::Movrelsd2B32 | VOp::SwaprelB32 => (s as usize + (m0 & 0x3ff), st.dst as usize + (m0 >> 16 & 0x3ff)),
+                _ => (s as usize, st.dst as usize),
             };
             let nv = w.v.len() / LANES;
             if src >= nv || dst >= nv {
@@ -447,7 +450,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         CvtF32U32 => { each!(l => o32(u(a[l]) as f32)); Out::F32 }
         CvtU32F32 => { each!(l => f32_(a[l]) as u32 as u64); Out::U32 }
         CvtI32F32 => { each!(l => f32_(a[l]) as i32 as u32 as u64); Out::U32 }
-        CvtRpiI32F32 => { each!(l => (f32_(a[l]) as f64 + 0.5).floor() as i32 as u32 as u64); Out::U32 }
+        CvtRpiI32F32 => { each!(l => (f32_(a[l]) + 0.5).floor() as i32 as u32 as u64); Out::U32 }
         CvtFlrI32F32 => { each!(l => f32_(a[l]).floor() as i32 as u32 as u64); Out::U32 }
         CvtOffF32I4 => { each!(l => o32(((((a[l] & 15) as i32) << 28 >> 28) as f32) / 16.0)); Out::F32 }
         CvtF16F32 => { each!(l => oh(f32_(a[l]))); Out::F16 }
@@ -532,7 +535,11 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         MadU32U24 => { each!(l => (u24(a[l]) * u24(b[l])).wrapping_add(c[l]) & 0xffff_ffff); Out::U32 }
         MadI32I24 => { each!(l => (s24(a[l]) as i64 * s24(b[l]) as i64 + i(c[l]) as i64) as u32 as u64); Out::U32 }
         BfeU32 => { each!(l => { let (off, wd) = (b[l] & 31, c[l] & 31); if wd == 0 { 0 } else { (u(a[l]) as u64 >> off) & ((1 << wd) - 1) } }); Out::U32 }
-        BfeI32 => { each!(l => { let (off, wd) = (b[l] & 31, c[l] & 31); if wd == 0 { 0 } else { let x = (u(a[l]) as u64 >> off) & ((1 << wd) - 1); ((((x << (64 - wd)) as i64) >> (64 - wd)) as u32) as u64 } }); Out::U32 }
+        BfeI32 => {
+            // Arithmetic shift first (bits above 31 are copies of the sign), then mask and extend.
+            each!(l => { let (off, wd) = (b[l] & 31, c[l] & 31); if wd == 0 { 0 } else { let x = ((i(a[l]) >> off) as u32 as u64) & ((1 << wd) - 1); ((((x << (64 - wd)) as i64) >> (64 - wd)) as u32) as u64 } });
+            Out::U32
+        }
         BfiB32 => { each!(l => (a[l] & b[l] | !a[l] & c[l]) & 0xffff_ffff); Out::U32 }
         BfmB32 => { each!(l => (((1u64 << (a[l] & 31)) - 1) << (b[l] & 31)) & 0xffff_ffff); Out::U32 }
         AlignbitB32 => { each!(l => (((a[l] & 0xffff_ffff) << 32 | b[l] & 0xffff_ffff) >> (c[l] & 31)) & 0xffff_ffff); Out::U32 }
@@ -702,12 +709,70 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
             each!(l => o32(h(a[l]) * h(b[l]) + h(a[l] >> 16) * h(b[l] >> 16) + f32_(c[l])));
             Out::F32
         }
-        Dot2I32I16 => { each!(l => ((a[l] as i16 as i32) * (b[l] as i16 as i32) + ((a[l] >> 16) as i16 as i32) * ((b[l] >> 16) as i16 as i32)).wrapping_add(i(c[l])) as u32 as u64); Out::U32 }
-        Dot2U32U16 => { each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32) + ((a[l] >> 16) as u16 as u32) * ((b[l] >> 16) as u16 as u32)).wrapping_add(u(c[l])) as u64); Out::U32 }
+        Dot2I32I16 => { each!(l => ((a[l] as i16 as i32).wrapping_mul(b[l] as i16 as i32).wrapping_add(((a[l] >> 16) as i16 as i32).wrapping_mul((b[l] >> 16) as i16 as i32))).wrapping_add(i(c[l])) as u32 as u64); Out::U32 }
+        Dot2U32U16 => { each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(((a[l] >> 16) as u16 as u32) * ((b[l] >> 16) as u16 as u32)).wrapping_add(u(c[l])) as u64); Out::U32 }
         Dot4I32I8 | Dot4cI32I8 => { each!(l => (0..4).fold(i(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as i8 as i32) * ((b[l] >> (8 * k)) as i8 as i32))) as u32 as u64); Out::U32 }
         Dot4U32U8 => { each!(l => (0..4).fold(u(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as u8 as u32) * ((b[l] >> (8 * k)) as u8 as u32))) as u64); Out::U32 }
         Dot8I32I4 => { each!(l => (0..8).fold(i(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) as i32) << 28 >> 28) * (((b[l] >> (4 * k)) as i32) << 28 >> 28))) as u32 as u64); Out::U32 }
         Dot8U32U4 => { each!(l => (0..8).fold(u(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) & 15) as u32) * (((b[l] >> (4 * k)) & 15) as u32))) as u64); Out::U32 }
+        CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => {
+            each!(l => {
+                let (x, y, z) = (f32_(a[l]), f32_(b[l]), f32_(c[l]));
+                let zmaj = z.abs() >= x.abs() && z.abs() >= y.abs();
+                let ymaj = !zmaj && y.abs() >= x.abs();
+                let v = match op {
+                    CubeidF32 => if zmaj { if z < 0.0 { 5.0 } else { 4.0 } } else if ymaj { if y < 0.0 { 3.0 } else { 2.0 } } else if x < 0.0 { 1.0 } else { 0.0 },
+                    CubescF32 => if zmaj { if z < 0.0 { -x } else { x } } else if ymaj { x } else if x < 0.0 { z } else { -z },
+                    CubetcF32 => if zmaj { -y } else if ymaj { if y < 0.0 { -z } else { z } } else { -y },
+                    _ => 2.0 * if zmaj { z } else if ymaj { y } else { x },
+                };
+                o32(v)
+            });
+            Out::F32
+        }
+        MullitF32 => {
+            each!(l => { let (x, y, z) = (f32_(a[l]), f32_(b[l]), f32_(c[l])); o32(if y == -f32::MAX || y == f32::NEG_INFINITY || y.is_nan() || z <= 0.0 || z.is_nan() { -f32::MAX } else { x * y }) });
+            Out::F32
+        }
+        CvtNormI16F16 | CvtNormU16F16 => {
+            each!(l => if op == CvtNormI16F16 { snorm16(h(a[l])) } else { unorm16(h(a[l])) } as u64);
+            Out::U16
+        }
+        CvtPknormI16F16 => { each!(l => snorm16(h(a[l])) as u64 | (snorm16(h(b[l])) as u64) << 16); Out::U32 }
+        CvtPknormU16F16 => { each!(l => unorm16(h(a[l])) as u64 | (unorm16(h(b[l])) as u64) << 16); Out::U32 }
+        SatPkU8I16 => {
+            let sat = |x: i16| x.clamp(0, 255) as u64;
+            each!(l => sat(a[l] as u16 as i16) | sat((a[l] >> 16) as u16 as i16) << 8);
+            Out::U16
+        }
+        QsadPkU16U8 | MqsadPkU16U8 => {
+            each!(l => {
+                let mut t = 0u64;
+                for k in 0..4 {
+                    let src = (a[l] >> (8 * k)) as u32;
+                    let acc = (c[l] >> (16 * k)) as u16 as u32;
+                    let s = sad_bytes(src, b[l] as u32, op == MqsadPkU16U8).wrapping_add(acc);
+                    t |= (s as u16 as u64) << (16 * k);
+                }
+                t
+            });
+            Out::U64
+        }
+        MqsadU32U8 => {
+            // Four 32-bit results into VDST..VDST+3; S2 is a 128-bit accumulator.
+            let Src::Vgpr(acc) = st.src[2] else { return Err("v_mqsad_u32_u8 with a non-VGPR accumulator".into()) };
+            let d = st.dst as usize;
+            for l in 0..n {
+                if write_mask >> l & 1 == 0 {
+                    continue;
+                }
+                let res: Vec<u32> = (0..4).map(|k| sad_bytes((a[l] >> (8 * k)) as u32, b[l] as u32, true).wrapping_add(w.vr(acc as usize + k, l))).collect();
+                for (k, v) in res.into_iter().enumerate() {
+                    w.set_vr(d + k, l, v);
+                }
+            }
+            return Ok(());
+        }
         ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32 | MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32
         | SwapB32 | SwaprelB32 | Nop | Pipeflush | Clrexcp => unreachable_handled(op)?,
     };
@@ -885,6 +950,35 @@ fn write_result(w: &mut Wave, st: &Step, m: &Mods, out: Out, r: &Lanes, mask: u6
         }
     }
     Ok(())
+}
+
+/// f16 to a signed normalised 16-bit integer.
+fn snorm16(x: f32) -> u16 {
+    if x.is_nan() {
+        return 0;
+    }
+    (x.clamp(-1.0, 1.0) * 32767.0).round_ties_even() as i16 as u16
+}
+
+fn unorm16(x: f32) -> u16 {
+    if x.is_nan() {
+        return 0;
+    }
+    (x.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u16
+}
+
+/// Sum of absolute byte differences of two dwords; `masked` skips bytes where `b` is 0 (msad).
+fn sad_bytes(a: u32, b: u32, masked: bool) -> u32 {
+    (0..4)
+        .map(|k| {
+            let (x, y) = ((a >> (8 * k)) as u8, (b >> (8 * k)) as u8);
+            if masked && y == 0 {
+                0
+            } else {
+                x.abs_diff(y) as u32
+            }
+        })
+        .sum()
 }
 
 /// `v_perm_b32` byte selection over {S0, S1}.

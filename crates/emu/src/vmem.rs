@@ -228,6 +228,24 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
     let n = w.lanes;
     // Per-lane locations.
     let mut locs = [Loc::Discard; 64];
+    if let MemKind::Addtid { store } = k {
+        // SADDR + offset + 4 × lane: one dword per lane, no VGPR address.
+        let saddr = bits(raw, 48, 7) as u16;
+        let base = if saddr == src::NULL { 0 } else { w.read_s64(Src::Sgpr(saddr)) };
+        let offset = ((bits(raw, 0, 12) << 20) as i32 >> 20) as i64;
+        let reg = if store { bits(raw, 40, 8) } else { bits(raw, 56, 8) } as usize;
+        for l in (0..n).filter(|l| exec >> l & 1 != 0) {
+            let a = base.wrapping_add(offset as u64).wrapping_add(4 * l as u64);
+            if store {
+                let v = w.vr(reg, l).to_le_bytes();
+                sh.mem.write(a, &v).map_err(|e| e.to_string())?;
+            } else {
+                let v = sh.mem.read_u32(a).map_err(|e| e.to_string())?;
+                w.set_vr(reg, l, v);
+            }
+        }
+        return Ok(());
+    }
     let (vdst, data_reg, returns) = if f == Format::Mubuf {
         let glc = bits(raw, 14, 1) != 0;
         (bits(raw, 40, 8) as u16, bits(raw, 40, 8) as u16, glc)
@@ -301,6 +319,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
     }
     let mut buf = [0u8; 16];
     match k {
+        MemKind::Addtid { .. } => {}
         MemKind::Load { bytes, sext, d16, hi } => {
             for l in 0..n {
                 if exec >> l & 1 == 0 {
@@ -380,6 +399,7 @@ fn mem_size(k: MemKind) -> u8 {
                 4
             }
         }
+        MemKind::Addtid { .. } => 4,
     }
 }
 

@@ -719,3 +719,248 @@ fn mul_hi_and_mad() {
         }
     });
 }
+
+/// The second corpus file (calls, constant tables, builtins) in wave32 and wave64.
+fn corpus2() -> &'static [(CodeObject, u32); 2] {
+    static C: OnceLock<[(CodeObject, u32); 2]> = OnceLock::new();
+    C.get_or_init(|| {
+        let cl = root().join("tests/kernels/corpus2.cl");
+        let base = ["-x", "cl", "-cl-std=CL2.0"];
+        let w32 = compile(&cl, "w32", &base);
+        let w64 = compile(&cl, "w64", &["-x", "cl", "-cl-std=CL2.0", "-mwavefrontsize64"]);
+        [(w32, 32), (w64, 64)]
+    })
+}
+
+fn each_wave2(f: impl Fn(&CodeObject, u32)) {
+    for (co, lanes) in corpus2() {
+        f(co, *lanes);
+    }
+}
+
+#[test]
+fn call_with_stack_and_constant_table() {
+    const TABLE: [u32; 16] = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3];
+    each_wave2(|co, lanes| {
+        let n = 200u32;
+        let mut r = Rng(30);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 4 * n as usize]];
+        ok(co, "k_call_const", n, 64, &mut b, &[S::U32(n)]);
+        let want: Vec<u32> = a
+            .iter()
+            .map(|&v| {
+                let (x, y) = (v, v >> 3);
+                let arr: Vec<u32> = (0..12u32).map(|i| x.wrapping_mul(i + 1) ^ a[(i % 4) as usize]).collect();
+                arr[(y % 12) as usize].wrapping_add(arr[((y / 12) % 12) as usize]).wrapping_add(TABLE[(v & 15) as usize])
+            })
+            .collect();
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+#[test]
+fn lds_float_atomic_add() {
+    each_wave2(|co, lanes| {
+        let groups = 3u32;
+        let mut r = Rng(31);
+        let a: Vec<f32> = (0..128 * groups).map(|_| (r.u32() % 1000) as f32 - 500.0).collect();
+        let mut b = vec![bytes_f32(&a), vec![0u8; 16 * groups as usize]];
+        ok(co, "k_lds_fadd", 128 * groups, 128, &mut b, &[]);
+        let mut want = Vec::new();
+        for c in a.chunks(128) {
+            for k in 0..4 {
+                want.push(c.iter().skip(k).step_by(4).sum::<f32>().to_bits());
+            }
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+/// `v_perm_b32`, written here from the ISA's byte-select table.
+fn perm_ref(s0: u32, s1: u32, sel: u32) -> u32 {
+    let bytes = [s1.to_le_bytes(), s0.to_le_bytes()].concat();
+    let mut out = 0u32;
+    for k in 0..4 {
+        let s = (sel >> (8 * k)) & 0xff;
+        let v = match s {
+            0..=7 => bytes[s as usize] as u32,
+            8..=11 => {
+                let src = bytes[(2 * (s - 8) + 1) as usize];
+                if src & 0x80 != 0 { 0xff } else { 0 }
+            }
+            12 => 0,
+            _ => 0xff,
+        };
+        out |= v << (8 * k);
+    }
+    out
+}
+
+#[test]
+fn integer_builtins() {
+    each_wave2(|co, lanes| {
+        let n = 300u32;
+        let mut r = Rng(32);
+        let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let bb: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), bytes_u32(&bb), vec![0u8; 40 * n as usize]];
+        ok(co, "k_builtins_int", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[2]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i]);
+            let (off, wd) = (y & 31, (y >> 5) & 31);
+            let ubfe = if wd == 0 { 0 } else { (x >> off) & ((1u32 << wd) - 1) };
+            let sbfe = if wd == 0 { 0 } else { (((x as i32 >> off) as u32 & ((1u32 << wd) - 1)) << (32 - wd)) as i32 >> (32 - wd) };
+            let wide = (x as u64) << 32 | y as u64;
+            let bytes_diff = |masked: bool| -> u32 {
+                (0..4).map(|k| {
+                    let (p, q) = ((x >> (8 * k)) as u8, (y >> (8 * k)) as u8);
+                    if masked && q == 0 { 0 } else { p.abs_diff(q) as u32 }
+                }).sum()
+            };
+            let lerp = (0..4).fold(0u32, |t, k| {
+                let round = (0x0100_0100u32 >> (8 * k)) & 1;
+                t | ((((x >> (8 * k)) & 0xff) + ((y >> (8 * k)) & 0xff) + round) >> 1) << (8 * k)
+            });
+            let udot4 = (0..4).fold(1000u32, |t, k| t.wrapping_add(((x >> (8 * k)) & 0xff) * ((y >> (8 * k)) & 0xff)));
+            let sdot2 = (0..2).fold(-5i32, |t, k| t.wrapping_add(((x >> (16 * k)) as i16 as i32) * ((y >> (16 * k)) as i16 as i32)));
+            let want = [
+                ubfe,
+                sbfe as u32,
+                (wide >> ((y >> 27) & 31)) as u32,
+                (wide >> (8 * ((y >> 30) & 3))) as u32,
+                perm_ref(x, y, 0x0c05_0a01),
+                bytes_diff(false) + 77,
+                bytes_diff(true) + 5,
+                lerp,
+                udot4,
+                sdot2 as u32,
+            ];
+            assert_eq!(&got[10 * i..10 * i + 10], &want, "wave{lanes} i={i} x={x:#x} y={y:#x}");
+        }
+    });
+}
+
+/// Round-toward-zero f32 -> f16, found by search over f16 magnitudes (independent of `half`'s
+/// rounding).
+fn f16_rtz(x: f32) -> u16 {
+    let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let m = x.abs();
+    let (mut lo, mut hi) = (0u16, 0x7bffu16);
+    while lo < hi {
+        let mid = (lo + hi + 1) / 2;
+        if half::f16::from_bits(mid).to_f32() <= m {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    sign | lo
+}
+
+#[test]
+fn float_builtins() {
+    each_wave2(|co, lanes| {
+        let mut r = Rng(33);
+        let mut a: Vec<f32> = (0..200).map(|_| r.f32(-70000.0, 70000.0) * if r.u32() % 3 == 0 { 1e-4 } else { 1.0 }).collect();
+        a.extend([0.0, -0.0, 1e-40, -1e-40, 1.0, -1.5, 0.75, 65519.0]);
+        let bb: Vec<f32> = (0..a.len()).map(|_| r.f32(-8.0, 8.0)).collect();
+        let n = a.len() as u32;
+        let mut b = vec![bytes_f32(&a), bytes_f32(&bb), vec![0u8; 32 * n as usize]];
+        ok(co, "k_builtins_float", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[2]);
+        for i in 0..n as usize {
+            let (x, y) = (a[i], bb[i]);
+            let med = x.max(y).min(x.min(y).max(0.25));
+            // frexp from the exact binary exponent: |x| = m * 2^e with m in [0.5, 1).
+            let (mant, exp) = if x == 0.0 {
+                (x, 0)
+            } else {
+                let xd = x as f64;
+                let mut e = xd.abs().log2().floor() as i32 + 1;
+                let mut m = xd / 2f64.powi(e);
+                while m.abs() >= 1.0 {
+                    m /= 2.0;
+                    e += 1;
+                }
+                while m.abs() < 0.5 {
+                    m *= 2.0;
+                    e -= 1;
+                }
+                (m as f32, e)
+            };
+            let frac = (x - x.floor()).min(f32::from_bits(0x3f7f_ffff));
+            let class = (x == 0.0 || x.is_subnormal()) as u32; // mask 0x0f0: zeros and denormals
+            let major = if 1.5f32 >= x.abs() && 1.5 >= y.abs() { 1.5 } else if y.abs() >= x.abs() { y } else { x };
+            let want = vec![
+                med.to_bits(),
+                mant.to_bits(),
+                exp as u32,
+                ((x as f64 * 2f64.powi((y * 4.0) as i32)) as f32).to_bits(),
+                frac.to_bits(),
+                class,
+                (2.0 * major).to_bits(),
+                f16_rtz(x) as u32 | (f16_rtz(y) as u32) << 16,
+            ];
+            assert_eq!(&got[8 * i..8 * i + 8], &want[..], "wave{lanes} i={i} x={x:e} y={y}");
+        }
+    });
+}
+
+#[test]
+fn lane_builtins() {
+    each_wave2(|co, lanes| {
+        let n = 128u32;
+        let a: Vec<u32> = (0..n).map(|i| i * 13 + 7).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 16 * n as usize]];
+        ok(co, "k_lane_ops", n, 64, &mut b, &[]);
+        let got = u32s(&b[1]);
+        for i in 0..n as usize {
+            let wave = i / lanes as usize * lanes as usize;
+            let lane = i - wave;
+            let row = i & !15;
+            let li = i & 15;
+            let perm = if li < 8 { 7 - li } else { 23 - li };
+            let sel = (0xfac6usize >> (3 * (i % 8))) & 7;
+            let want = [a[wave + 3], if lane == 5 { a[wave] } else { 12345 }, a[row + perm], a[(i & !7) | sel] + lane as u32];
+            assert_eq!(&got[4 * i..4 * i + 4], &want, "wave{lanes} i={i}");
+        }
+    });
+}
+
+#[test]
+fn f64_conversions() {
+    each_wave2(|co, lanes| {
+        let n = 150u32;
+        let mut r = Rng(34);
+        let a: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 1e9).collect();
+        let mut b = vec![bytes_f64(&a), vec![0u8; 32 * n as usize]];
+        ok(co, "k_f64_ops", n, 64, &mut b, &[S::U32(n)]);
+        let got = u64s(&b[1]);
+        for i in 0..n as usize {
+            let x = a[i];
+            let want = [(x * 1e3) as i64 as f64, x.abs() as u64 as f64, x.ceil() - (x / 3.0).trunc(), x.max(-x * 0.5)];
+            let want: Vec<u64> = want.iter().map(|v| v.to_bits()).collect();
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x}");
+        }
+    });
+}
+
+#[test]
+fn u64_division() {
+    each_wave2(|co, lanes| {
+        let n = 200u32;
+        let mut r = Rng(35);
+        let a: Vec<u64> = (0..n).map(|_| r.next()).collect();
+        let mut b = vec![bytes_u64(&a), vec![0u8; 16 * n as usize]];
+        ok(co, "k_u64_div", n, 64, &mut b, &[S::U32(n)]);
+        let got = u64s(&b[1]);
+        for i in 0..n as usize {
+            let x = a[i];
+            let y = a[(i + 7) % n as usize] >> (i % 60) | 1;
+            assert_eq!(got[2 * i], x / y, "wave{lanes} i={i}");
+            assert_eq!(got[2 * i + 1], ((x as i64) % ((y | 0x100) as i64)) as u64, "wave{lanes} i={i}");
+        }
+    });
+}

@@ -389,3 +389,27 @@ fn lds_inc_dec_wrap_and_64bit_halves() {
     assert_eq!((w.vr(6, 3), w.vr(7, 3)), (0xffff_ffff, 1));
     assert_eq!((w.vr(10, 3), w.vr(11, 3)), (0, 2), "the carry crosses into the high half");
 }
+
+#[test]
+fn cube_map_and_packing_helpers() {
+    let s = run32(
+        "v_cubeid_f32 v3, v0, v1, v2\n v_cubesc_f32 v4, v0, v1, v2\n v_cubetc_f32 v5, v0, v1, v2\n v_cubema_f32 v6, v0, v1, v2\n\
+         v_sat_pk_u8_i16_e32 v7, v8\n v_cvt_rpi_i32_f32_e32 v9, v10",
+        |s| {
+            // (x, y, z) per lane: +x major, -y major, -z major
+            let v = [(2.0f32, 1.0f32, -0.5f32), (0.5, -3.0, 1.0), (1.0, 2.0, -4.0)];
+            s.set_v(0, |l| v[l % 3].0.to_bits());
+            s.set_v(1, |l| v[l % 3].1.to_bits());
+            s.set_v(2, |l| v[l % 3].2.to_bits());
+            s.set_v(8, |_| 0x0123_ff80); // hi 0x0123 (291 -> 255), lo 0xff80 (-128 -> 0)
+            s.set_v(10, |_| 0.49999997f32.to_bits());
+        },
+    );
+    let f = |r, l| f32::from_bits(s.wave.vr(r, l));
+    assert_eq!((f(3, 0), f(4, 0), f(5, 0), f(6, 0)), (0.0, 0.5, -1.0, 4.0), "+x face: sc = -z, tc = -y, ma = 2x");
+    assert_eq!((f(3, 1), f(4, 1), f(5, 1), f(6, 1)), (3.0, 0.5, -1.0, -6.0), "-y face: sc = x, tc = -z");
+    assert_eq!((f(3, 2), f(4, 2), f(5, 2), f(6, 2)), (5.0, -1.0, -2.0, -8.0), "-z face: sc = -x, tc = -y");
+    assert_eq!(s.wave.vr(7, 0), 0xff00, "saturate each signed half to 0..255");
+    // floor(0.49999997 + 0.5) in single precision: the sum rounds to 1.0.
+    assert_eq!(s.wave.vr(9, 0), 1);
+}

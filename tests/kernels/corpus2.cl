@@ -1,0 +1,94 @@
+// More of the emulator's corpus: calls, constant tables, LDS float atomics, and the AMDGPU
+// builtins that reach single instructions (see crates/emu/tests/corpus.rs).
+#pragma OPENCL FP_CONTRACT OFF
+typedef unsigned int uint;
+typedef unsigned long ulong;
+#define LID (uint)__builtin_amdgcn_workitem_id_x()
+#define GID ((uint)__builtin_amdgcn_workgroup_id_x() * (uint)__builtin_amdgcn_workgroup_size_x() + LID)
+#define BARRIER() do { __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"); __builtin_amdgcn_s_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"); } while (0)
+
+__constant uint TABLE[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
+
+__attribute__((noinline)) uint mix(uint x, uint y, __global const uint *t) {
+    uint arr[12];
+    for (uint i = 0; i < 12; i++) arr[i] = x * (i + 1) ^ t[i % 4];
+    return arr[y % 12] + arr[(y / 12) % 12];
+}
+
+__kernel void k_call_const(__global const uint *in, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint v = in[i];
+    out[i] = mix(v, v >> 3, in) + TABLE[v & 15];
+}
+
+__kernel void k_lds_fadd(__global const float *in, __global float *out) {
+    __local float acc[4];
+    uint lid = LID;
+    if (lid < 4) acc[lid] = 0.0f;
+    BARRIER();
+    // Exact in any order: the inputs are small integers.
+    __atomic_fetch_add(&acc[lid & 3], in[GID], __ATOMIC_RELAXED);
+    BARRIER();
+    if (lid < 4) out[__builtin_amdgcn_workgroup_id_x() * 4 + lid] = acc[lid];
+}
+
+__kernel void k_builtins_int(__global const uint *a, __global const uint *b, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint x = a[i], y = b[i];
+    out[10 * i + 0] = __builtin_amdgcn_ubfe(x, y & 31, (y >> 5) & 31);
+    out[10 * i + 1] = (uint)__builtin_amdgcn_sbfe((int)x, y & 31, (y >> 5) & 31);
+    out[10 * i + 2] = __builtin_amdgcn_alignbit(x, y, y >> 27);
+    out[10 * i + 3] = __builtin_amdgcn_alignbyte(x, y, y >> 30);
+    out[10 * i + 4] = __builtin_amdgcn_perm(x, y, 0x0c050a01);
+    out[10 * i + 5] = __builtin_amdgcn_sad_u8(x, y, 77);
+    out[10 * i + 6] = __builtin_amdgcn_msad_u8(x, y, 5);
+    out[10 * i + 7] = __builtin_amdgcn_lerp(x, y, 0x01000100);
+    out[10 * i + 8] = (uint)__builtin_amdgcn_udot4(x, y, 1000u, false);
+    out[10 * i + 9] = (uint)__builtin_amdgcn_sdot2(__builtin_bit_cast(short2, x), __builtin_bit_cast(short2, y), -5, false);
+}
+
+__kernel void k_builtins_float(__global const float *a, __global const float *b, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    float x = a[i], y = b[i];
+    out[8 * i + 0] = __builtin_bit_cast(uint, __builtin_amdgcn_fmed3f(x, y, 0.25f));
+    out[8 * i + 1] = __builtin_bit_cast(uint, __builtin_amdgcn_frexp_mantf(x));
+    out[8 * i + 2] = (uint)__builtin_amdgcn_frexp_expf(x);
+    out[8 * i + 3] = __builtin_bit_cast(uint, __builtin_amdgcn_ldexpf(x, (int)(y * 4.0f)));
+    out[8 * i + 4] = __builtin_bit_cast(uint, __builtin_amdgcn_fractf(x));
+    out[8 * i + 5] = (uint)__builtin_amdgcn_classf(x, 0x0f0);
+    out[8 * i + 6] = __builtin_bit_cast(uint, __builtin_amdgcn_cubema(x, y, 1.5f));
+    out[8 * i + 7] = __builtin_bit_cast(uint, __builtin_amdgcn_cvt_pkrtz(x, y));
+}
+
+__kernel void k_lane_ops(__global const uint *in, __global uint *out) {
+    uint v = in[GID];
+    uint lane = __builtin_amdgcn_mbcnt_lo(~0u, 0);
+    lane = __builtin_amdgcn_mbcnt_hi(~0u, lane);
+    out[4 * GID + 0] = __builtin_amdgcn_readlane(v, 3);
+    uint t = 12345u, s = __builtin_amdgcn_readfirstlane(v);
+    __asm__("v_writelane_b32 %0, %1, 5" : "+v"(t) : "s"(s));
+    out[4 * GID + 1] = t;
+    out[4 * GID + 2] = __builtin_amdgcn_permlane16(0u, v, 0x01234567u, 0x89abcdefu, false, false);
+    out[4 * GID + 3] = __builtin_amdgcn_mov_dpp8(v, 0x0000fac6) + lane;  // lanes 6,0,3,7,... within 8
+}
+
+__kernel void k_f64_ops(__global const double *a, __global double *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    double x = a[i];
+    out[4 * i + 0] = (double)(long)(x * 1e3);
+    out[4 * i + 1] = (double)(ulong)__builtin_fabs(x);
+    out[4 * i + 2] = __builtin_ceil(x) - __builtin_trunc(x / 3.0);
+    out[4 * i + 3] = __builtin_fmax(x, -x * 0.5);
+}
+
+__kernel void k_u64_div(__global const ulong *a, __global ulong *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    ulong x = a[i], y = a[(i + 7) % n] >> (i % 60) | 1;
+    out[2 * i] = x / y;
+    out[2 * i + 1] = (ulong)((long)x % (long)(y | 0x100));
+}
