@@ -102,9 +102,17 @@ impl Memory {
     }
 
     /// Reads bytes.
+    #[inline]
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let r = self.region(addr, out.len() as u32)?;
         let mut off = addr - r.base;
+        // Within one word: a single load.
+        let s = (off % 8) as usize;
+        if s + out.len() <= 8 {
+            let w = r.words[(off / 8) as usize].load(Relaxed).to_le_bytes();
+            out.copy_from_slice(&w[s..s + out.len()]);
+            return Ok(());
+        }
         let mut i = 0;
         while i < out.len() {
             let w = r.words[(off / 8) as usize].load(Relaxed).to_le_bytes();
@@ -119,9 +127,19 @@ impl Memory {
 
     /// Writes bytes (each 8-byte word updated atomically, so concurrent writers of other bytes in
     /// the same word are not lost).
+    #[inline]
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         let r = self.region(addr, data.len() as u32)?;
         let mut off = addr - r.base;
+        let s = (off % 8) as usize;
+        if s + data.len() <= 8 && data.len() < 8 {
+            let mut b = [0u8; 8];
+            b[s..s + data.len()].copy_from_slice(data);
+            let mask = ((1u64 << (8 * data.len())) - 1) << (8 * s);
+            let val = u64::from_le_bytes(b);
+            let _ = r.words[(off / 8) as usize].fetch_update(Relaxed, Relaxed, |old| Some(old & !mask | val));
+            return Ok(());
+        }
         let mut i = 0;
         while i < data.len() {
             let s = (off % 8) as usize;

@@ -339,7 +339,8 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 if hi {
                     buf.copy_within(2..4, 0);
                 }
-                write_loc(w, sh, l, locs[l], &buf[..nb].to_vec())?;
+                let data = buf;
+                write_loc(w, sh, l, locs[l], &data[..nb])?;
             }
         }
         MemKind::Atomic { op, x2 } => {
