@@ -66,7 +66,12 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
             Ok(Flow::Next)
         }
         Kind::Smem(m) => smem(w, sh, st, m),
-        Kind::Valu(op) => crate::valu::valu(w, sh, st, op).map(|_| Flow::Next),
+        Kind::Valu(op) => {
+            if st.fast && crate::fast::exec(w, st, op) {
+                return Ok(Flow::Next);
+            }
+            crate::valu::valu(w, sh, st, op).map(|_| Flow::Next)
+        }
         Kind::Vcmp { ty, cond, x } => crate::valu::compare(w, st, ty, cond, x).map(|_| Flow::Next),
         Kind::VcmpClass { ty, x } => crate::valu::compare_class(w, st, ty, x).map(|_| Flow::Next),
         Kind::Mem(m) => crate::vmem::mem(w, sh, st, m).map(|_| Flow::Next),

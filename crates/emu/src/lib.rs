@@ -13,6 +13,7 @@
 
 pub mod dispatch;
 pub mod exec;
+pub mod fast;
 pub mod float;
 pub mod memory;
 pub mod program;

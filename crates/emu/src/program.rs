@@ -41,6 +41,8 @@ pub struct Step {
     pub nsrc: u8,
     /// A VOP3 encoding with a scalar destination field (VOP3B: no abs, no op_sel).
     pub vop3b: bool,
+    /// Qualifies for the VALU fast path (`fast.rs`): a plain 32-bit operation, no modifiers.
+    pub fast: bool,
 }
 
 impl Step {
@@ -125,6 +127,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         imm: [ImmTy::B32; 3],
         nsrc: 0,
         vop3b: inst.format == Format::Vop3 && inst.entry.operands.iter().any(|o| o.field == Field::Sdst),
+        fast: false,
     };
     let wave64 = inst.wave64;
     for op in inst.entry.operands {
@@ -171,6 +174,17 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
             _ => {}
         }
     }
+    step.fast = match step.kind {
+        Kind::Valu(op) => {
+            // VOP3 modifier bits: abs [10:8], op_sel [14:11], clamp [15], omod [60:59], neg [63:61].
+            let plain_vop3 = inst.format == Format::Vop3 && !step.vop3b && inst.raw & (0xff << 8) == 0 && inst.raw >> 59 == 0;
+            (matches!(inst.format, Format::Vop1 | Format::Vop2) || plain_vop3)
+                && crate::fast::supported(op)
+                && step.sw.iter().take(step.nsrc as usize).all(|&w| w == 1)
+                && step.dw == 1
+        }
+        _ => false,
+    };
     // VOPC e32 writes VCC; its source slot 1 is VSRC1.
     if matches!(inst.format, Format::Vopc | Format::VopcSdwa) {
         step.sdst = if inst.format == Format::VopcSdwa && inst.raw >> 47 & 1 != 0 {

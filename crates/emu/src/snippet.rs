@@ -15,6 +15,9 @@ pub struct Snippet {
     pub lds: Vec<u8>,
     pub mem: Memory,
     pub target: rdna_isa::Target,
+    /// Use the VALU fast path where it applies (turn off to run everything through the general
+    /// path, e.g. to compare the two).
+    pub fast: bool,
 }
 
 impl Snippet {
@@ -26,14 +29,19 @@ impl Snippet {
         let mut wave = Wave::new(lanes, 256, 256);
         wave.set_exec(wave.lane_mask);
         wave.mode = Mode(0xf0 | 1 << 8 | 1 << 9);
-        Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target }
+        Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target, fast: true }
     }
 
     /// Executes `code` from its first byte until `s_endpgm` or the end of the code, at most
     /// `budget` instructions. Errors name the offset and the instruction.
     pub fn run(&mut self, code: &[u8]) -> Result<u64, String> {
         let dec = Decoder::new(self.target);
-        let prog = Program::decode(&dec, code, 0);
+        let mut prog = Program::decode(&dec, code, 0);
+        if !self.fast {
+            for st in &mut prog.steps {
+                st.fast = false;
+            }
+        }
         self.wave.pc = 0;
         self.wave.done = false;
         let mut sh = Shared { prog: &prog, mem: &self.mem, lds: &mut self.lds, code_addr: 0, cycles: 0 };

@@ -1,0 +1,139 @@
+//! The VALU fast path: plain 32-bit operations without modifiers, DPP or SDWA, computed straight
+//! from the register file into the destination. `program.rs` marks the steps that qualify; the
+//! general path in `valu.rs` handles everything else and is the reference these must equal
+//! (`tests/fast_path.rs` runs both on the same inputs).
+
+use crate::program::{Src, Step};
+use crate::sem::VOp;
+use crate::wave::{Wave, LANES};
+
+/// Whether `op` has a fast form (integer operations, and float operations that are exact with
+/// denormals kept and round-to-nearest-even — the fast path checks MODE before use).
+pub fn supported(op: VOp) -> bool {
+    use VOp::*;
+    matches!(
+        op,
+        MovB32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | AddNcU32 | SubNcU32 | SubrevNcU32 | AndB32 | OrB32 | XorB32 | NotB32 | LshlrevB32 | LshrrevB32 | AshrrevI32
+            | MinU32 | MaxU32 | MinI32 | MaxI32 | MulLoU32 | MulHiU32 | MulU32U24 | MadU32U24 | LshlOrB32 | AndOrB32 | Or3B32
+            | Xor3B32 | Add3U32 | LshlAddU32 | AddLshlU32 | XadU32 | BfeU32 | BfiB32 | AddF32 | SubF32 | SubrevF32 | MulF32
+            | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | BcntU32B32
+    )
+}
+
+/// Whether `op` computes in single precision (and so needs MODE = denormals kept, nearest-even).
+pub fn is_float(op: VOp) -> bool {
+    use VOp::*;
+    matches!(op, AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3)
+}
+
+/// A source for all lanes: a VGPR's lanes, or one value for every lane.
+fn lanes<'a>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32] {
+    let n = w.lanes;
+    match s {
+        Src::Vgpr(r) => {
+            let b = r as usize * LANES;
+            w.v.get(b..b + n).unwrap_or(&tmp[..n])
+        }
+        other => {
+            tmp[..n].fill(w.read_s32(other));
+            &tmp[..n]
+        }
+    }
+}
+
+/// Executes a step marked fast. Returns false (doing nothing) when MODE rules the fast form out.
+#[inline]
+pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
+    use VOp::*;
+    if is_float(op) && w.mode.0 & 0x3f != 0x30 {
+        return false;
+    }
+    let n = w.lanes;
+    let exec = w.exec();
+    let mut r = [0u32; LANES];
+    {
+        let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+        let a = lanes(w, st.src[0], &mut ta);
+        let b = if st.nsrc > 1 { lanes(w, st.src[1], &mut tb) } else { a };
+        let c = if matches!(op, FmacF32) {
+            lanes(w, Src::Vgpr(st.dst), &mut tc)
+        } else if st.nsrc > 2 {
+            lanes(w, st.src[2], &mut tc)
+        } else {
+            a
+        };
+        let r = &mut r[..n];
+        macro_rules! map2 {
+            (|$x:ident, $y:ident| $e:expr) => {
+                for ((o, &$x), &$y) in r.iter_mut().zip(a).zip(b) {
+                    *o = $e;
+                }
+            };
+        }
+        macro_rules! map3 {
+            (|$x:ident, $y:ident, $z:ident| $e:expr) => {
+                for (((o, &$x), &$y), &$z) in r.iter_mut().zip(a).zip(b).zip(c) {
+                    *o = $e;
+                }
+            };
+        }
+        let f = f32::from_bits;
+        match op {
+            MovB32 => r.copy_from_slice(a),
+            NotB32 => map2!(|x, _y| !x),
+            AddNcU32 => map2!(|x, y| x.wrapping_add(y)),
+            SubNcU32 => map2!(|x, y| x.wrapping_sub(y)),
+            SubrevNcU32 => map2!(|x, y| y.wrapping_sub(x)),
+            AndB32 => map2!(|x, y| x & y),
+            OrB32 => map2!(|x, y| x | y),
+            XorB32 => map2!(|x, y| x ^ y),
+            LshlrevB32 => map2!(|x, y| y << (x & 31)),
+            LshrrevB32 => map2!(|x, y| y >> (x & 31)),
+            AshrrevI32 => map2!(|x, y| ((y as i32) >> (x & 31)) as u32),
+            MinU32 => map2!(|x, y| x.min(y)),
+            MaxU32 => map2!(|x, y| x.max(y)),
+            MinI32 => map2!(|x, y| (x as i32).min(y as i32) as u32),
+            MaxI32 => map2!(|x, y| (x as i32).max(y as i32) as u32),
+            MulLoU32 => map2!(|x, y| x.wrapping_mul(y)),
+            MulHiU32 => map2!(|x, y| ((x as u64 * y as u64) >> 32) as u32),
+            MulU32U24 => map2!(|x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff)),
+            BcntU32B32 => map2!(|x, y| x.count_ones().wrapping_add(y)),
+            MadU32U24 => map3!(|x, y, z| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(z)),
+            LshlOrB32 => map3!(|x, y, z| (x << (y & 31)) | z),
+            AndOrB32 => map3!(|x, y, z| (x & y) | z),
+            Or3B32 => map3!(|x, y, z| x | y | z),
+            Xor3B32 => map3!(|x, y, z| x ^ y ^ z),
+            Add3U32 => map3!(|x, y, z| x.wrapping_add(y).wrapping_add(z)),
+            LshlAddU32 => map3!(|x, y, z| (x << (y & 31)).wrapping_add(z)),
+            AddLshlU32 => map3!(|x, y, z| x.wrapping_add(y) << (z & 31)),
+            XadU32 => map3!(|x, y, z| (x ^ y).wrapping_add(z)),
+            BfeU32 => map3!(|x, y, z| if z & 31 == 0 { 0 } else { ((x as u64 >> (y & 31)) & ((1u64 << (z & 31)) - 1)) as u32 }),
+            BfiB32 => map3!(|x, y, z| (x & y) | (!x & z)),
+            AddF32 => map2!(|x, y| (f(x) + f(y)).to_bits()),
+            SubF32 => map2!(|x, y| (f(x) - f(y)).to_bits()),
+            SubrevF32 => map2!(|x, y| (f(y) - f(x)).to_bits()),
+            MulF32 => map2!(|x, y| (f(x) * f(y)).to_bits()),
+            FmaF32 | FmacF32 => map3!(|x, y, z| f(x).mul_add(f(y), f(z)).to_bits()),
+            CvtF32U32 => map2!(|x, _y| (x as f32).to_bits()),
+            CvtF32I32 => map2!(|x, _y| (x as i32 as f32).to_bits()),
+            CvtF32Ubyte0 => map2!(|x, _y| ((x & 0xff) as f32).to_bits()),
+            CvtF32Ubyte1 => map2!(|x, _y| ((x >> 8 & 0xff) as f32).to_bits()),
+            CvtF32Ubyte2 => map2!(|x, _y| ((x >> 16 & 0xff) as f32).to_bits()),
+            CvtF32Ubyte3 => map2!(|x, _y| ((x >> 24) as f32).to_bits()),
+            _ => return false,
+        }
+    }
+    let d = st.dst as usize * LANES;
+    if let Some(dst) = w.v.get_mut(d..d + n) {
+        if exec == w.lane_mask {
+            dst.copy_from_slice(&r[..n]);
+        } else {
+            for (l, (x, &v)) in dst.iter_mut().zip(r.iter()).enumerate() {
+                if exec >> l & 1 != 0 {
+                    *x = v;
+                }
+            }
+        }
+    }
+    true
+}
