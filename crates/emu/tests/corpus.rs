@@ -964,3 +964,22 @@ fn u64_division() {
         }
     });
 }
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    // Kernels with cross-workgroup atomics and LDS: one host thread, two, and eight must agree.
+    let (co, _) = &corpus()[0];
+    let mut r = Rng(40);
+    let a: Vec<u32> = (0..256 * 16).map(|_| r.u32()).collect();
+    let mut outs = Vec::new();
+    for threads in [1, 2, 8] {
+        let mut h = vec![bytes_u32(&a), vec![0u8; 4 * 64]];
+        run_threads(co, "k_histogram", [256 * 16, 1, 1], [128, 1, 1], &mut h, &[S::U32(256 * 16)], threads).unwrap();
+        let mut l = vec![bytes_u32(&a), vec![0u8; 4 * 17 * 16]];
+        run_threads(co, "k_lds_atomics", [256 * 16, 1, 1], [256, 1, 1], &mut l, &[], threads).unwrap();
+        let mut s = vec![bytes_u32(&a), vec![0u8; 4 * 256 * 16]];
+        run_threads(co, "k_scan", [256 * 16, 1, 1], [256, 1, 1], &mut s, &[], threads).unwrap();
+        outs.push((h, l, s));
+    }
+    assert!(outs.windows(2).all(|w| w[0] == w[1]), "outputs differ between thread counts");
+}

@@ -43,6 +43,11 @@ pub enum S {
 /// Runs `kernel` with `bufs` bound to its buffer arguments (in order) and `scalars` to its
 /// by-value arguments (in order); the buffers are updated in place.
 pub fn run(co: &CodeObject, kernel: &str, grid: [u32; 3], wg: [u32; 3], bufs: &mut [Vec<u8>], scalars: &[S]) -> Result<Stats, rdna_emu::Error> {
+    run_threads(co, kernel, grid, wg, bufs, scalars, 0)
+}
+
+/// [`run`] on a given number of host threads (0: all cores).
+pub fn run_threads(co: &CodeObject, kernel: &str, grid: [u32; 3], wg: [u32; 3], bufs: &mut [Vec<u8>], scalars: &[S], threads: usize) -> Result<Stats, rdna_emu::Error> {
     let k = co.kernel(kernel).unwrap_or_else(|| panic!("no kernel {kernel}"));
     let meta = k.meta.as_ref().expect("metadata");
     let mut mem = Memory::new();
@@ -79,7 +84,7 @@ pub fn run(co: &CodeObject, kernel: &str, grid: [u32; 3], wg: [u32; 3], bufs: &m
         }
     }
     let launch = Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: 0 };
-    let stats = rdna_emu::run(&launch, &mut mem, &Options { budget: 10_000_000, threads: 0, trace: None })?;
+    let stats = rdna_emu::run(&launch, &mut mem, &Options { budget: 10_000_000, threads, trace: None })?;
     for (i, b) in bufs.iter_mut().enumerate() {
         let c = mem.contents(&format!("b{i}")).unwrap();
         let len = b.len();
