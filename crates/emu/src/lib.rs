@@ -11,6 +11,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bufmt;
 pub mod dispatch;
 pub mod exec;
 pub mod fast;

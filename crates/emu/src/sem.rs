@@ -151,6 +151,10 @@ pub enum MemKind {
     Atomic { op: Atomic, x2: bool },
     /// `global_load_dword_addtid` / `global_store_dword_addtid`: SADDR + offset + 4 × lane.
     Addtid { store: bool },
+    /// Typed buffer accesses: `comps` components converted through the buffer format (from the
+    /// resource for `buffer_*_format_*`, from the instruction for `tbuffer_*`); `d16` packs two
+    /// components per register (`hi`: the single component goes to the high half).
+    Format { store: bool, comps: u8, d16: bool, hi: bool },
 }
 
 /// Read-modify-write operations shared by DS, FLAT/GLOBAL and buffer atomics.
@@ -363,8 +367,7 @@ pub fn classify_name(n: &str, format: Format) -> Kind {
         F::Sop1 | F::Sop2 | F::Sopk | F::Sopc | F::Sopp => scalar(n),
         F::Smem => smem(n),
         F::Ds => ds(n),
-        F::Flat | F::Global | F::Scratch | F::Mubuf => mem(n),
-        F::Mtbuf => Kind::Unsupported("typed buffer (MTBUF) formats are not emulated"),
+        F::Flat | F::Global | F::Scratch | F::Mubuf | F::Mtbuf => mem(n),
         F::Mimg => Kind::Unsupported("image instructions are not emulated (compute kernels without images only)"),
         F::Exp => Kind::Unsupported("export is a graphics-pipeline instruction"),
         F::Vintrp => Kind::Unsupported("parameter interpolation is a graphics-pipeline instruction"),
@@ -497,7 +500,27 @@ fn mem(n: &str) -> Kind {
         .or_else(|| n.strip_prefix("global_"))
         .or_else(|| n.strip_prefix("scratch_"))
         .or_else(|| n.strip_prefix("buffer_"))
+        .or_else(|| n.strip_prefix("tbuffer_"))
         .unwrap_or(n);
+    for (prefix, store) in [("load_format_", false), ("store_format_", true)] {
+        if let Some(f) = rest.strip_prefix(prefix) {
+            let (f, d16, hi) = match f.strip_prefix("d16_hi_") {
+                Some(f) => (f, true, true),
+                None => match f.strip_prefix("d16_") {
+                    Some(f) => (f, true, false),
+                    None => (f, false, false),
+                },
+            };
+            let comps = match f {
+                "x" => 1,
+                "xy" => 2,
+                "xyz" => 3,
+                "xyzw" => 4,
+                _ => return Kind::Unsupported("buffer format access not emulated"),
+            };
+            return Kind::Mem(MemKind::Format { store, comps, d16, hi });
+        }
+    }
     if matches!(rest, "gl0_inv" | "gl1_inv") {
         return Kind::Nop;
     }

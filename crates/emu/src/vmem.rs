@@ -246,7 +246,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
         }
         return Ok(());
     }
-    let (vdst, data_reg, returns) = if f == Format::Mubuf {
+    let (vdst, data_reg, returns) = if matches!(f, Format::Mubuf | Format::Mtbuf) {
         let glc = bits(raw, 14, 1) != 0;
         (bits(raw, 40, 8) as u16, bits(raw, 40, 8) as u16, glc)
     } else {
@@ -278,9 +278,9 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 };
             }
         }
-        Format::Mubuf => {
-            if bits(raw, 16, 1) != 0 || bits(raw, 55, 1) != 0 {
-                return Err("MUBUF lds/tfe forms are not emulated".into());
+        Format::Mubuf | Format::Mtbuf => {
+            if (f == Format::Mubuf && bits(raw, 16, 1) != 0) || bits(raw, 55, 1) != 0 {
+                return Err("buffer lds/tfe forms are not emulated".into());
             }
             let srsrc = (bits(raw, 48, 5) * 4) as u16;
             let rs = [0, 1, 2, 3].map(|i| w.read_s32(Src::Sgpr(srsrc + i)));
@@ -288,12 +288,21 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             let stride = (rs[1] >> 16 & 0x3fff) as u64;
             let num_records = rs[2] as u64;
             let add_tid = rs[3] >> 23 & 1 != 0;
+            if rs[1] >> 30 != 0 && base < SCRATCH_BUFFER_BASE {
+                return Err("swizzled buffer resources are not emulated".into());
+            }
             let soffset = bits(raw, 56, 8) as u16;
             let soff = w.read_s32(if soffset == src::NULL { Src::Const(0) } else { src_of(soffset) }) as u64;
             let inst_off = bits(raw, 0, 12) as u64;
             let (offen, idxen) = (bits(raw, 12, 1) != 0, bits(raw, 13, 1) != 0);
             let vaddr = bits(raw, 32, 8) as usize;
-            let size = mem_size(k) as u64;
+            let size = match k {
+                MemKind::Format { .. } => {
+                    let n = if f == Format::Mtbuf { bits(raw, 19, 7) } else { rs[3] >> 12 & 0x7f };
+                    crate::bufmt::BufFormat::from_gfx10(n).map_or(1, |b| b.bytes()) as u64
+                }
+                _ => mem_size(k) as u64,
+            };
             for l in 0..n {
                 if exec >> l & 1 == 0 {
                     continue;
@@ -320,6 +329,55 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
     let mut buf = [0u8; 16];
     match k {
         MemKind::Addtid { .. } => {}
+        MemKind::Format { store, comps, d16, hi } => {
+            let srsrc = (bits(raw, 48, 5) * 4) as u16;
+            let word3 = w.read_s32(Src::Sgpr(srsrc + 3));
+            let fmt_num = if f == Format::Mtbuf { bits(raw, 19, 7) } else { word3 >> 12 & 0x7f };
+            let fmt = crate::bufmt::BufFormat::from_gfx10(fmt_num).ok_or_else(|| format!("buffer format {fmt_num} is not valid"))?;
+            let size = fmt.bytes();
+            let one = if matches!(fmt.num, crate::bufmt::NumFmt::Uint | crate::bufmt::NumFmt::Sint) { 1 } else { 1.0f32.to_bits() };
+            let regs = if d16 { (comps as usize).div_ceil(2) } else { comps as usize };
+            for l in (0..n).filter(|l| exec >> l & 1 != 0) {
+                let mut elem = [0u8; 16];
+                read_loc(w, sh, l, locs[l], &mut elem[..size])?;
+                if store {
+                    let mut vals = [0u32; 4];
+                    for (c, v) in vals.iter_mut().enumerate().take(comps as usize) {
+                        *v = if d16 {
+                            let r = w.vr(data_reg as usize + c / 2, l);
+                            let h = if hi { r >> 16 } else { r >> (16 * (c % 2)) } as u16;
+                            // 16-bit data: floats widen from f16, integers from the low bits.
+                            if one == 1 { h as u32 } else { half::f16::from_bits(h).to_f32().to_bits() }
+                        } else {
+                            w.vr(data_reg as usize + c, l)
+                        };
+                    }
+                    let packed = fmt.pack(&vals, comps as usize, &elem[..size])?;
+                    write_loc(w, sh, l, locs[l], &packed)?;
+                } else {
+                    let raw_comps = fmt.unpack(&elem[..size])?;
+                    let sel = [0, 3, 6, 9].map(|s| word3 >> s & 7);
+                    let comps_v: Vec<u32> = (0..comps as usize).map(|c| crate::bufmt::dst_sel(sel[c], &raw_comps, one)).collect();
+                    if d16 {
+                        let h = |v: u32| if one == 1 { v & 0xffff } else { half::f16::from_f32(f32::from_bits(v)).to_bits() as u32 };
+                        if hi {
+                            let old = w.vr(vdst_for_load(f, vdst, data_reg) as usize, l);
+                            w.set_vr(vdst_for_load(f, vdst, data_reg) as usize, l, old & 0xffff | h(comps_v[0]) << 16);
+                        } else {
+                            for r in 0..regs {
+                                let lo = h(comps_v[2 * r]);
+                                let hi16 = comps_v.get(2 * r + 1).map_or(0, |&v| h(v));
+                                w.set_vr(data_reg as usize + r, l, lo | hi16 << 16);
+                            }
+                        }
+                    } else {
+                        for (c, v) in comps_v.iter().enumerate() {
+                            w.set_vr(data_reg as usize + c, l, *v);
+                        }
+                    }
+                }
+            }
+        }
         MemKind::Load { bytes, sext, d16, hi } => {
             for l in 0..n {
                 if exec >> l & 1 == 0 {
@@ -401,6 +459,8 @@ fn mem_size(k: MemKind) -> u8 {
             }
         }
         MemKind::Addtid { .. } => 4,
+        // Typed accesses take their size from the buffer format (see the caller).
+        MemKind::Format { .. } => 4,
     }
 }
 

@@ -413,3 +413,34 @@ fn cube_map_and_packing_helpers() {
     // floor(0.49999997 + 0.5) in single precision: the sum rounds to 1.0.
     assert_eq!(s.wave.vr(9, 0), 1);
 }
+
+#[test]
+fn typed_buffer_loads_and_stores() {
+    // A raw buffer resource over 64 bytes at a guest address, format 8_8_8_8_UNORM (56) in the
+    // resource with the identity destination selects (X, Y, Z, W = 4, 5, 6, 7).
+    let mut s = Snippet::new(false);
+    let bytes: Vec<u8> = vec![0, 255, 51, 128, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0];
+    let base = s.mem.map("buf", &bytes, 64);
+    let word3 = 4 | 5 << 3 | 6 << 6 | 7 << 9 | 56 << 12;
+    s.wave.write_s64(4, base);
+    s.wave.s[6] = 64;
+    s.wave.s[7] = word3;
+    s.set_v(0, |l| if l == 0 { 0 } else { 4 });
+    s.set_v(10, |_| 0.5f32.to_bits());
+    s.set_v(11, |_| 2.0f32.to_bits());
+    let code = asm(
+        "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 offen\n\
+         tbuffer_load_format_xy v[5:6], v0, s[4:7], 0 format:[BUF_FMT_16_16_UINT] offen\n\
+         buffer_load_format_d16_xy v7, v0, s[4:7], 0 offen\n\
+         tbuffer_store_format_xy v[10:11], off, s[4:7], 0 format:[BUF_FMT_16_16_UNORM] offset:8",
+        false,
+    );
+    s.run(&code).unwrap();
+    let f = |r, l| f32::from_bits(s.wave.vr(r, l));
+    assert_eq!([f(1, 0), f(2, 0), f(3, 0), f(4, 0)], [0.0, 1.0, 0.2, 128.0 / 255.0]);
+    assert_eq!([f(1, 1), f(2, 1), f(3, 1), f(4, 1)], [1.0 / 255.0, 2.0 / 255.0, 3.0 / 255.0, 4.0 / 255.0]);
+    assert_eq!((s.wave.vr(5, 0), s.wave.vr(6, 0)), (0xff00, 0x8033), "16_16_UINT from the instruction's format");
+    assert_eq!(s.wave.vr(7, 0), 0x3c00_0000, "d16: x = 0.0 and y = 1.0 as f16 halves");
+    let stored = s.mem.contents("buf").unwrap();
+    assert_eq!(&stored[8..12], &[0x00, 0x80, 0xff, 0xff], "0.5 -> 32768 (rounded), 2.0 clamps to 65535");
+}
