@@ -2,8 +2,9 @@
 """Generate rdna's ISA tables by sweeping llvm-mc-19 over each encoding format's opcode space.
 
 Usage:
-    python3 gen/llvm_sweep.py            # rewrite crates/isa/src/generated/gfx10.rs
-    python3 gen/llvm_sweep.py --check    # exit 1 if the checked-in file differs from a fresh sweep
+    python3 gen/llvm_sweep.py                 # rewrite crates/isa/src/generated/gfx10.rs (gfx1030)
+    python3 gen/llvm_sweep.py --target gfx11  # rewrite crates/isa/src/generated/gfx11.rs (gfx1100)
+    python3 gen/llvm_sweep.py --check [--target gfx11]   # exit 1 if the checked-in file is stale
 
 How it works (the facts come from LLVM's disassembler, the method is ours):
   1. For every format (SOP1, VOP2, DS, ...) the field layout is written down below (bit ranges are
@@ -25,9 +26,11 @@ import sys
 from itertools import product
 
 MC = os.environ.get("LLVM_MC", "llvm-mc-19")
-MCPU = "gfx1030"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "crates", "isa", "src", "generated", "gfx10.rs")
+# The generation being swept: set from --target in main() (gfx10: gfx1030, gfx11: gfx1100).
+GEN = "gfx11" if "--target" in sys.argv and sys.argv[sys.argv.index("--target") + 1] == "gfx11" else "gfx10"
+MCPU = {"gfx10": "gfx1030", "gfx11": "gfx1100"}[GEN]
+OUT = os.path.join(ROOT, "crates", "isa", "src", "generated", GEN + ".rs")
 
 # ---------------------------------------------------------------------------------------------
 # Running llvm-mc on many encodings at once.
@@ -212,6 +215,88 @@ FORMATS = [
         [("vsrc0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 40, 8, "vgpr", V(24, 28)),
          ("vsrc2", 48, 8, "vgpr", V(32, 36)), ("vsrc3", 56, 8, "vgpr", V(40, 44))]),
     Fmt("MTBUF", 2, [(26, 6, 0b111010)], [(16, 3), (53, 1)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
+        prefix=[(19, 7, 1)]),
+]
+
+# gfx11 (RDNA3): the same families with new opcode numbers, no SDWA, DPP for VOPC and VOP3 (a third
+# dword), FLAT with a 13-bit offset and cache bits at 13..15, MUBUF/MTBUF with offen/idxen/tfe in the
+# second dword, and m0/null swapped (null is 124, the probe value for "off").
+FORMATS_GFX11 = [
+    Fmt("SOP2", 1, [(30, 2, 0b10)], [(23, 7)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("ssrc0", 0, 8, "ssrc8", V(16, 20)), ("ssrc1", 8, 8, "ssrc8", V(24, 28))],
+        opcodes=range(0, 0x60)),
+    Fmt("SOPK", 1, [(28, 4, 0b1011)], [(23, 5)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("simm16", 0, 16, "imm", V(0x1234, 0x1235))],
+        opcodes=range(0, 0x1D)),
+    Fmt("SOP1", 1, [(23, 9, 0b101111101)], [(8, 8)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("ssrc0", 0, 8, "ssrc8", V(16, 20))]),
+    Fmt("SOPC", 1, [(23, 9, 0b101111110)], [(16, 7)],
+        [("ssrc0", 0, 8, "ssrc8", V(16, 20)), ("ssrc1", 8, 8, "ssrc8", V(24, 28))]),
+    Fmt("SOPP", 1, [(23, 9, 0b101111111)], [(16, 7)],
+        [("simm16", 0, 16, "imm", V(0x0003, 0x0005))]),
+    Fmt("SMEM", 2, [(26, 6, 0b111101)], [(18, 8)],
+        [("sdata", 6, 7, "sreg7", V(8, 12)), ("sbase", 0, 6, "sbase", V(2, 4)),
+         ("offset", 32, 21, "imm", V(0x10, 0x14)), ("soffset", 57, 7, "sreg7", V(0x7C, 20))]),
+    Fmt("VOP1", 1, [(25, 7, 0b0111111)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 0, 9, "src9", S9V(16, 20))]),
+    Fmt("VOP2", 1, [(31, 1, 0)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        opcodes=range(0, 0x3E)),
+    Fmt("VOPC", 1, [(25, 7, 0b0111110)], [(17, 8)],
+        [("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))]),
+    Fmt("VOP1_DPP16", 2, [(25, 7, 0b0111111), (0, 9, 0xFA)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)]),
+    Fmt("VOP2_DPP16", 2, [(31, 1, 0), (0, 9, 0xFA)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)], opcodes=range(0, 0x3E)),
+    Fmt("VOPC_DPP16", 2, [(25, 7, 0b0111110), (0, 9, 0xFA)], [(17, 8)],
+        [("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)]),
+    Fmt("VOP1_DPP8", 2, [(25, 7, 0b0111111), (0, 9, 0xE9)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 24, 0xFAC688)]),
+    Fmt("VOP2_DPP8", 2, [(31, 1, 0), (0, 9, 0xE9)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 24, 0xFAC688)], opcodes=range(0, 0x3E)),
+    Fmt("VOPC_DPP8", 2, [(25, 7, 0b0111110), (0, 9, 0xE9)], [(17, 8)],
+        [("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 24, 0xFAC688)]),
+    Fmt("VOP3", 2, [(26, 6, 0b110101)], [(16, 10)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)), ("sdst", 8, 7, "sreg7", V(40, 44)),
+         ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))]),
+    # VOP3 with DPP: src0 holds 0xFA (DPP16) or 0xE9 (DPP8) and a third dword carries the real src0.
+    Fmt("VOP3_DPP16", 3, [(26, 6, 0b110101), (32, 9, 0xFA)], [(16, 10)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)), ("sdst", 8, 7, "sreg7", V(40, 44)),
+         ("src0", 64, 8, "vgpr", V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))],
+        prefix=[(72, 9, 0xE4), (88, 8, 0xFF)]),
+    Fmt("VOP3_DPP8", 3, [(26, 6, 0b110101), (32, 9, 0xE9)], [(16, 10)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)), ("sdst", 8, 7, "sreg7", V(40, 44)),
+         ("src0", 64, 8, "vgpr", V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))],
+        prefix=[(72, 24, 0xFAC688)]),
+    Fmt("VOP3P", 2, [(23, 9, 0b110011000)], [(16, 7)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)),
+         ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))],
+        prefix=[(59, 2, 0b11), (14, 1, 1)]),
+    Fmt("DS", 2, [(26, 6, 0b110110)], [(18, 8)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))]),
+    Fmt("FLAT", 2, [(26, 6, 0b110111), (16, 2, 0)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7C, 0x7C))]),
+    Fmt("SCRATCH", 2, [(26, 6, 0b110111), (16, 2, 1)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7C, 0x7C))],
+        prefix=[(55, 1, 1)]),
+    Fmt("GLOBAL", 2, [(26, 6, 0b110111), (16, 2, 2)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7C, 0x7C))]),
+    Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 8)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))]),
+    Fmt("MTBUF", 2, [(26, 6, 0b111010)], [(15, 4)],
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
         prefix=[(19, 7, 1)]),
@@ -532,8 +617,9 @@ def rust_str(s):
 
 def emit(all_entries):
     out = []
-    out.append("// @generated by gen/llvm_sweep.py from llvm-mc-19 -mcpu=gfx1030 — do not edit.")
-    out.append("// Regenerate with: python3 gen/llvm_sweep.py   (check: python3 gen/llvm_sweep.py --check)")
+    target = "" if GEN == "gfx10" else " --target " + GEN
+    out.append("// @generated by gen/llvm_sweep.py from llvm-mc-19 -mcpu=%s — do not edit." % MCPU)
+    out.append("// Regenerate with: python3 gen/llvm_sweep.py%s   (check: python3 gen/llvm_sweep.py --check%s)" % (target, target))
     out.append("")
     out.append("use crate::table::{Class::*, Field::*, ImmTy::*, OpEntry, OpTable, Operand, Simm};")
     out.append("")
@@ -551,7 +637,7 @@ def emit(all_entries):
             toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))
                              for j, tok in enumerate(e["toks"]))
             out.append("    OpEntry { op: 0x%03x, name: %s, operands: &[%s], tokens: &[%s], must_zero: 0x%x, ignored: 0x%x, sext: 0x%x, simm: Simm::%s }," % (
-                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"], e["ignored"], e["sext"], e["simm"]))
+                e["op"], rust_str(e["name"]), ops, toks, e["must_zero"] & M64, e["ignored"] & M64, e["sext"] & M64, e["simm"]))
         out.append("];")
         nops = 1 << sum(w for _, w in fmt.opbits)
         idx = ["0xffff"] * nops
@@ -565,6 +651,10 @@ def emit(all_entries):
         out.append("")
     return "\n".join(out) + "\n"
 
+
+# The tables keep bit masks of the first two dwords (a gfx11 VOP3 DPP's third dword is checked by
+# the decoder itself).
+M64 = (1 << 64) - 1
 
 FIELD_RS = {f: f[0].upper() + f[1:] for f in
             ["sdst", "ssrc0", "ssrc1", "simm16", "sdata", "sbase", "offset", "soffset", "vdst", "src0", "src1",
@@ -664,18 +754,19 @@ def emit_mimg_shapes(entries):
 
 def emit_symbol_tables():
     """Names LLVM gives to hwreg ids, message ids and s_version codes on this target."""
-    hw = run_mc([[0xB9000000 | (8 << 16) | (31 << 11) | i] for i in range(64)])  # s_getreg_b32 s8, hwreg(i, 0, 32)
+    getreg, sendmsg, version = {"gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x00)}[GEN]
+    hw = run_mc([[0xB0000000 | getreg << 23 | (8 << 16) | (31 << 11) | i] for i in range(64)])  # s_getreg_b32 s8, hwreg(i, 0, 32)
     hw_names = []
     for r in hw:
         m = re.search(r"hwreg\((HW_REG_\w+)\)", r or "")
         hw_names.append(m.group(1) if m else "")
     # s_sendmsg sendmsg(i, 0, 0) and sendmsg(i, 1, 0): some messages need an operation.
-    msg = run_mc([[0xBF900000 | i | op << 4] for op in (0, 1) for i in range(16)])
+    msg = run_mc([[0xBF800000 | sendmsg << 16 | i | op << 4] for op in (0, 1) for i in range(16)])
     msg_names = []
     for i in range(16):
         m = re.search(r"sendmsg\((MSG_\w+)", msg[i] or "") or re.search(r"sendmsg\((MSG_\w+)", msg[16 + i] or "")
         msg_names.append(m.group(1) if m else "")
-    ver = run_mc([[0xB0800000 | i] for i in range(64)])  # s_version i
+    ver = run_mc([[0xB0000000 | version << 23 | i] for i in range(64)])  # s_version i
     ver_names = []
     for r in ver:
         m = re.search(r"s_version (UC_VERSION_\w+)", r or "")
@@ -695,6 +786,8 @@ def emit_symbol_tables():
 def emit_mtbuf_formats():
     """How LLVM prints each 7-bit MTBUF format value (tbuffer_load_format_x v1, off, s[4:7], 0)."""
     probes = [[0xE8000000 | (f << 19), (1 << 40) | (1 << 48) | (0x80 << 56)] for f in range(128)]
+    if GEN == "gfx11":  # offen moves to the second dword; the opcode field is 4 bits at 15
+        probes = [[0xE8000000 | (f << 19), (1 << 8) | (1 << 16) | (0x80 << 24)] for f in range(128)]
     names = []
     for f, r in enumerate(run_mc(probes)):
         m = re.search(r" format:(\S+)", r or "")
@@ -707,18 +800,43 @@ def emit_mtbuf_formats():
     return "\n".join(out) + "\n"
 
 
+def emit_vopd():
+    """gfx11 VOPD: the names of the X operations (4-bit opcode at 22) and Y operations (5-bit opcode
+    at 17), learned by pairing each with v_dual_mov_b32 (X 8, Y 8)."""
+    def name(words, side):
+        r = run_mc([words])[0]
+        if r is None or "::" not in r:
+            return ""
+        half = r.split("::")[side].split()
+        return half[0] if half else ""
+    # srcx0 = v2, srcy0 = v5, vdstx = v1, vdsty = v2; VSRC1 fields 0 (unary operations need that);
+    # a literal follows for the operations that take one.
+    base = lambda opx, opy: [0xC8000000 | opx << 22 | opy << 17 | 0x102, 0x01000105 | (1 << 17), 0x41200000]
+    xs = [name(base(x, 8), 0) for x in range(16)]
+    ys = [name(base(8, y), 1) for y in range(32)]
+    out = ["/// VOPD X operations by opcode (empty: not an operation)."]
+    out.append("pub static VOPD_X: [&str; 16] = [%s];" % ", ".join(rust_str(n) for n in xs))
+    out.append("/// VOPD Y operations by opcode.")
+    out.append("pub static VOPD_Y: [&str; 32] = [%s];" % ", ".join(rust_str(n) for n in ys))
+    return "\n".join(out) + "\n"
+
+
 def main():
     all_entries = []
-    for fmt in FORMATS:
+    for fmt in (FORMATS if GEN == "gfx10" else FORMATS_GFX11):
         entries = sweep(fmt)
         print("%-8s %4d opcodes" % (fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
-    mimg = [e for f, e in all_entries if f.name == "MIMG"][0]
-    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_mimg_shapes(mimg)
+    if GEN == "gfx10":
+        mimg = [e for f, e in all_entries if f.name == "MIMG"][0]
+        text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_mimg_shapes(mimg)
+    else:
+        text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_vopd()
     if "--check" in sys.argv:
         with open(OUT) as f:
             if f.read() != text:
-                print("generated tables are out of date: run python3 gen/llvm_sweep.py", file=sys.stderr)
+                print("generated tables are out of date: run python3 gen/llvm_sweep.py" +
+                      ("" if GEN == "gfx10" else " --target " + GEN), file=sys.stderr)
                 sys.exit(1)
         return
     os.makedirs(os.path.dirname(OUT), exist_ok=True)

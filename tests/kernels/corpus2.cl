@@ -46,7 +46,11 @@ __kernel void k_builtins_int(__global const uint *a, __global const uint *b, __g
     out[10 * i + 6] = __builtin_amdgcn_msad_u8(x, y, 5);
     out[10 * i + 7] = __builtin_amdgcn_lerp(x, y, 0x01000100);
     out[10 * i + 8] = (uint)__builtin_amdgcn_udot4(x, y, 1000u, false);
+#ifdef __gfx1030__
     out[10 * i + 9] = (uint)__builtin_amdgcn_sdot2(__builtin_bit_cast(short2, x), __builtin_bit_cast(short2, y), -5, false);
+#else  // gfx11 has no v_dot2_i32_i16: the same sum, spelled out
+    out[10 * i + 9] = (uint)((int)(short)x * (int)(short)y + (int)(short)(x >> 16) * (int)(short)(y >> 16) - 5);
+#endif
 }
 
 __kernel void k_builtins_float(__global const float *a, __global const float *b, __global uint *out, uint n) {

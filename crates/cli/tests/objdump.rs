@@ -71,9 +71,11 @@ fn compiled_kernels_match_llvm_objdump() {
         if p.extension().and_then(|e| e.to_str()) != Some("cl") {
             continue;
         }
-        for extra in [&[][..], &["-mwavefrontsize64"][..]] {
-            let h = compile(&p, "gfx1030", extra, &dir);
-            total += check(&h);
+        for mcpu in ["gfx1030", "gfx1100"] {
+            for extra in [&[][..], &["-mwavefrontsize64"][..]] {
+                let h = compile(&p, mcpu, extra, &dir);
+                total += check(&h);
+            }
         }
     }
     println!("{total} instructions agree with llvm-objdump-19");

@@ -3,7 +3,7 @@
 //! Decoding never allocates and never panics: every failure is a [`DecodeError`] that carries the
 //! byte offset of the instruction.
 
-use rdna_isa::{src, Format, OpEntry, Target};
+use rdna_isa::{src, Format, Generation, OpEntry, Target};
 
 /// One decoded instruction: its format, its table entry and its raw words.
 ///
@@ -23,6 +23,10 @@ pub struct Inst {
     pub wave64: bool,
     /// MIMG NSA dwords: further address VGPRs, one per byte.
     pub nsa: [u32; 3],
+    /// The third dword of gfx11 VOP3 DPP encodings (DPP control and the real src0).
+    pub ext: u32,
+    /// The generation the instruction was decoded for.
+    pub gen: Generation,
 }
 
 /// Why bytes could not be decoded.
@@ -55,9 +59,12 @@ fn bits(raw: u64, lo: u32, width: u32) -> u32 {
     ((raw >> lo) & ((1u64 << width) - 1)) as u32
 }
 
-/// Identifies the format of a first dword and extracts its opcode (gfx10 layouts).
+/// Identifies the format of a first dword and extracts its opcode.
 #[inline]
-fn classify(w: u32) -> Option<(Format, u32)> {
+fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
+    if gen == Generation::Gfx11 {
+        return classify_gfx11(w);
+    }
     let r = w as u64;
     if w >> 31 == 0 {
         return Some(match w >> 25 {
@@ -99,6 +106,48 @@ fn classify(w: u32) -> Option<(Format, u32)> {
     })
 }
 
+/// gfx11 layouts: VOPD where gfx10 had VINTRP, VINTERP/LDSDIR beside VOP3P (not decoded yet),
+/// FLAT's segment at bits 17:16 and MTBUF's 4-bit opcode at 18:15.
+#[inline]
+fn classify_gfx11(w: u32) -> Option<(Format, u32)> {
+    let r = w as u64;
+    if w >> 31 == 0 {
+        return Some(match w >> 25 {
+            0x3F => (Format::Vop1, bits(r, 9, 8)),
+            0x3E => (Format::Vopc, bits(r, 17, 8)),
+            op => (Format::Vop2, op),
+        });
+    }
+    if w >> 30 == 0b10 {
+        return Some(match w >> 23 {
+            0x17D => (Format::Sop1, bits(r, 8, 8)),
+            0x17E => (Format::Sopc, bits(r, 16, 7)),
+            0x17F => (Format::Sopp, bits(r, 16, 7)),
+            _ if w >> 28 == 0b1011 => (Format::Sopk, bits(r, 23, 5)),
+            _ => (Format::Sop2, bits(r, 23, 7)),
+        });
+    }
+    Some(match w >> 26 {
+        0b110010 => (Format::Vopd, 0),
+        0b110011 if w >> 24 == 0xcc && bits(r, 23, 1) == 0 => (Format::Vop3p, bits(r, 16, 7)),
+        0b110101 => (Format::Vop3, bits(r, 16, 10)),
+        0b110110 => (Format::Ds, bits(r, 18, 8)),
+        0b110111 => (
+            match bits(r, 16, 2) {
+                0 => Format::Flat,
+                1 => Format::Scratch,
+                2 => Format::Global,
+                _ => return None,
+            },
+            bits(r, 18, 7),
+        ),
+        0b111000 => (Format::Mubuf, bits(r, 18, 8)),
+        0b111010 => (Format::Mtbuf, bits(r, 15, 4)),
+        0b111101 => (Format::Smem, bits(r, 18, 8)),
+        _ => return None,
+    })
+}
+
 impl Decoder {
     pub fn new(target: Target) -> Decoder {
         Decoder { target }
@@ -119,24 +168,36 @@ impl Decoder {
         let truncated = |needed: usize| DecodeError::Truncated { offset, needed, available: bytes.len() };
         let w0 = word(0).ok_or_else(|| truncated(4))?;
         let invalid = DecodeError::Invalid { offset, word: w0 };
-        let (mut format, mut op) = classify(w0).ok_or(invalid)?;
-        if let Some(ext) = format.extended((w0 & 0x1ff) as u16) {
+        let gen = self.target.generation;
+        let (mut format, mut op) = classify(w0, gen).ok_or(invalid)?;
+        if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| format != Format::Vop3) {
             format = ext;
         }
+        if format == Format::Vop3 && gen == Generation::Gfx11 {
+            // gfx11 VOP3 DPP: src0 (bits 40:32) selects it, a third dword follows.
+            if let Some(w1) = word(1) {
+                if let Some(ext) = format.extended((w1 & 0x1ff) as u16) {
+                    format = ext;
+                }
+            }
+        }
         let base = format.base_len();
-        let raw = if base == 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
-        if format == Format::Mtbuf {
+        let raw = if base >= 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
+        let ext = if base == 12 { word(2).ok_or_else(|| truncated(12))? } else { 0 };
+        if format == Format::Mtbuf && gen == Generation::Gfx10 {
             op |= bits(raw, 53, 1) << 3;
         }
-        let entry = format.gfx10_table().get(op).ok_or(invalid)?;
+        let entry = format.table(gen).get(op).ok_or(invalid)?;
         if raw & entry.must_zero != 0 {
             return Err(invalid);
         }
-        let saddr = bits(raw, 48, 7) as u16;
+        let saddr = swap_m0_null(gen, bits(raw, 48, 7) as u16);
         let ok = match format {
+            Format::Vopd => vopd_ok(raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
             Format::Flat => saddr == src::NULL,
             Format::Global => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 2),
+            Format::Scratch if gen == Generation::Gfx11 => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 1),
             Format::Scratch => matches!(saddr, src::NULL | src::EXEC_HI) || crate::print::scalar_reg_ok(saddr, 1),
             // SDWA selects 7 is reserved (llvm-mc-19 crashes on it): rejected as invalid.
             f if f.is_sdwa() => {
@@ -148,13 +209,13 @@ impl Decoder {
                 sels.iter().all(|&lo| bits(raw, lo, 3) != 7)
             }
             // A MUBUF load into LDS cannot also return a status dword.
-            Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
+            Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, if gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0),
             _ => true,
         };
         if !ok {
             return Err(invalid);
         }
-        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3] };
+        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3], ext, gen };
         if format == Format::Mimg {
             let n = bits(raw, 1, 2) as usize;
             for k in 0..n {
@@ -165,7 +226,9 @@ impl Decoder {
                 return Err(invalid);
             }
         }
-        let Some(uses_literal) = self.check_sources(&inst) else { return Err(invalid) };
+        let Some(uses_literal) = (if format == Format::Vopd { Some(vopd_literal(raw)) } else { self.check_sources(&inst) }) else {
+            return Err(invalid);
+        };
         if uses_literal || inst.entry.tokens.contains(&"<literal>") {
             let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
             inst.literal = Some(lit);
@@ -224,12 +287,67 @@ pub(crate) enum SourceKind {
     None,
 }
 
+/// gfx11 swapped the encodings of m0 (125) and null (124); rdna numbers scalar registers as gfx10
+/// does (m0 124, null 125), so gfx11 values are swapped where they are read.
+#[inline]
+pub fn swap_m0_null(gen: Generation, v: u16) -> u16 {
+    match (gen, v) {
+        (Generation::Gfx11, 124) => 125,
+        (Generation::Gfx11, 125) => 124,
+        _ => v,
+    }
+}
+
+/// VOPD fields: X and Y opcodes name operations that exist.
+fn vopd_ok(raw: u64) -> bool {
+    let (x, y) = (bits(raw, 22, 4) as usize, bits(raw, 17, 5) as usize);
+    use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
+    VOPD_X.get(x).is_some_and(|n| !n.is_empty()) && VOPD_Y.get(y).is_some_and(|n| !n.is_empty())
+}
+
+/// Whether a VOPD instruction carries a literal: a 255 source or an fmaak/fmamk half.
+fn vopd_literal(raw: u64) -> bool {
+    let (x, y) = (bits(raw, 22, 4), bits(raw, 17, 5));
+    bits(raw, 0, 9) == 255 || bits(raw, 32, 9) == 255 || matches!(x, 1 | 2) || matches!(y, 1 | 2)
+}
+
 impl Inst {
-    /// The raw value of an operand field.
+    /// The raw value of an operand field (scalar register numbers in rdna's numbering: see
+    /// [`swap_m0_null`]).
     #[inline]
     pub fn field(&self, field: rdna_isa::Field) -> u16 {
+        use rdna_isa::Field::*;
+        if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8) && field == Src0 {
+            return (self.ext & 0xff) as u16;
+        }
         let (lo, width) = FIELD_POS[self.format as usize][field as usize];
-        bits(self.raw, lo as u32, width as u32) as u16
+        let v = bits(self.raw, lo as u32, width as u32) as u16;
+        if self.gen == Generation::Gfx11 {
+            let scalar = match field {
+                Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
+                Src0 => width == 9,
+                _ => false,
+            };
+            if scalar {
+                return swap_m0_null(self.gen, v);
+            }
+        }
+        v
+    }
+
+    /// A VOPD half: (X or Y operation name, vdst, src0 (9-bit source), vsrc1).
+    pub fn vopd_half(&self, y: bool) -> (&'static str, u16, u16, u16) {
+        use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
+        let raw = self.raw;
+        if y {
+            let vdstx = bits(raw, 56, 8) as u16;
+            let vdsty = (bits(raw, 49, 7) as u16) << 1 | ((vdstx & 1) ^ 1);
+            let name = VOPD_Y.get(bits(raw, 17, 5) as usize).copied().unwrap_or("");
+            (name, vdsty, swap_m0_null(self.gen, bits(raw, 32, 9) as u16), bits(raw, 41, 8) as u16)
+        } else {
+            let name = VOPD_X.get(bits(raw, 22, 4) as usize).copied().unwrap_or("");
+            (name, bits(raw, 56, 8) as u16, swap_m0_null(self.gen, bits(raw, 0, 9) as u16), bits(raw, 9, 8) as u16)
+        }
     }
 
     /// The source encoding of the `i`-th operand.
@@ -261,9 +379,9 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
     let w = if op.mask && inst.wave64 { 2 * op.width as u32 } else { op.width as u32 };
     match (inst.format, op.field) {
         // tfe adds a status dword to the data.
-        (Format::Mubuf | Format::Mtbuf, Field::Vdata) if bits(inst.raw, 55, 1) != 0 => w + 1,
+        (Format::Mubuf | Format::Mtbuf, Field::Vdata) if bits(inst.raw, if inst.gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0 => w + 1,
         // With an SGPR base the VGPR address is a 32-bit offset.
-        (Format::Global, Field::Addr) if bits(inst.raw, 48, 7) != src::NULL as u32 => 1,
+        (Format::Global, Field::Addr) if inst.field(Field::Saddr) != src::NULL => 1,
         _ => w,
     }
 }
@@ -339,7 +457,13 @@ const fn field_pos(format: Format, field: rdna_isa::Field) -> (u8, u8) {
             | Format::Vop2Sdwa | Format::VopcSdwa,
             Src0,
         ) => (32, 8),
-        (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa, Vsrc1) => (9, 8),
+        (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8, Vsrc1) => (9, 8),
+        (Format::VopcDpp16 | Format::VopcDpp8, Src0) => (32, 8),
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Vdst) => (0, 8),
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Sdst) => (8, 7),
+        (Format::Vopd, Vdst) => (56, 8),
+        (Format::Vopd, Src0) => (0, 9),
+        (Format::Vopd, Vsrc1) => (9, 8),
         (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
         (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
         (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),

@@ -246,6 +246,9 @@ pub struct BadOperand;
 /// Appends the text of `inst` to `out`.
 pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), BadOperand> {
     let e = inst.entry;
+    if inst.format == Format::Vopd {
+        return vopd(inst, out);
+    }
     out.push_str(e.name);
     match inst.format {
         Format::Exp => return export(inst, out),
@@ -281,7 +284,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         }
         let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
         let lds_load = match inst.format {
-            Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && bit(inst.raw, 13),
+            Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && !g11(inst) && bit(inst.raw, 13),
             Format::Mubuf => op.field == Field::Vdata && bit(inst.raw, 16),
             _ => false,
         };
@@ -298,20 +301,46 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
     modifiers(inst, out)
 }
 
+/// Whether the instruction was decoded for gfx11 (RDNA3), whose memory encodings move bits.
+fn g11(inst: &Inst) -> bool {
+    inst.gen == rdna_isa::Generation::Gfx11
+}
+
 /// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
 fn is_fma_mix(inst: &Inst) -> bool {
     inst.entry.name.starts_with("v_fma_mix")
 }
 
-/// SCRATCH with SADDR null or exec_hi addresses through the VGPR only.
+/// SCRATCH addressing through a VGPR: gfx10 when SADDR is null or exec_hi, gfx11 when the SVE bit
+/// is set.
 fn scratch_without_saddr(inst: &Inst) -> bool {
-    inst.format == Format::Scratch && matches!(bits(inst.raw, 48, 7) as u16, src::NULL | src::EXEC_HI)
+    inst.format == Format::Scratch
+        && if g11(inst) { bit(inst.raw, 55) } else { matches!(bits(inst.raw, 48, 7) as u16, src::NULL | src::EXEC_HI) }
+}
+
+/// The FLAT-family cache bits (glc, slc, dlc) and the bit that makes an atomic return (glc).
+fn flat_cache_bits(inst: &Inst) -> (bool, bool, bool) {
+    let raw = inst.raw;
+    if g11(inst) {
+        (bit(raw, 14), bit(raw, 15), bit(raw, 13))
+    } else {
+        (bit(raw, 16), bit(raw, 17), bit(raw, 12))
+    }
 }
 
 fn returning_flat_atomic(inst: &Inst) -> bool {
     matches!(inst.format, Format::Flat | Format::Global | Format::Scratch)
         && inst.entry.name.contains("_atomic_")
-        && bit(inst.raw, 16)
+        && flat_cache_bits(inst).0
+}
+
+/// MUBUF/MTBUF (offen, idxen) bits.
+fn buffer_addr_bits(inst: &Inst) -> (bool, bool) {
+    if g11(inst) {
+        (bit(inst.raw, 54), bit(inst.raw, 55))
+    } else {
+        (bit(inst.raw, 12), bit(inst.raw, 13))
+    }
 }
 
 /// Operands whose printed form depends on other fields: the MUBUF/MTBUF address (`off`, one VGPR
@@ -330,7 +359,8 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
     }
     match inst.format {
         Format::Mubuf | Format::Mtbuf if j == 1 => {
-            let n = bit(raw, 12) as u32 + bit(raw, 13) as u32;
+            let (offen, idxen) = buffer_addr_bits(inst);
+            let n = offen as u32 + idxen as u32;
             if n == 0 {
                 out.push_str("off");
             } else {
@@ -339,8 +369,8 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
             true
         }
         Format::Global | Format::Scratch => {
-            let saddr = bits(raw, 48, 7) as u16;
-            if scratch_without_saddr(inst) || saddr == src::NULL {
+            let saddr = inst.field(Field::Saddr);
+            if (!g11(inst) && scratch_without_saddr(inst)) || saddr == src::NULL {
                 out.push_str("off");
             } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
                 out.push_str("<bad>");
@@ -455,7 +485,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
         (Format::Smem, Field::Offset) => {
             // A 21-bit signed byte offset; with an SGPR offset too it prints as `offset:`.
             let off = ((bits(inst.raw, 32, 21) << 11) as i32) >> 11;
-            let soff = bits(inst.raw, 57, 7) as u16;
+            let soff = inst.field(Field::Soffset);
             if soff != src::NULL {
                 if !scalar_reg(out, soff, 1) {
                     return Err(BadOperand);
@@ -660,10 +690,11 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
         }
         Format::Smem if inst.entry.operands.iter().any(|o| o.field == Field::Sbase) => {
-            if bit(raw, 16) {
+            let (glc, dlc) = if g11(inst) { (14, 13) } else { (16, 14) };
+            if bit(raw, glc) {
                 out.push_str(" glc");
             }
-            if bit(raw, 14) {
+            if bit(raw, dlc) {
                 out.push_str(" dlc");
             }
         }
@@ -671,7 +702,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             let o0 = bits(raw, 0, 8);
             let o1 = bits(raw, 8, 8);
             let name = inst.entry.name;
-            if ["write2", "read2", "wrxchg2"].iter().any(|k| name.contains(k)) {
+            if ["write2", "read2", "wrxchg2", "2addr"].iter().any(|k| name.contains(k)) {
                 // The two-address forms have two 8-bit offsets.
                 if o0 != 0 {
                     let _ = write!(out, " offset0:{o0}");
@@ -697,39 +728,45 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
         }
         Format::Flat | Format::Global | Format::Scratch => {
-            let off = bits(raw, 0, 12);
-            // FLAT offsets are 12-bit unsigned; GLOBAL and SCRATCH offsets are 12-bit signed.
-            let off = if inst.format == Format::Flat { off as i32 } else { ((off << 20) as i32) >> 20 };
+            // FLAT offsets are 12-bit unsigned; GLOBAL and SCRATCH offsets are 12-bit signed on
+            // gfx10, 13-bit signed on gfx11.
+            let w = if g11(inst) && inst.format != Format::Flat { 13 } else { 12 };
+            let off = bits(raw, 0, w);
+            let off = if inst.format == Format::Flat { off as i32 } else { ((off << (32 - w)) as i32) >> (32 - w) };
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            cache_bits(out, bit(raw, 16), bit(raw, 17), bit(raw, 12));
-            if bit(raw, 13) {
+            let (glc, slc, dlc) = flat_cache_bits(inst);
+            cache_bits(out, glc, slc, dlc);
+            if !g11(inst) && bit(raw, 13) {
                 out.push_str(" lds");
             }
         }
         Format::Mubuf | Format::Mtbuf => {
             if inst.format == Format::Mtbuf {
-                let name = gfx10::MTBUF_FORMATS[bits(raw, 19, 7) as usize];
+                let names = if g11(inst) { &rdna_isa::generated::gfx11::MTBUF_FORMATS } else { &gfx10::MTBUF_FORMATS };
+                let name = names[bits(raw, 19, 7) as usize];
                 if !name.is_empty() {
                     let _ = write!(out, " format:{name}");
                 }
             }
-            if bit(raw, 13) {
+            let (offen, idxen) = buffer_addr_bits(inst);
+            if idxen {
                 out.push_str(" idxen");
             }
-            if bit(raw, 12) {
+            if offen {
                 out.push_str(" offen");
             }
             let off = bits(raw, 0, 12);
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            cache_bits(out, bit(raw, 14), bit(raw, 54), bit(raw, 15));
+            let (slc, dlc, tfe) = if g11(inst) { (12, 13, 53) } else { (54, 15, 55) };
+            cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
             if inst.format == Format::Mubuf && bit(raw, 16) {
                 out.push_str(" lds");
             }
-            if bit(raw, 55) {
+            if bit(raw, tfe) {
                 out.push_str(" tfe");
             }
         }
@@ -927,19 +964,38 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
                 fmt_hex(out, v as u64);
             }
         }
-        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out),
+        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out, g11(inst)),
     }
 }
 
-fn special_simm(name: &str, v: u16, out: &mut String) {
+fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
     let v = v as u32;
     match name {
+        "s_waitcnt" if g11 => {
+            // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
+            let (vm, exp, lgkm) = (v >> 10 & 0x3f, v & 7, v >> 4 & 0x3f);
+            let all = vm == 63 && exp == 7 && lgkm == 63;
+            let mut sep = "";
+            if vm != 63 || all {
+                let _ = write!(out, "vmcnt({vm})");
+                sep = " ";
+            }
+            if exp != 7 || all {
+                let _ = write!(out, "{sep}expcnt({exp})");
+                sep = " ";
+            }
+            if lgkm != 63 || all {
+                let _ = write!(out, "{sep}lgkmcnt({lgkm})");
+            }
+        }
+        "s_delay_alu" => delay_alu(v, out),
         "s_getreg_b32" | "s_setreg_b32" | "s_setreg_imm32_b32" => {
             let id = v & 0x3f;
             let offset = v >> 6 & 0x1f;
             let size = (v >> 11) + 1;
             out.push_str("hwreg(");
-            match gfx10::HWREG_NAMES[id as usize] {
+            let names = if g11 { &rdna_isa::generated::gfx11::HWREG_NAMES } else { &gfx10::HWREG_NAMES };
+            match names[id as usize] {
                 "" => {
                     let _ = write!(out, "{id}");
                 }
@@ -968,9 +1024,10 @@ fn special_simm(name: &str, v: u16, out: &mut String) {
                 let _ = write!(out, "{sep}lgkmcnt({lgkm})");
             }
         }
+        "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out),
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out),
         "s_waitcnt_depctr" => depctr(v, out),
-        "s_version" => version(v, out),
+        "s_version" => version(v, out, g11),
         _ => {
             let _ = write!(out, "{v}");
         }
@@ -1012,6 +1069,88 @@ fn sendmsg(v: u32, out: &mut String) {
     }
 }
 
+/// gfx11 VOPD: `X-op vdst, src0[, vsrc1] :: Y-op vdst, src0[, vsrc1]`, with the literal where
+/// fmaak/fmamk take it (cndmask's VCC is implicit and not printed).
+fn vopd(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    for (k, y) in [false, true].into_iter().enumerate() {
+        let (name, vdst, src0, vsrc1) = inst.vopd_half(y);
+        if name.is_empty() {
+            return Err(BadOperand);
+        }
+        if k == 1 {
+            out.push_str(" :: ");
+        }
+        out.push_str(name);
+        out.push(' ');
+        reg_range(out, "v", vdst as u32, 1);
+        out.push_str(", ");
+        if !source(out, src0, 1, ImmTy::B32, inst.literal) {
+            return Err(BadOperand);
+        }
+        let lit = |out: &mut String| {
+            out.push_str(", ");
+            fmt_hex(out, inst.literal.unwrap_or(0) as u64);
+        };
+        match name {
+            "v_dual_mov_b32" => {}
+            "v_dual_fmamk_f32" => {
+                lit(out);
+                out.push_str(", ");
+                reg_range(out, "v", vsrc1 as u32, 1);
+            }
+            _ => {
+                out.push_str(", ");
+                reg_range(out, "v", vsrc1 as u32, 1);
+                if name == "v_dual_fmaak_f32" {
+                    lit(out);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// gfx11 `s_delay_alu`: instid0 [3:0], instskip [6:4], instid1 [10:7], joined with ` | `.
+fn delay_alu(v: u32, out: &mut String) {
+    const ID: [&str; 12] = [
+        "NO_DEP", "VALU_DEP_1", "VALU_DEP_2", "VALU_DEP_3", "VALU_DEP_4", "TRANS32_DEP_1", "TRANS32_DEP_2",
+        "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3",
+    ];
+    const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+    let (id0, skip, id1) = (v & 0xf, v >> 4 & 7, v >> 7 & 0xf);
+    let mut parts = Vec::new();
+    let name = |t: &[&str], x: u32, what: &str| t.get(x as usize).map_or(format!("/* invalid {what} value */"), |s| s.to_string());
+    if id0 != 0 {
+        parts.push(format!("instid0({})", name(&ID, id0, "instid")));
+    }
+    if skip != 0 {
+        parts.push(format!("instskip({})", name(&SKIP, skip, "instskip")));
+    }
+    if id1 != 0 {
+        parts.push(format!("instid1({})", name(&ID, id1, "instid")));
+    }
+    if parts.is_empty() {
+        out.push('0');
+    } else {
+        out.push_str(&parts.join(" | "));
+    }
+}
+
+/// gfx11 `sendmsg`: a named message with operation and stream 0 prints symbolically.
+fn sendmsg_gfx11(v: u32, out: &mut String) {
+    let id = v & 0xf;
+    let op = v >> 4 & 7;
+    let stream = v >> 8 & 3;
+    let name = rdna_isa::generated::gfx11::SENDMSG_NAMES[id as usize];
+    if !name.is_empty() && op == 0 && stream == 0 && v >> 10 == 0 {
+        let _ = write!(out, "sendmsg({name})");
+    } else if v == id | op << 4 | stream << 8 {
+        let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
 /// `s_waitcnt_depctr` fields, printed when not at their default (all ones), or all of them when all
 /// are; a value with bits outside the fields prints in hex.
 fn depctr(v: u32, out: &mut String) {
@@ -1040,8 +1179,9 @@ fn depctr(v: u32, out: &mut String) {
 }
 
 /// `s_version`: a known code with the W64/W32/MDP flag bits symbolically, else a number.
-fn version(v: u32, out: &mut String) {
-    let name = gfx10::VERSION_NAMES.get((v & 0x1fff) as usize).copied().unwrap_or("");
+fn version(v: u32, out: &mut String, g11: bool) {
+    let names: &[&str] = if g11 { &rdna_isa::generated::gfx11::VERSION_NAMES } else { &gfx10::VERSION_NAMES };
+    let name = names.get((v & 0x1fff) as usize).copied().unwrap_or("");
     if name.is_empty() || v & 0x1fc0 != 0 {
         if v <= 64 {
             let _ = write!(out, "{v}");

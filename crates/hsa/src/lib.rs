@@ -84,6 +84,12 @@ fn mach_name(flags: u32) -> Option<&'static str> {
         0x03e => "gfx1035",
         0x045 => "gfx1036",
         0x041 => "gfx1100",
+        0x046 => "gfx1101",
+        0x047 => "gfx1102",
+        0x044 => "gfx1103",
+        0x043 => "gfx1150",
+        0x04a => "gfx1151",
+        0x055 => "gfx1152",
         _ => return None,
     })
 }

@@ -6,8 +6,9 @@
 
 pub mod table;
 pub mod generated {
-    //! Generated opcode tables. Regenerate with `python3 gen/llvm_sweep.py`.
+    //! Generated opcode tables. Regenerate with `python3 gen/llvm_sweep.py [--target gfx11]`.
     pub mod gfx10;
+    pub mod gfx11;
 }
 pub mod target;
 
@@ -48,10 +49,18 @@ pub enum Format {
     Exp,
     /// Image instructions, with optional NSA (non-sequential address) dwords.
     Mimg,
+    /// gfx11: VOPC with src0 = 0xFA / 0xE9 (DPP16 / DPP8 dword follows).
+    VopcDpp16,
+    VopcDpp8,
+    /// gfx11: VOP3 with src0 = 0xFA / 0xE9: a third dword carries the DPP control and real src0.
+    Vop3Dpp16,
+    Vop3Dpp8,
+    /// gfx11: two VALU operations in one instruction (`v_dual_x ... :: v_dual_y ...`).
+    Vopd,
 }
 
 impl Format {
-    pub const ALL: [Format; 27] = [
+    pub const ALL: [Format; 32] = [
         Format::Sop1,
         Format::Sop2,
         Format::Sopk,
@@ -79,6 +88,11 @@ impl Format {
         Format::Vintrp,
         Format::Exp,
         Format::Mimg,
+        Format::VopcDpp16,
+        Format::VopcDpp8,
+        Format::Vop3Dpp16,
+        Format::Vop3Dpp8,
+        Format::Vopd,
     ];
 
     pub fn name(self) -> &'static str {
@@ -110,6 +124,11 @@ impl Format {
             Format::Vintrp => "VINTRP",
             Format::Exp => "EXP",
             Format::Mimg => "MIMG",
+            Format::VopcDpp16 => "VOPC_DPP16",
+            Format::VopcDpp8 => "VOPC_DPP8",
+            Format::Vop3Dpp16 => "VOP3_DPP16",
+            Format::Vop3Dpp8 => "VOP3_DPP8",
+            Format::Vopd => "VOPD",
         }
     }
 
@@ -123,16 +142,25 @@ impl Format {
             (Format::Vop1, src::SDWA) => Format::Vop1Sdwa,
             (Format::Vop2, src::SDWA) => Format::Vop2Sdwa,
             (Format::Vopc, src::SDWA) => Format::VopcSdwa,
+            (Format::Vopc, src::DPP16) => Format::VopcDpp16,
+            (Format::Vopc, src::DPP8 | src::DPP8_FI) => Format::VopcDpp8,
+            (Format::Vop3, src::DPP16) => Format::Vop3Dpp16,
+            (Format::Vop3, src::DPP8 | src::DPP8_FI) => Format::Vop3Dpp8,
             _ => return None,
         })
     }
 
     pub fn is_dpp16(self) -> bool {
-        matches!(self, Format::Vop1Dpp16 | Format::Vop2Dpp16)
+        matches!(self, Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::VopcDpp16 | Format::Vop3Dpp16)
     }
 
     pub fn is_dpp8(self) -> bool {
-        matches!(self, Format::Vop1Dpp8 | Format::Vop2Dpp8)
+        matches!(self, Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 | Format::Vop3Dpp8)
+    }
+
+    /// A VOP3 encoding (with or without DPP): modifiers sit where VOP3 keeps them.
+    pub fn is_vop3(self) -> bool {
+        matches!(self, Format::Vop3 | Format::Vop3Dpp16 | Format::Vop3Dpp8)
     }
 
     pub fn is_sdwa(self) -> bool {
@@ -144,7 +172,50 @@ impl Format {
         match self {
             Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => 4,
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vintrp => 4,
+            Format::Vop3Dpp16 | Format::Vop3Dpp8 => 12,
             _ => 8,
+        }
+    }
+
+    /// The opcode table of this format in a generation (empty where the generation lacks it).
+    pub fn table(self, gen: Generation) -> &'static OpTable {
+        match gen {
+            Generation::Gfx10 => self.gfx10_table(),
+            Generation::Gfx11 => self.gfx11_table(),
+        }
+    }
+
+    /// The gfx11 opcode table of this format.
+    pub fn gfx11_table(self) -> &'static OpTable {
+        use generated::gfx11 as t;
+        match self {
+            Format::Sop1 => &t::SOP1,
+            Format::Sop2 => &t::SOP2,
+            Format::Sopk => &t::SOPK,
+            Format::Sopc => &t::SOPC,
+            Format::Sopp => &t::SOPP,
+            Format::Smem => &t::SMEM,
+            Format::Vop1 => &t::VOP1,
+            Format::Vop2 => &t::VOP2,
+            Format::Vopc => &t::VOPC,
+            Format::Vop1Dpp16 => &t::VOP1_DPP16,
+            Format::Vop2Dpp16 => &t::VOP2_DPP16,
+            Format::VopcDpp16 => &t::VOPC_DPP16,
+            Format::Vop1Dpp8 => &t::VOP1_DPP8,
+            Format::Vop2Dpp8 => &t::VOP2_DPP8,
+            Format::VopcDpp8 => &t::VOPC_DPP8,
+            Format::Vop3 => &t::VOP3,
+            Format::Vop3Dpp16 => &t::VOP3_DPP16,
+            Format::Vop3Dpp8 => &t::VOP3_DPP8,
+            Format::Vop3p => &t::VOP3P,
+            Format::Ds => &t::DS,
+            Format::Flat => &t::FLAT,
+            Format::Global => &t::GLOBAL,
+            Format::Scratch => &t::SCRATCH,
+            Format::Mubuf => &t::MUBUF,
+            Format::Mtbuf => &t::MTBUF,
+            Format::Vopd => &VOPD_TABLE,
+            _ => &EMPTY_TABLE,
         }
     }
 
@@ -179,9 +250,27 @@ impl Format {
             Format::Vintrp => &t::VINTRP,
             Format::Exp => &t::EXP,
             Format::Mimg => &t::MIMG,
+            _ => &EMPTY_TABLE,
         }
     }
 }
+
+/// A format a generation does not have.
+static EMPTY_TABLE: OpTable = OpTable { entries: &[], index: &[] };
+
+/// VOPD has no per-opcode table: one entry stands for every pair (the operations are
+/// `generated::gfx11::VOPD_X` / `VOPD_Y`, indexed by the instruction's two opcode fields).
+static VOPD_ENTRY: [OpEntry; 1] = [OpEntry {
+    op: 0,
+    name: "v_dual",
+    operands: &[],
+    tokens: &[],
+    must_zero: 0,
+    ignored: 0,
+    sext: 0,
+    simm: Simm::NoSimm,
+}];
+static VOPD_TABLE: OpTable = OpTable { entries: &VOPD_ENTRY, index: &[0] };
 
 /// Source-operand values of gfx10 with a fixed meaning (9-bit VALU sources, 8-bit SALU sources).
 pub mod src {

@@ -5,6 +5,8 @@
 pub enum Generation {
     /// gfx10.1 and gfx10.3 (RDNA1, RDNA2).
     Gfx10,
+    /// gfx11 (RDNA3, RDNA3.5).
+    Gfx11,
 }
 
 /// A target as `--mcpu` names it, plus feature flags (`--mattr`).
@@ -25,6 +27,13 @@ const TARGETS: &[(&str, Generation)] = &[
     ("gfx1034", Generation::Gfx10),
     ("gfx1035", Generation::Gfx10),
     ("gfx1036", Generation::Gfx10),
+    ("gfx1100", Generation::Gfx11),
+    ("gfx1101", Generation::Gfx11),
+    ("gfx1102", Generation::Gfx11),
+    ("gfx1103", Generation::Gfx11),
+    ("gfx1150", Generation::Gfx11),
+    ("gfx1151", Generation::Gfx11),
+    ("gfx1152", Generation::Gfx11),
 ];
 
 impl Target {
@@ -32,6 +41,8 @@ impl Target {
     pub fn from_name(name: &str) -> Option<Target> {
         let name = match name {
             "rdna2" | "gfx10.3" => "gfx1030",
+            "rdna3" | "gfx11" => "gfx1100",
+            "rdna3.5" => "gfx1150",
             n => n,
         };
         TARGETS

@@ -197,7 +197,17 @@ pub fn format_ident(f: Format) -> (u32, u32) {
         Format::Vintrp => (0xfc00_0000, 0xc800_0000),
         Format::Exp => (0xfc00_0000, 0xf800_0000),
         Format::Mimg => (0xfc00_0000, 0xf000_0000),
+        // gfx11 only.
+        Format::VopcDpp16 => (0xfe00_01ff, 0x7c00_00fa),
+        Format::VopcDpp8 => (0xfe00_01fe, 0x7c00_00e8 | 1),
+        Format::Vop3Dpp16 | Format::Vop3Dpp8 => (0xfc00_0000, 0xd400_0000),
+        Format::Vopd => (0xfc00_0000, 0xc800_0000),
     }
+}
+
+/// The formats gfx10 has (the random and golden tests here are gfx10's).
+pub fn gfx10_formats() -> impl Iterator<Item = Format> {
+    Format::ALL.into_iter().filter(|f| !f.gfx10_table().entries.is_empty())
 }
 
 /// Writes opcode `op` of format `f` into an encoding (the format's first-dword pattern must already
@@ -211,8 +221,9 @@ pub fn set_opcode(f: Format, op: u32, w: &mut [u32; 5]) {
         Format::Smem | Format::Ds | Format::Mubuf => (18, 8),
         Format::Vop1 | Format::Vop1Dpp16 | Format::Vop1Dpp8 | Format::Vop1Sdwa => (9, 8),
         Format::Vop2 | Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa => (25, 6),
-        Format::Vopc | Format::VopcSdwa => (17, 8),
-        Format::Vop3 => (16, 10),
+        Format::Vopc | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8 => (17, 8),
+        Format::Vop3 | Format::Vop3Dpp16 | Format::Vop3Dpp8 => (16, 10),
+        Format::Vopd => (22, 4),
         Format::Vop3p => (16, 7),
         Format::Flat | Format::Scratch | Format::Global => (18, 7),
         Format::Mtbuf => {
