@@ -31,10 +31,19 @@ pub struct BufFormat {
 impl BufFormat {
     /// The format with this 7-bit gfx10 unified format number, if it is a valid one.
     pub fn from_gfx10(fmt: u32) -> Option<BufFormat> {
+        BufFormat::from_number(rdna_isa::Generation::Gfx10, fmt)
+    }
+
+    /// The format with this 7-bit unified format number in a generation.
+    pub fn from_number(gen: rdna_isa::Generation, fmt: u32) -> Option<BufFormat> {
+        let names = match gen {
+            rdna_isa::Generation::Gfx10 => &rdna_isa::generated::gfx10::MTBUF_FORMATS,
+            rdna_isa::Generation::Gfx11 => &rdna_isa::generated::gfx11::MTBUF_FORMATS,
+        };
         // Format 1 is the default (8_UNORM); LLVM prints it as nothing.
         let name = match fmt {
             1 => "[BUF_FMT_8_UNORM]",
-            f => rdna_isa::generated::gfx10::MTBUF_FORMATS.get(f as usize)?,
+            f => names.get(f as usize)?,
         };
         let body = name.strip_prefix("[BUF_FMT_")?.strip_suffix(']')?;
         let (widths, kind) = body.rsplit_once('_')?;

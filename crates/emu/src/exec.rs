@@ -76,6 +76,16 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
         Kind::VcmpClass { ty, x } => crate::valu::compare_class(w, st, ty, x).map(|_| Flow::Next),
         Kind::Mem(m) => crate::vmem::mem(w, sh, st, m).map(|_| Flow::Next),
         Kind::Ds(d) => crate::vmem::ds(w, sh, st, d).map(|_| Flow::Next),
+        Kind::Vopd => crate::valu::vopd(w, st).map(|_| Flow::Next),
+        Kind::Sendmsg => {
+            // gfx11 kernels end with MSG_DEALLOC_VGPRS, a hint with no effect here.
+            let id = w.read_s32(st.src[0]) & 0xf;
+            if id == 3 {
+                Ok(Flow::Next)
+            } else {
+                Err(format!("s_sendmsg message {id} has no meaning for a compute dispatch here"))
+            }
+        }
         Kind::Invalid(word) => Err(format!("not a valid instruction (word {word:#010x})")),
         Kind::Unsupported(why) => Err(format!("unsupported: {why}")),
     }
@@ -493,7 +503,7 @@ fn smem(w: &mut Wave, sh: &mut Shared, st: &Step, m: crate::sem::Smem) -> Result
     let sbase = ((raw & 0x3f) * 2) as u16;
     let offset = ((raw >> 32) & 0x1f_ffff) as u32;
     let offset = ((offset << 11) as i32 >> 11) as i64;
-    let soffset = (raw >> 57) as u16 & 0x7f;
+    let soffset = st.inst.field(rdna_isa::Field::Soffset);
     let soff = if soffset == rdna_isa::src::NULL { 0 } else { w.read_s32(Src::Sgpr(soffset)) as u64 };
     let base = if m.buffer {
         // A buffer resource: base address in the first 48 bits.

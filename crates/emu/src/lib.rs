@@ -105,7 +105,7 @@ pub const IMAGE_BASE: u64 = 0x7f00_0000_0000;
 pub fn target_of(code: &CodeObject, kernel: &Kernel) -> Result<rdna_isa::Target, Error> {
     let name = code.mcpu.ok_or_else(|| Error::Setup("the code object does not name a target this emulator knows".into()))?;
     let t = rdna_isa::Target::from_name(name)
-        .ok_or_else(|| Error::Setup(format!("target {name} is not emulated yet (supported: gfx1030–gfx1036)")))?;
+        .ok_or_else(|| Error::Setup(format!("target {name} is not emulated yet (supported: gfx1030–gfx1036, gfx1100–gfx1103, gfx1150–gfx1152)")))?;
     Ok(rdna_isa::Target { wave64: !kernel.kd.enable_wavefront_size32(), ..t })
 }
 
@@ -292,12 +292,19 @@ impl Env<'_> {
                 continue;
             }
             exec |= 1 << lane;
-            w.set_vr(0, lane, x);
-            if kd.enable_vgpr_workitem_id() >= 1 {
-                w.set_vr(1, lane, y);
-            }
-            if kd.enable_vgpr_workitem_id() >= 2 {
-                w.set_vr(2, lane, z);
+            if self.target.generation == rdna_isa::Generation::Gfx11 {
+                // gfx11 packs the work-item id into v0: x [9:0], y [19:10], z [29:20].
+                let ids = kd.enable_vgpr_workitem_id();
+                let packed = x | if ids >= 1 { y << 10 } else { 0 } | if ids >= 2 { z << 20 } else { 0 };
+                w.set_vr(0, lane, packed);
+            } else {
+                w.set_vr(0, lane, x);
+                if kd.enable_vgpr_workitem_id() >= 1 {
+                    w.set_vr(1, lane, y);
+                }
+                if kd.enable_vgpr_workitem_id() >= 2 {
+                    w.set_vr(2, lane, z);
+                }
             }
         }
         w.set_exec(exec);

@@ -126,7 +126,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         sdst: src::NULL,
         imm: [ImmTy::B32; 3],
         nsrc: 0,
-        vop3b: inst.format == Format::Vop3 && inst.entry.operands.iter().any(|o| o.field == Field::Sdst),
+        vop3b: inst.format.is_vop3() && inst.entry.operands.iter().any(|o| o.field == Field::Sdst),
         fast: false,
     };
     let wave64 = inst.wave64;
@@ -156,7 +156,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                 step.imm[i] = op.imm;
                 step.nsrc += 1;
             }
-            (Field::Vdst | Field::Sdst, _) if op.field == Field::Sdst && inst.format == Format::Vop3 => {
+            (Field::Vdst | Field::Sdst, _) if op.field == Field::Sdst && inst.format.is_vop3() => {
                 // VOP3B carry-out or VOPC's mask destination.
                 step.sdst = raw;
                 if inst.entry.operands.iter().all(|o| o.field != Field::Vdst) {
@@ -165,7 +165,8 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                 }
             }
             (Field::Vdst | Field::Sdst, _) => {
-                step.dst = raw;
+                // A VDST field naming an SGPR (compare masks, readlane) uses the scalar numbering.
+                step.dst = if op.class == rdna_isa::Class::Sgpr { rdna_disasm::decode::swap_m0_null(inst.gen, raw) } else { raw };
                 step.dw = width;
             }
             (Field::Simm16, _) => {
@@ -186,7 +187,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         _ => false,
     };
     // VOPC e32 writes VCC; its source slot 1 is VSRC1.
-    if matches!(inst.format, Format::Vopc | Format::VopcSdwa) {
+    if matches!(inst.format, Format::Vopc | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8) {
         step.sdst = if inst.format == Format::VopcSdwa && inst.raw >> 47 & 1 != 0 {
             (inst.raw >> 40 & 0x7f) as u16
         } else {
@@ -203,7 +204,7 @@ fn sdwa_scalar(inst: &Inst, field: Field) -> bool {
 }
 
 /// A source value (9-bit VALU or 8-bit SALU encoding) as an operand of the given type.
-fn operand(v: u16, imm: ImmTy, width: u8, literal: Option<u32>) -> Src {
+pub fn operand(v: u16, imm: ImmTy, width: u8, literal: Option<u32>) -> Src {
     match v {
         0..=127 => Src::Sgpr(v),
         128..=208 => {

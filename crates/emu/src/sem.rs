@@ -200,6 +200,8 @@ pub enum DsKind {
     Atomic { op: Atomic, x2: bool, rtn: bool },
     /// `ds_wrxchg2*_rtn`.
     Xchg2 { bytes: u8, st64: bool },
+    /// gfx11 `ds_cmpstore*`: DATA0 is the new value, DATA1 the compare value.
+    CmpStore { op: Atomic, x2: bool, rtn: bool },
     Swizzle,
     Permute,
     Bpermute,
@@ -235,6 +237,10 @@ pub enum Kind {
     /// FLAT/GLOBAL/SCRATCH/MUBUF vector memory.
     Mem(MemKind),
     Ds(DsKind),
+    /// gfx11 dual issue: two VALU operations reading the registers before either writes.
+    Vopd,
+    /// `s_sendmsg`: only messages without effect on a compute dispatch are accepted.
+    Sendmsg,
 }
 
 macro_rules! ops {
@@ -342,6 +348,10 @@ ops! {
         CvtNormI16F16 = "v_cvt_norm_i16_f16", CvtNormU16F16 = "v_cvt_norm_u16_f16", CvtPknormI16F16 = "v_cvt_pknorm_i16_f16", CvtPknormU16F16 = "v_cvt_pknorm_u16_f16",
         SatPkU8I16 = "v_sat_pk_u8_i16", QsadPkU16U8 = "v_qsad_pk_u16_u8", MqsadPkU16U8 = "v_mqsad_pk_u16_u8", MqsadU32U8 = "v_mqsad_u32_u8",
         MullitF32 = "v_mullit_f32",
+        MaxminF32 = "v_maxmin_f32", MinmaxF32 = "v_minmax_f32", MaxminI32 = "v_maxmin_i32", MinmaxI32 = "v_minmax_i32",
+        MaxminU32 = "v_maxmin_u32", MinmaxU32 = "v_minmax_u32", MaxminF16 = "v_maxmin_f16", MinmaxF16 = "v_minmax_f16",
+        AndB16 = "v_and_b16", OrB16 = "v_or_b16", XorB16 = "v_xor_b16", NotB16 = "v_not_b16", CndmaskB16 = "v_cndmask_b16",
+        Permlane64B32 = "v_permlane64_b32",
     }
 }
 
@@ -357,7 +367,145 @@ pub fn base_name(name: &str) -> &str {
 
 /// Resolves what an instruction does.
 pub fn classify(inst: &Inst) -> Kind {
-    classify_name(base_name(inst.entry.name), inst.format)
+    if inst.format == Format::Vopd {
+        return Kind::Vopd;
+    }
+    let base = base_name(inst.entry.name);
+    if inst.gen == rdna_isa::Generation::Gfx11 {
+        if base.starts_with("ds_cmpstore") {
+            // gfx11 swapped the operands of the LDS compare-store: DATA0 is the new value.
+            let x2 = base.ends_with("64");
+            let rtn = base.contains("_rtn");
+            let op = if base.ends_with("_f32") || base.ends_with("_f64") { Atomic::FCmpSwap } else { Atomic::CmpSwap };
+            return Kind::Ds(DsKind::CmpStore { op, x2, rtn });
+        }
+        if base == "s_sendmsg" {
+            return Kind::Sendmsg;
+        }
+        return classify_name(&gfx11_to_gfx10(base), inst.format);
+    }
+    classify_name(base, inst.format)
+}
+
+/// The gfx10 name of a gfx11 operation that behaves the same (gfx11 renamed most memory
+/// operations and a few ALU ones); names gfx11 added are returned as they are.
+pub fn gfx11_to_gfx10(n: &str) -> String {
+    const EXACT: &[(&str, &str)] = &[
+        ("s_and_not1_b32", "s_andn2_b32"),
+        ("s_and_not1_b64", "s_andn2_b64"),
+        ("s_or_not1_b32", "s_orn2_b32"),
+        ("s_or_not1_b64", "s_orn2_b64"),
+        ("s_and_not1_saveexec_b32", "s_andn2_saveexec_b32"),
+        ("s_and_not1_saveexec_b64", "s_andn2_saveexec_b64"),
+        ("s_or_not1_saveexec_b32", "s_orn2_saveexec_b32"),
+        ("s_or_not1_saveexec_b64", "s_orn2_saveexec_b64"),
+        ("s_and_not0_saveexec_b32", "s_andn1_saveexec_b32"),
+        ("s_and_not0_saveexec_b64", "s_andn1_saveexec_b64"),
+        ("s_or_not0_saveexec_b32", "s_orn1_saveexec_b32"),
+        ("s_or_not0_saveexec_b64", "s_orn1_saveexec_b64"),
+        ("s_and_not0_wrexec_b32", "s_andn1_wrexec_b32"),
+        ("s_and_not0_wrexec_b64", "s_andn1_wrexec_b64"),
+        ("s_and_not1_wrexec_b32", "s_andn2_wrexec_b32"),
+        ("s_and_not1_wrexec_b64", "s_andn2_wrexec_b64"),
+        ("s_ctz_i32_b32", "s_ff1_i32_b32"),
+        ("s_ctz_i32_b64", "s_ff1_i32_b64"),
+        ("s_clz_i32_u32", "s_flbit_i32_b32"),
+        ("s_clz_i32_u64", "s_flbit_i32_b64"),
+        ("s_cls_i32", "s_flbit_i32"),
+        ("s_cls_i32_i64", "s_flbit_i32_i64"),
+        ("s_delay_alu", "s_nop"),
+        ("s_set_inst_prefetch_distance", "s_nop"),
+        ("v_ctz_i32_b32", "v_ffbl_b32"),
+        ("v_clz_i32_u32", "v_ffbh_u32"),
+        ("v_cls_i32", "v_ffbh_i32"),
+        ("v_cvt_pk_rtz_f16_f32", "v_cvt_pkrtz_f16_f32"),
+        ("v_cvt_pk_norm_i16_f32", "v_cvt_pknorm_i16_f32"),
+        ("v_cvt_pk_norm_u16_f32", "v_cvt_pknorm_u16_f32"),
+        ("v_cvt_pk_norm_i16_f16", "v_cvt_pknorm_i16_f16"),
+        ("v_cvt_pk_norm_u16_f16", "v_cvt_pknorm_u16_f16"),
+        ("v_mul_dx9_zero_f32", "v_mul_legacy_f32"),
+        ("v_fma_dx9_zero_f32", "v_fma_legacy_f32"),
+        ("v_fmac_dx9_zero_f32", "v_fmac_legacy_f32"),
+        ("v_dot2acc_f32_f16", "v_dot2c_f32_f16"),
+        ("ds_load_addtid_b32", "ds_read_addtid_b32"),
+        ("ds_store_addtid_b32", "ds_write_addtid_b32"),
+    ];
+    if let Some((_, g10)) = EXACT.iter().find(|(g11, _)| *g11 == n) {
+        return g10.to_string();
+    }
+    // Sizes and sub-dword shapes of memory operations.
+    const SHAPES: &[(&str, &str)] = &[
+        ("b32", "dword"),
+        ("b64", "dwordx2"),
+        ("b96", "dwordx3"),
+        ("b128", "dwordx4"),
+        ("b256", "dwordx8"),
+        ("b512", "dwordx16"),
+        ("u8", "ubyte"),
+        ("i8", "sbyte"),
+        ("u16", "ushort"),
+        ("i16", "sshort"),
+        ("d16_b16", "short_d16"),
+        ("d16_hi_b16", "short_d16_hi"),
+        ("d16_u8", "ubyte_d16"),
+        ("d16_hi_u8", "ubyte_d16_hi"),
+        ("d16_i8", "sbyte_d16"),
+        ("d16_hi_i8", "sbyte_d16_hi"),
+    ];
+    const STORE_SHAPES: &[(&str, &str)] = &[
+        ("b8", "byte"),
+        ("b16", "short"),
+        ("d16_hi_b8", "byte_d16_hi"),
+        ("d16_hi_b16", "short_d16_hi"),
+        ("b32", "dword"),
+        ("b64", "dwordx2"),
+        ("b96", "dwordx3"),
+        ("b128", "dwordx4"),
+    ];
+    for seg in ["global_", "flat_", "scratch_", "buffer_", "s_", "s_buffer_"] {
+        if let Some(rest) = n.strip_prefix(seg) {
+            if let Some(shape) = rest.strip_prefix("load_") {
+                if let Some((_, g10)) = SHAPES.iter().find(|(a, _)| *a == shape) {
+                    return format!("{seg}load_{g10}");
+                }
+            }
+            if let Some(shape) = rest.strip_prefix("store_") {
+                if let Some((_, g10)) = STORE_SHAPES.iter().find(|(a, _)| *a == shape) {
+                    return format!("{seg}store_{g10}");
+                }
+            }
+            if let Some(a) = rest.strip_prefix("atomic_") {
+                let (op, ty) = a.rsplit_once('_').unwrap_or((a, ""));
+                let x2 = if ty.ends_with("64") { "_x2" } else { "" };
+                let g10 = match (op, ty.as_bytes().first()) {
+                    ("min", Some(b'i')) => "smin",
+                    ("max", Some(b'i')) => "smax",
+                    ("min", Some(b'u')) => "umin",
+                    ("max", Some(b'u')) => "umax",
+                    ("min", Some(b'f')) => "fmin",
+                    ("max", Some(b'f')) => "fmax",
+                    ("cmpswap", Some(b'f')) => "fcmpswap",
+                    ("add", Some(b'f')) => "fadd",
+                    (o, _) => o,
+                };
+                return format!("{seg}atomic_{g10}{x2}");
+            }
+        }
+    }
+    if let Some(rest) = n.strip_prefix("ds_") {
+        let r = rest
+            .replace("load_2addr_stride64_", "read2st64_")
+            .replace("load_2addr_", "read2_")
+            .replace("store_2addr_stride64_", "write2st64_")
+            .replace("store_2addr_", "write2_")
+            .replace("storexchg_2addr_stride64_rtn_", "wrxchg2st64_rtn_")
+            .replace("storexchg_2addr_rtn_", "wrxchg2_rtn_")
+            .replace("storexchg_rtn_", "wrxchg_rtn_");
+        let r = if let Some(x) = r.strip_prefix("load_") { format!("read_{x}") } else if let Some(x) = r.strip_prefix("store_") { format!("write_{x}") } else { r };
+        // gfx11 puts d16 in the middle (ds_load_u8_d16, ds_store_b8_d16_hi): the gfx10 spelling.
+        return format!("ds_{r}");
+    }
+    n.to_string()
 }
 
 /// Resolves an operation by name (without encoding suffix) and format.
@@ -467,6 +615,7 @@ fn atomic_op(s: &str) -> Option<Atomic> {
         "fmin" => Atomic::FMin,
         "fmax" => Atomic::FMax,
         "fcmpswap" => Atomic::FCmpSwap,
+        "fadd" => Atomic::FAdd,
         "csub" => Atomic::CSub,
         "mskor" => Atomic::Mskor,
         _ => return None,

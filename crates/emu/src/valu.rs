@@ -35,7 +35,7 @@ fn mods(st: &Step) -> Mods {
     let f = st.inst.format;
     let vop3b = st.vop3b;
     match f {
-        Format::Vop3 => Mods {
+        f if f.is_vop3() => Mods {
             neg: bits(raw, 61, 3) as u8,
             abs: if vop3b { 0 } else { bits(raw, 8, 3) as u8 },
             clamp: bits(raw, 15, 1) != 0,
@@ -51,7 +51,7 @@ fn mods(st: &Step) -> Mods {
             clamp: bits(raw, 15, 1) != 0,
             ..Mods::default()
         },
-        Format::Vop1Dpp16 | Format::Vop2Dpp16 => Mods {
+        Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::VopcDpp16 => Mods {
             neg: (bits(raw, 52, 1) | bits(raw, 54, 1) << 1) as u8,
             abs: (bits(raw, 53, 1) | bits(raw, 55, 1) << 1) as u8,
             ..Mods::default()
@@ -69,13 +69,17 @@ fn mods(st: &Step) -> Mods {
 
 /// Which lanes a DPP instruction writes, and the permuted src0.
 fn dpp(w: &Wave, st: &Step, src0: &mut Lanes) -> u64 {
-    let raw = st.inst.raw;
+    // The DPP dword is the second one, or the third for gfx11 VOP3 (moved into place here);
+    // the src0 field that selected DPP8-with-fetch-inactive is in the first or second dword.
+    let vop3 = st.inst.format.is_vop3();
+    let raw = if vop3 { (st.inst.ext as u64) << 32 } else { st.inst.raw };
+    let sel_src0 = if vop3 { bits(st.inst.raw, 32, 9) } else { bits(st.inst.raw, 0, 9) };
     let exec = w.exec();
     let n = w.lanes;
     let orig = *src0;
     let mut write = w.lane_mask;
     if st.inst.format.is_dpp8() {
-        let fi = bits(raw, 0, 9) == rdna_isa::src::DPP8_FI as u32;
+        let fi = sel_src0 == rdna_isa::src::DPP8_FI as u32;
         for l in 0..n {
             let sel = bits(raw, 40 + 3 * (l as u32 & 7), 3) as usize;
             let from = (l & !7) | sel;
@@ -350,7 +354,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
     }
     let mut carry = 0u64;
     let vcc_in = if matches!(op, VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::CndmaskB32 | VOp::DivFmasF32 | VOp::DivFmasF64) {
-        if st.inst.format == Format::Vop3 && !matches!(op, VOp::DivFmasF32 | VOp::DivFmasF64) {
+        if st.inst.format.is_vop3() && !matches!(op, VOp::DivFmasF32 | VOp::DivFmasF64) {
             w.read_mask(st.src[2])
         } else {
             w.vcc()
@@ -715,6 +719,32 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         Dot4U32U8 => { each!(l => (0..4).fold(u(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as u8 as u32) * ((b[l] >> (8 * k)) as u8 as u32))) as u64); Out::U32 }
         Dot8I32I4 => { each!(l => (0..8).fold(i(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) as i32) << 28 >> 28) * (((b[l] >> (4 * k)) as i32) << 28 >> 28))) as u32 as u64); Out::U32 }
         Dot8U32U4 => { each!(l => (0..8).fold(u(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) & 15) as u32) * (((b[l] >> (4 * k)) & 15) as u32))) as u64); Out::U32 }
+        MaxminF32 | MinmaxF32 => {
+            // maxmin: min(max(S0, S1), S2); minmax: max(min(S0, S1), S2).
+            let inner_max = op == MaxminF32;
+            each!(l => o32(float::minmax32(float::minmax32(f32_(a[l]), f32_(b[l]), inner_max, ieee), f32_(c[l]), !inner_max, ieee)));
+            Out::F32
+        }
+        MaxminF16 | MinmaxF16 => {
+            let inner_max = op == MaxminF16;
+            each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), inner_max, ieee), h(c[l]), !inner_max, ieee)));
+            Out::F16
+        }
+        MaxminI32 => { each!(l => i(a[l]).max(i(b[l])).min(i(c[l])) as u32 as u64); Out::U32 }
+        MinmaxI32 => { each!(l => i(a[l]).min(i(b[l])).max(i(c[l])) as u32 as u64); Out::U32 }
+        MaxminU32 => { each!(l => u(a[l]).max(u(b[l])).min(u(c[l])) as u64); Out::U32 }
+        MinmaxU32 => { each!(l => u(a[l]).min(u(b[l])).max(u(c[l])) as u64); Out::U32 }
+        AndB16 => { each!(l => a[l] & b[l] & 0xffff); Out::U16 }
+        OrB16 => { each!(l => (a[l] | b[l]) & 0xffff); Out::U16 }
+        XorB16 => { each!(l => (a[l] ^ b[l]) & 0xffff); Out::U16 }
+        NotB16 => { each!(l => !a[l] & 0xffff); Out::U16 }
+        CndmaskB16 => { each!(l => if w.read_mask(st.src[2]) >> l & 1 != 0 { b[l] } else { a[l] } & 0xffff); Out::U16 }
+        Permlane64B32 => {
+            // Swap the two 32-lane halves of a wave64 (no effect in wave32).
+            let src = *a;
+            each!(l => if n == 64 { src[l ^ 32] } else { src[l] } & 0xffff_ffff);
+            Out::U32
+        }
         CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => {
             each!(l => {
                 let (x, y, z) = (f32_(a[l]), f32_(b[l]), f32_(c[l]));
@@ -780,7 +810,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
     // Carry-out / VCC results (VOP3B SDST, or VCC for the e32 forms).
     let writes_carry = matches!(op, VOp::AddCoU32 | VOp::SubCoU32 | VOp::SubrevCoU32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::DivScaleF32 | VOp::DivScaleF64 | VOp::MadU64U32 | VOp::MadI64I32);
     if writes_carry {
-        let dst = if st.inst.format == Format::Vop3 { st.sdst } else { sreg::VCC as u16 };
+        let dst = if st.inst.format.is_vop3() { st.sdst } else { sreg::VCC as u16 };
         let old = w.read_mask_reg(dst);
         // Lanes that did not run write 0 to the mask.
         let _ = old;
@@ -1209,5 +1239,68 @@ pub fn compare_class(w: &mut Wave, st: &Step, ty: Num, x: bool) -> Result<(), Re
         res |= ((b[l] >> bit) & 1) << l;
     }
     finish_compare(w, st, res, x);
+    Ok(())
+}
+
+/// gfx11 VOPD: two operations from a fixed set; both read their sources before either writes.
+pub fn vopd(w: &mut Wave, st: &Step) -> Result<(), Reason> {
+    let n = w.lanes;
+    let exec = w.exec();
+    let dx = Denorm::from_mode(w.mode.denorm32());
+    let ieee = w.mode.ieee();
+    let lit = st.inst.literal.unwrap_or(0) as u64;
+    let vcc = w.vcc();
+    let mut results: Vec<(usize, Lanes)> = Vec::with_capacity(2);
+    for y in [false, true] {
+        let (name, vdst, src0, vsrc1) = st.inst.vopd_half(y);
+        let mut a: Lanes = [0; LANES];
+        let mut b: Lanes = [0; LANES];
+        let mut d: Lanes = [0; LANES];
+        w.read_v32(crate::program::operand(src0, ImmTy::B32, 1, st.inst.literal), &mut a);
+        w.read_v32(Src::Vgpr(vsrc1), &mut b);
+        w.read_v32(Src::Vgpr(vdst), &mut d);
+        let f = |x: u64| dx.in32(x);
+        let o = |x: f32| dx.out32(x);
+        let mut r: Lanes = [0; LANES];
+        for l in 0..n {
+            let (x, yv, acc) = (a[l], b[l], d[l]);
+            r[l] = match name {
+                "v_dual_mov_b32" => x,
+                "v_dual_add_f32" => o(f(x) + f(yv)),
+                "v_dual_sub_f32" => o(f(x) - f(yv)),
+                "v_dual_subrev_f32" => o(f(yv) - f(x)),
+                "v_dual_mul_f32" => o(f(x) * f(yv)),
+                "v_dual_mul_dx9_zero_f32" => o(if f(x) == 0.0 || f(yv) == 0.0 { 0.0 } else { f(x) * f(yv) }),
+                "v_dual_fmac_f32" => o(f(x).mul_add(f(yv), f(acc))),
+                "v_dual_fmaak_f32" => o(f(x).mul_add(f(yv), f(lit))),
+                "v_dual_fmamk_f32" => o(f(x).mul_add(f(lit), f(yv))),
+                "v_dual_max_f32" => o(float::minmax32(f(x), f(yv), true, ieee)),
+                "v_dual_min_f32" => o(float::minmax32(f(x), f(yv), false, ieee)),
+                "v_dual_cndmask_b32" => {
+                    if vcc >> l & 1 != 0 {
+                        yv
+                    } else {
+                        x
+                    }
+                }
+                "v_dual_dot2acc_f32_f16" => {
+                    let hh = |v: u64| dx.in16(v);
+                    o(hh(x) * hh(yv) + hh(x >> 16) * hh(yv >> 16) + f(acc))
+                }
+                "v_dual_add_nc_u32" => (x as u32).wrapping_add(yv as u32) as u64,
+                "v_dual_lshlrev_b32" => ((yv as u32) << (x & 31)) as u64,
+                "v_dual_and_b32" => x & yv,
+                other => return Err(format!("VOPD operation {other} is not emulated")),
+            };
+        }
+        results.push((vdst as usize, r));
+    }
+    for (vdst, r) in results {
+        for (l, v) in r.iter().enumerate().take(n) {
+            if exec >> l & 1 != 0 {
+                w.set_vr(vdst, l, *v as u32);
+            }
+        }
+    }
     Ok(())
 }

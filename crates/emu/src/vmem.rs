@@ -230,7 +230,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
     let mut locs = [Loc::Discard; 64];
     if let MemKind::Addtid { store } = k {
         // SADDR + offset + 4 × lane: one dword per lane, no VGPR address.
-        let saddr = bits(raw, 48, 7) as u16;
+        let saddr = st.inst.field(rdna_isa::Field::Saddr);
         let base = if saddr == src::NULL { 0 } else { w.read_s64(Src::Sgpr(saddr)) };
         let offset = ((bits(raw, 0, 12) << 20) as i32 >> 20) as i64;
         let reg = if store { bits(raw, 40, 8) } else { bits(raw, 56, 8) } as usize;
@@ -246,21 +246,27 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
         }
         return Ok(());
     }
+    let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
     let (vdst, data_reg, returns) = if matches!(f, Format::Mubuf | Format::Mtbuf) {
         let glc = bits(raw, 14, 1) != 0;
         (bits(raw, 40, 8) as u16, bits(raw, 40, 8) as u16, glc)
     } else {
-        (bits(raw, 56, 8) as u16, bits(raw, 40, 8) as u16, bits(raw, 16, 1) != 0)
+        // A FLAT atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11).
+        (bits(raw, 56, 8) as u16, bits(raw, 40, 8) as u16, bits(raw, if g11 { 14 } else { 16 }, 1) != 0)
     };
     match f {
         Format::Flat | Format::Global | Format::Scratch => {
-            if bits(raw, 13, 1) != 0 {
+            if !g11 && bits(raw, 13, 1) != 0 {
                 return Err("FLAT loads into LDS (lds bit) are not emulated".into());
             }
-            let off12 = bits(raw, 0, 12);
-            let offset = if f == Format::Flat { off12 as i64 } else { ((off12 << 20) as i32 >> 20) as i64 };
-            let saddr = bits(raw, 48, 7) as u16;
+            // Offsets: FLAT 12-bit unsigned; GLOBAL/SCRATCH 12-bit (gfx10) or 13-bit (gfx11) signed.
+            let ow = if g11 && f != Format::Flat { 13 } else { 12 };
+            let off = bits(raw, 0, ow);
+            let offset = if f == Format::Flat { off as i64 } else { ((off << (32 - ow)) as i32 >> (32 - ow)) as i64 };
+            let saddr = st.inst.field(rdna_isa::Field::Saddr);
             let vaddr = bits(raw, 32, 8) as usize;
+            // gfx11 scratch: the SVE bit says whether the VGPR address takes part.
+            let sve = bits(raw, 55, 1) != 0;
             for l in 0..n {
                 if exec >> l & 1 == 0 {
                     continue;
@@ -271,6 +277,11 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                         Loc::Global(w.read_s64(Src::Sgpr(saddr)).wrapping_add(w.vr(vaddr, l) as u64).wrapping_add(offset as u64))
                     }
                     Format::Global => Loc::Global((w.vr(vaddr, l) as u64 | (w.vr(vaddr + 1, l) as u64) << 32).wrapping_add(offset as u64)),
+                    _ if g11 => {
+                        let v = if sve { w.vr(vaddr, l) } else { 0 };
+                        let s = if saddr == src::NULL { 0 } else { w.read_s32(Src::Sgpr(saddr)) };
+                        Loc::Scratch(v.wrapping_add(s).wrapping_add(offset as u32))
+                    }
                     _ => {
                         let base = if matches!(saddr, src::NULL | src::EXEC_HI) { w.vr(vaddr, l) } else { w.read_s32(Src::Sgpr(saddr)) };
                         Loc::Scratch(base.wrapping_add(offset as u32))
@@ -279,7 +290,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             }
         }
         Format::Mubuf | Format::Mtbuf => {
-            if (f == Format::Mubuf && bits(raw, 16, 1) != 0) || bits(raw, 55, 1) != 0 {
+            if (f == Format::Mubuf && bits(raw, 16, 1) != 0) || bits(raw, if g11 { 53 } else { 55 }, 1) != 0 {
                 return Err("buffer lds/tfe forms are not emulated".into());
             }
             let srsrc = (bits(raw, 48, 5) * 4) as u16;
@@ -291,15 +302,15 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             if rs[1] >> 30 != 0 && base < SCRATCH_BUFFER_BASE {
                 return Err("swizzled buffer resources are not emulated".into());
             }
-            let soffset = bits(raw, 56, 8) as u16;
+            let soffset = st.inst.field(rdna_isa::Field::Soffset);
             let soff = w.read_s32(if soffset == src::NULL { Src::Const(0) } else { src_of(soffset) }) as u64;
             let inst_off = bits(raw, 0, 12) as u64;
-            let (offen, idxen) = (bits(raw, 12, 1) != 0, bits(raw, 13, 1) != 0);
+            let (offen, idxen) = if g11 { (bits(raw, 54, 1) != 0, bits(raw, 55, 1) != 0) } else { (bits(raw, 12, 1) != 0, bits(raw, 13, 1) != 0) };
             let vaddr = bits(raw, 32, 8) as usize;
             let size = match k {
                 MemKind::Format { .. } => {
                     let n = if f == Format::Mtbuf { bits(raw, 19, 7) } else { rs[3] >> 12 & 0x7f };
-                    crate::bufmt::BufFormat::from_gfx10(n).map_or(1, |b| b.bytes()) as u64
+                    crate::bufmt::BufFormat::from_number(st.inst.gen, n).map_or(1, |b| b.bytes()) as u64
                 }
                 _ => mem_size(k) as u64,
             };
@@ -333,7 +344,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             let srsrc = (bits(raw, 48, 5) * 4) as u16;
             let word3 = w.read_s32(Src::Sgpr(srsrc + 3));
             let fmt_num = if f == Format::Mtbuf { bits(raw, 19, 7) } else { word3 >> 12 & 0x7f };
-            let fmt = crate::bufmt::BufFormat::from_gfx10(fmt_num).ok_or_else(|| format!("buffer format {fmt_num} is not valid"))?;
+            let fmt = crate::bufmt::BufFormat::from_number(st.inst.gen, fmt_num).ok_or_else(|| format!("buffer format {fmt_num} is not valid"))?;
             let size = fmt.bytes();
             let one = if matches!(fmt.num, crate::bufmt::NumFmt::Uint | crate::bufmt::NumFmt::Sint) { 1 } else { 1.0f32.to_bits() };
             let regs = if d16 { (comps as usize).div_ceil(2) } else { comps as usize };
@@ -551,6 +562,26 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
                 if rtn {
                     w.set_vr(vdst as usize, l, old as u32);
                     if dw == 2 {
+                        w.set_vr(vdst as usize + 1, l, (old >> 32) as u32);
+                    }
+                }
+            }
+        }
+        DsKind::CmpStore { op, x2, rtn } => {
+            for l in (0..n).filter(|l| exec >> l & 1 != 0) {
+                let a = addr(w, l).wrapping_add(offset);
+                let rd = |w: &Wave, r: u16| -> u64 {
+                    if x2 {
+                        w.vr(r as usize, l) as u64 | (w.vr(r as usize + 1, l) as u64) << 32
+                    } else {
+                        w.vr(r as usize, l) as u64
+                    }
+                };
+                let (new, cmp) = (rd(w, d0), rd(w, d1));
+                let old = atomic_at(w, sh, l, Loc::Lds(a), op, x2, new, cmp)?;
+                if rtn {
+                    w.set_vr(vdst as usize, l, old as u32);
+                    if x2 {
                         w.set_vr(vdst as usize + 1, l, (old >> 32) as u32);
                     }
                 }

@@ -9,21 +9,36 @@ use std::sync::OnceLock;
 use common::*;
 use rdna_hsa::CodeObject;
 
-/// The corpus in wave32 and wave64.
-fn corpus() -> &'static [(CodeObject, u32); 2] {
-    static C: OnceLock<[(CodeObject, u32); 2]> = OnceLock::new();
-    C.get_or_init(|| {
-        let cl = root().join("tests/kernels/corpus.cl");
-        let base = ["-x", "cl", "-cl-std=CL2.0", "-cl-fp32-correctly-rounded-divide-sqrt"];
-        let w32 = compile(&cl, "w32", &base);
-        let mut w64args = base.to_vec();
-        w64args.push("-mwavefrontsize64");
-        let w64 = compile(&cl, "w64", &w64args);
-        [(w32, 32), (w64, 64)]
-    })
+/// The targets every corpus kernel runs on: RDNA2 and RDNA3.
+const TARGETS: [&str; 2] = ["gfx1030", "gfx1100"];
+
+/// A corpus file compiled for each target in wave32 and wave64.
+fn build(file: &str, extra: &[&str]) -> Vec<(CodeObject, u32)> {
+    let cl = root().join("tests/kernels").join(file);
+    let mut out = Vec::new();
+    for mcpu in TARGETS {
+        for lanes in [32, 64] {
+            let mut args = vec!["-x", "cl", "-cl-std=CL2.0"];
+            args.extend(extra);
+            if lanes == 64 {
+                args.push("-mwavefrontsize64");
+            }
+            let co = compile_for(&cl, mcpu, &format!("w{lanes}"), &args);
+            assert_eq!(co.mcpu, Some(mcpu), "{file} must be compiled for {mcpu}");
+            out.push((co, lanes));
+        }
+    }
+    out
 }
 
-/// Runs a case in both wave sizes.
+/// The corpus for both targets and both wave sizes.
+fn corpus() -> &'static [(CodeObject, u32)] {
+    static C: OnceLock<Vec<(CodeObject, u32)>> = OnceLock::new();
+    C.get_or_init(|| build("corpus.cl", &["-cl-fp32-correctly-rounded-divide-sqrt"]))
+}
+
+/// Runs a case on both targets in both wave sizes (the messages name the wave size; the target
+/// shows in the fault text).
 fn each_wave(f: impl Fn(&CodeObject, u32)) {
     for (co, lanes) in corpus() {
         f(co, *lanes);
@@ -720,16 +735,10 @@ fn mul_hi_and_mad() {
     });
 }
 
-/// The second corpus file (calls, constant tables, builtins) in wave32 and wave64.
-fn corpus2() -> &'static [(CodeObject, u32); 2] {
-    static C: OnceLock<[(CodeObject, u32); 2]> = OnceLock::new();
-    C.get_or_init(|| {
-        let cl = root().join("tests/kernels/corpus2.cl");
-        let base = ["-x", "cl", "-cl-std=CL2.0"];
-        let w32 = compile(&cl, "w32", &base);
-        let w64 = compile(&cl, "w64", &["-x", "cl", "-cl-std=CL2.0", "-mwavefrontsize64"]);
-        [(w32, 32), (w64, 64)]
-    })
+/// The second corpus file (calls, constant tables, builtins), both targets and wave sizes.
+fn corpus2() -> &'static [(CodeObject, u32)] {
+    static C: OnceLock<Vec<(CodeObject, u32)>> = OnceLock::new();
+    C.get_or_init(|| build("corpus2.cl", &[]))
 }
 
 fn each_wave2(f: impl Fn(&CodeObject, u32)) {

@@ -1,5 +1,5 @@
 //! The hardware table of seed 003 (`ds_condxchg32_rtn_b64` measured on an RX 6700 XT, gfx1031):
-//! all seven rows, both chained operations, bit for bit, in wave32 and wave64.
+//! all seven rows, both chained operations, bit for bit, on gfx1030 and gfx1100 in wave32 and wave64.
 
 mod common;
 
@@ -23,10 +23,16 @@ fn pair(lo: u32, hi: u32) -> u64 {
 #[test]
 fn condxchg_matches_the_hardware_table() {
     let cl = root().join("tests/kernels/condxchg.cl");
-    for (tag, extra) in [("w32", None), ("w64", Some("-mwavefrontsize64"))] {
+    for (mcpu, tag, extra) in [
+        ("gfx1030", "w32", None),
+        ("gfx1030", "w64", Some("-mwavefrontsize64")),
+        ("gfx1100", "w32", None),
+        ("gfx1100", "w64", Some("-mwavefrontsize64")),
+    ] {
         let mut args = vec!["-x", "cl", "-cl-std=CL2.0"];
         args.extend(extra);
-        let co = compile(&cl, tag, &args);
+        let co = compile_for(&cl, mcpu, tag, &args);
+        let tag = format!("{mcpu} {tag}");
         let lanes = 32usize;
         let init: Vec<u64> = (0..lanes).map(|i| TABLE.get(i).map_or(0x0123_4567_09ab_cdef, |r| pair(r.0[0], r.0[1]))).collect();
         let data: Vec<u64> = (0..lanes).map(|i| TABLE.get(i).map_or(0, |r| pair(r.0[2], r.0[3]))).collect();

@@ -14,13 +14,18 @@ pub fn root() -> PathBuf {
 
 /// Compiles `cl` (OpenCL C, or assembly with `-x assembler`) for gfx1030 and links a code object.
 pub fn compile(cl: &Path, tag: &str, extra: &[&str]) -> CodeObject {
+    compile_for(cl, "gfx1030", tag, extra)
+}
+
+/// [`compile`] for a given target.
+pub fn compile_for(cl: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> CodeObject {
     let dir = std::env::temp_dir().join(format!("rdna-emu-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let stem = cl.file_stem().unwrap().to_str().unwrap();
-    let obj = dir.join(format!("{stem}-{tag}.o"));
-    let hsaco = dir.join(format!("{stem}-{tag}.hsaco"));
+    let obj = dir.join(format!("{stem}-{mcpu}-{tag}.o"));
+    let hsaco = dir.join(format!("{stem}-{mcpu}-{tag}.hsaco"));
     let out = Command::new("clang-19")
-        .args(["--target=amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-nogpulib", "-O2", "-c"])
+        .args(["--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
         .args(extra)
         .arg(cl)
         .arg("-o")
