@@ -44,7 +44,7 @@ enum Cmd {
         /// List every instruction.
         #[arg(long)]
         list: bool,
-        /// Architecture (rdna2).
+        /// Architecture: rdna2, rdna3, rdna3.5 or a target name (gfx1030, gfx1100, ...).
         #[arg(long, default_value = "rdna2")]
         arch: String,
         /// For every instruction: decoded, emulated, recompiled; totals and what is missing.
@@ -213,14 +213,19 @@ fn run(cli: Cli) -> Result<(), String> {
         Cmd::Demo => demo(&mut out)?,
         Cmd::Isa { name, list, arch, coverage } => {
             let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;
+            let gen = _target.generation;
             if coverage {
-                isa_coverage(&mut out, &arch)?;
+                isa_coverage(&mut out, &arch, _target)?;
             } else if list {
                 let mut names: Vec<&str> = Vec::new();
                 for f in Format::ALL {
-                    for e in f.gfx10_table().entries {
+                    for e in f.table(gen).entries {
                         names.push(e.name);
                     }
+                }
+                if gen == rdna_isa::Generation::Gfx11 {
+                    use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
+                    names.extend(VOPD_X.iter().chain(VOPD_Y.iter()).filter(|n| !n.is_empty()));
                 }
                 names.sort_unstable();
                 names.dedup();
@@ -230,7 +235,7 @@ fn run(cli: Cli) -> Result<(), String> {
             } else if let Some(name) = name {
                 let mut found = false;
                 for f in Format::ALL {
-                    for e in f.gfx10_table().entries.iter().filter(|e| e.name == name) {
+                    for e in f.table(gen).entries.iter().filter(|e| e.name == name) {
                         found = true;
                         writeln!(out, "{}  ({} opcode {})", e.name, f.name(), e.op).map_err(|e| e.to_string())?;
                         for op in e.operands {
@@ -348,20 +353,31 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
 }
 
 /// `rdna isa --coverage`: decoded / emulated / recompiled per instruction.
-fn isa_coverage(out: &mut impl Write, arch: &str) -> Result<(), String> {
+fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), String> {
+    let gen = target.generation;
     let mut rows: Vec<(&str, bool)> = Vec::new();
     for f in Format::ALL {
-        for e in f.gfx10_table().entries {
-            let k = rdna_emu::sem::classify_name(rdna_emu::sem::base_name(e.name), f);
-            let emulated = !matches!(k, rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_));
+        if f == Format::Vopd {
+            continue;
+        }
+        for e in f.table(gen).entries {
+            let base = rdna_emu::sem::base_name(e.name);
+            let kind = rdna_emu::sem::classify_in(gen, base, f);
+            let emulated = !matches!(kind, rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_));
             rows.push((e.name, emulated));
+        }
+    }
+    if gen == rdna_isa::Generation::Gfx11 {
+        use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
+        for n in VOPD_X.iter().chain(VOPD_Y.iter()).filter(|n| !n.is_empty()) {
+            rows.push((n, rdna_emu::valu::VOPD_OPS.contains(n)));
         }
     }
     rows.sort_unstable();
     rows.dedup_by(|a, b| a.0 == b.0 && { b.1 &= a.1; true });
     let w = |e: std::io::Error| e.to_string();
     let emulated = rows.iter().filter(|r| r.1).count();
-    writeln!(out, "{arch}: {} instructions; decoded {}, emulated {}, recompiled 0", rows.len(), rows.len(), emulated).map_err(w)?;
+    writeln!(out, "{arch} ({}): {} instructions; decoded {}, emulated {}, recompiled 0", target.name, rows.len(), rows.len(), emulated).map_err(w)?;
     writeln!(out, "\nnot emulated ({}):", rows.len() - emulated).map_err(w)?;
     for (name, _) in rows.iter().filter(|r| !r.1) {
         writeln!(out, "  {name}").map_err(w)?;

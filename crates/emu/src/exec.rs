@@ -435,6 +435,7 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         PackLl => w.write_s(d, a32() & 0xffff | b32() << 16),
         PackLh => w.write_s(d, a32() & 0xffff | b32() & 0xffff_0000),
         PackHh => w.write_s(d, a32() >> 16 | b32() & 0xffff_0000),
+        PackHl => w.write_s(d, a32() >> 16 | b32() << 16),
         MovkI32 => w.write_s(d, k),
         CmovkI32 => {
             if w.scc {

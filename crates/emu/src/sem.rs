@@ -275,7 +275,7 @@ ops! {
         LshlB32 = "s_lshl_b32", LshlB64 = "s_lshl_b64", LshrB32 = "s_lshr_b32", LshrB64 = "s_lshr_b64", AshrI32 = "s_ashr_i32", AshrI64 = "s_ashr_i64",
         BfmB32 = "s_bfm_b32", BfmB64 = "s_bfm_b64", MulI32 = "s_mul_i32", BfeU32 = "s_bfe_u32", BfeI32 = "s_bfe_i32", BfeU64 = "s_bfe_u64", BfeI64 = "s_bfe_i64",
         AbsdiffI32 = "s_absdiff_i32", Lshl1AddU32 = "s_lshl1_add_u32", Lshl2AddU32 = "s_lshl2_add_u32", Lshl3AddU32 = "s_lshl3_add_u32", Lshl4AddU32 = "s_lshl4_add_u32",
-        PackLl = "s_pack_ll_b32_b16", PackLh = "s_pack_lh_b32_b16", PackHh = "s_pack_hh_b32_b16", MulHiU32 = "s_mul_hi_u32", MulHiI32 = "s_mul_hi_i32",
+        PackLl = "s_pack_ll_b32_b16", PackLh = "s_pack_lh_b32_b16", PackHh = "s_pack_hh_b32_b16", PackHl = "s_pack_hl_b32_b16", MulHiU32 = "s_mul_hi_u32", MulHiI32 = "s_mul_hi_i32",
         MovkI32 = "s_movk_i32", CmovkI32 = "s_cmovk_i32", AddkI32 = "s_addk_i32", MulkI32 = "s_mulk_i32",
         CmpkEqI32 = "s_cmpk_eq_i32", CmpkLgI32 = "s_cmpk_lg_i32", CmpkGtI32 = "s_cmpk_gt_i32", CmpkGeI32 = "s_cmpk_ge_i32", CmpkLtI32 = "s_cmpk_lt_i32", CmpkLeI32 = "s_cmpk_le_i32",
         CmpkEqU32 = "s_cmpk_eq_u32", CmpkLgU32 = "s_cmpk_lg_u32", CmpkGtU32 = "s_cmpk_gt_u32", CmpkGeU32 = "s_cmpk_ge_u32", CmpkLtU32 = "s_cmpk_lt_u32", CmpkLeU32 = "s_cmpk_le_u32",
@@ -352,17 +352,21 @@ ops! {
         MaxminU32 = "v_maxmin_u32", MinmaxU32 = "v_minmax_u32", MaxminF16 = "v_maxmin_f16", MinmaxF16 = "v_minmax_f16",
         AndB16 = "v_and_b16", OrB16 = "v_or_b16", XorB16 = "v_xor_b16", NotB16 = "v_not_b16", CndmaskB16 = "v_cndmask_b16",
         Permlane64B32 = "v_permlane64_b32",
+        CvtI32I16 = "v_cvt_i32_i16", CvtU32U16 = "v_cvt_u32_u16", MovB16 = "v_mov_b16", CvtPkI16F32 = "v_cvt_pk_i16_f32",
+        CvtPkU16F32 = "v_cvt_pk_u16_f32", Dot2F16F16 = "v_dot2_f16_f16",
     }
 }
 
-/// The operation name without the encoding suffix LLVM adds.
+/// The operation name without the encoding suffixes LLVM adds (`_e32`, `_e64`, `_dpp`,
+/// `_sdwa`, and gfx11's `_e64_dpp`).
 pub fn base_name(name: &str) -> &str {
-    for suffix in ["_e32", "_e64", "_dpp", "_sdwa"] {
-        if let Some(b) = name.strip_suffix(suffix) {
-            return b;
+    let mut n = name;
+    for suffix in ["_dpp", "_sdwa", "_e32", "_e64"] {
+        if let Some(b) = n.strip_suffix(suffix) {
+            n = b;
         }
     }
-    name
+    n
 }
 
 /// Resolves what an instruction does.
@@ -370,21 +374,24 @@ pub fn classify(inst: &Inst) -> Kind {
     if inst.format == Format::Vopd {
         return Kind::Vopd;
     }
-    let base = base_name(inst.entry.name);
-    if inst.gen == rdna_isa::Generation::Gfx11 {
+    // gfx11 swapped the operands of the LDS compare-store (DATA0 is the new value): CmpStore.
+    classify_in(inst.gen, base_name(inst.entry.name), inst.format)
+}
+
+/// What an operation (by name without encoding suffix) does in a generation.
+pub fn classify_in(gen: rdna_isa::Generation, base: &str, format: Format) -> Kind {
+    if gen == rdna_isa::Generation::Gfx11 {
         if base.starts_with("ds_cmpstore") {
-            // gfx11 swapped the operands of the LDS compare-store: DATA0 is the new value.
             let x2 = base.ends_with("64");
-            let rtn = base.contains("_rtn");
             let op = if base.ends_with("_f32") || base.ends_with("_f64") { Atomic::FCmpSwap } else { Atomic::CmpSwap };
-            return Kind::Ds(DsKind::CmpStore { op, x2, rtn });
+            return Kind::Ds(DsKind::CmpStore { op, x2, rtn: base.contains("_rtn") });
         }
         if base == "s_sendmsg" {
             return Kind::Sendmsg;
         }
-        return classify_name(&gfx11_to_gfx10(base), inst.format);
+        return classify_name(&gfx11_to_gfx10(base), format);
     }
-    classify_name(base, inst.format)
+    classify_name(base, format)
 }
 
 /// The gfx10 name of a gfx11 operation that behaves the same (gfx11 renamed most memory
@@ -429,7 +436,18 @@ pub fn gfx11_to_gfx10(n: &str) -> String {
         ("v_dot2acc_f32_f16", "v_dot2c_f32_f16"),
         ("ds_load_addtid_b32", "ds_read_addtid_b32"),
         ("ds_store_addtid_b32", "ds_write_addtid_b32"),
+        ("v_cvt_floor_i32_f32", "v_cvt_flr_i32_f32"),
+        ("v_cvt_nearest_i32_f32", "v_cvt_rpi_i32_f32"),
+        ("global_load_addtid_b32", "global_load_dword_addtid"),
+        ("global_store_addtid_b32", "global_store_dword_addtid"),
+        ("s_wait_event", "s_nop"),
     ];
+    // buffer_load_d16_format_x (gfx11) is buffer_load_format_d16_x (gfx10).
+    for (g11, g10) in [("_d16_hi_format_", "_format_d16_hi_"), ("_d16_format_", "_format_d16_")] {
+        if n.contains(g11) {
+            return n.replacen(g11, g10, 1);
+        }
+    }
     if let Some((_, g10)) = EXACT.iter().find(|(g11, _)| *g11 == n) {
         return g10.to_string();
     }
@@ -578,7 +596,7 @@ fn smem(n: &str) -> Kind {
             Some(r) => (false, r),
             None => {
                 return match n {
-                    "s_dcache_inv" | "s_gl1_inv" | "s_dcache_wb" => Kind::Nop,
+                    "s_dcache_inv" | "s_gl1_inv" | "s_dcache_wb" | "s_atc_probe" | "s_atc_probe_buffer" => Kind::Nop,
                     "s_memtime" | "s_memrealtime" => Kind::Salu(if n == "s_memtime" { Salu::Memtime } else { Salu::Memrealtime }),
                     _ => Kind::Unsupported("scalar memory instruction not emulated"),
                 }
@@ -672,6 +690,9 @@ fn mem(n: &str) -> Kind {
     }
     if matches!(rest, "gl0_inv" | "gl1_inv") {
         return Kind::Nop;
+    }
+    if rest.starts_with("load_lds_") {
+        return Kind::Unsupported("buffer loads into LDS are not emulated");
     }
     match rest {
         "load_dword_addtid" => return Kind::Mem(MemKind::Addtid { store: false }),
@@ -791,6 +812,9 @@ fn ds(n: &str) -> Kind {
 fn valu(n: &str) -> Kind {
     if let Some(op) = VOp::from_name(n) {
         return Kind::Valu(op);
+    }
+    if n.starts_with("v_wmma_") {
+        return Kind::Unsupported("WMMA matrix instructions are not emulated");
     }
     // v_cmp[x]_<cond>_<type>, v_cmp[x]_class_<type>
     let (rest, x) = match n.strip_prefix("v_cmpx_") {

@@ -24,12 +24,17 @@ impl Snippet {
     /// A gfx1030 wave (wave32 or wave64) with every lane active, IEEE mode on, denormals kept and
     /// round-to-nearest-even: the state clang-19's OpenCL kernels start in.
     pub fn new(wave64: bool) -> Snippet {
-        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").expect("gfx1030 is known") };
+        Snippet::for_target("gfx1030", wave64).expect("gfx1030 is known")
+    }
+
+    /// A wave of another target (`gfx1100`, ...), set up like [`Snippet::new`].
+    pub fn for_target(name: &str, wave64: bool) -> Option<Snippet> {
+        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(name)? };
         let lanes = if wave64 { 64 } else { 32 };
         let mut wave = Wave::new(lanes, 256, 256);
         wave.set_exec(wave.lane_mask);
         wave.mode = Mode(0xf0 | 1 << 8 | 1 << 9);
-        Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target, fast: true }
+        Some(Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target, fast: true })
     }
 
     /// Executes `code` from its first byte until `s_endpgm` or the end of the code, at most

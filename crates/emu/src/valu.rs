@@ -730,6 +730,20 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
             each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), inner_max, ieee), h(c[l]), !inner_max, ieee)));
             Out::F16
         }
+        CvtI32I16 => { each!(l => a[l] as u16 as i16 as i32 as u32 as u64); Out::U32 }
+        CvtU32U16 => { each!(l => a[l] & 0xffff); Out::U32 }
+        MovB16 => { each!(l => a[l] & 0xffff); Out::U16 }
+        CvtPkI16F32 => { each!(l => (f32_(a[l]) as i16 as u16 as u64) | (f32_(b[l]) as i16 as u16 as u64) << 16); Out::U32 }
+        CvtPkU16F32 => { each!(l => (f32_(a[l]) as u16 as u64) | (f32_(b[l]) as u16 as u64) << 16); Out::U32 }
+        Dot2F16F16 => {
+            // Accumulated in half precision, one rounding per step as the pseudo-code writes it.
+            each!(l => {
+                let t = h(c[l]);
+                let t = half::f16::from_f32(t + h(a[l]) * h(b[l])).to_f32();
+                oh(t + h(a[l] >> 16) * h(b[l] >> 16))
+            });
+            Out::F16
+        }
         MaxminI32 => { each!(l => i(a[l]).max(i(b[l])).min(i(c[l])) as u32 as u64); Out::U32 }
         MinmaxI32 => { each!(l => i(a[l]).min(i(b[l])).max(i(c[l])) as u32 as u64); Out::U32 }
         MaxminU32 => { each!(l => u(a[l]).max(u(b[l])).min(u(c[l])) as u64); Out::U32 }
@@ -1241,6 +1255,13 @@ pub fn compare_class(w: &mut Wave, st: &Step, ty: Num, x: bool) -> Result<(), Re
     finish_compare(w, st, res, x);
     Ok(())
 }
+
+/// The VOPD operations the emulator implements (every one gfx11 defines).
+pub const VOPD_OPS: &[&str] = &[
+    "v_dual_mov_b32", "v_dual_add_f32", "v_dual_sub_f32", "v_dual_subrev_f32", "v_dual_mul_f32", "v_dual_mul_dx9_zero_f32",
+    "v_dual_fmac_f32", "v_dual_fmaak_f32", "v_dual_fmamk_f32", "v_dual_max_f32", "v_dual_min_f32", "v_dual_cndmask_b32",
+    "v_dual_dot2acc_f32_f16", "v_dual_add_nc_u32", "v_dual_lshlrev_b32", "v_dual_and_b32",
+];
 
 /// gfx11 VOPD: two operations from a fixed set; both read their sources before either writes.
 pub fn vopd(w: &mut Wave, st: &Step) -> Result<(), Reason> {

@@ -21,9 +21,9 @@ fn random_valid_instructions_never_panic() {
     let mut rng = Rng(seed | 1);
     let mut ran = 0;
     let mut faulted = 0;
-    for wave64 in [false, true] {
-        let dec = Decoder::new(rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() });
-        let count: usize = std::env::var("RDNA_STREAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(4000);
+    for (mcpu, wave64) in [("gfx1030", false), ("gfx1030", true), ("gfx1100", false), ("gfx1100", true)] {
+        let dec = Decoder::new(rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(mcpu).unwrap() });
+        let count: usize = std::env::var("RDNA_STREAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(2500);
         for _ in 0..count {
             // Streams of up to 8 instructions built from random words that decode.
             let mut code = Vec::new();
@@ -40,7 +40,7 @@ fn random_valid_instructions_never_panic() {
                     code.extend_from_slice(&w[..len]);
                 }
             }
-            let mut s = Snippet::new(wave64);
+            let mut s = Snippet::for_target(mcpu, wave64).unwrap();
             for r in 0..256 {
                 let base = rng.next();
                 s.set_v(r, |l| (base >> (l % 32)) as u32 ^ l as u32);
@@ -55,5 +55,5 @@ fn random_valid_instructions_never_panic() {
         }
     }
     println!("{ran} streams ran to the end, {faulted} stopped with an error");
-    assert!(ran > 1000, "too few streams ran: {ran}");
+    assert!(ran > 2000, "too few streams ran: {ran}");
 }

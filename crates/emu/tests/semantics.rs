@@ -8,8 +8,13 @@ use rdna_emu::snippet::Snippet;
 
 /// Assembles gfx1030 code with llvm-mc-19 and returns its bytes.
 fn asm(text: &str, wave64: bool) -> Vec<u8> {
+    asm_for("gfx1030", text, wave64)
+}
+
+/// Assembles code for a target with llvm-mc-19.
+fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
     let mut cmd = Command::new("llvm-mc-19");
-    cmd.args(["-arch=amdgcn", "-mcpu=gfx1030", "-show-encoding"]);
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
     if wave64 {
         cmd.arg("-mattr=+wavefrontsize64");
     }
@@ -443,4 +448,81 @@ fn typed_buffer_loads_and_stores() {
     assert_eq!(s.wave.vr(7, 0), 0x3c00_0000, "d16: x = 0.0 and y = 1.0 as f16 halves");
     let stored = s.mem.contents("buf").unwrap();
     assert_eq!(&stored[8..12], &[0x00, 0x80, 0xff, 0xff], "0.5 -> 32768 (rounded), 2.0 clamps to 65535");
+}
+
+fn run_gfx11(text: &str, wave64: bool, setup: impl FnOnce(&mut Snippet)) -> Snippet {
+    let mut s = Snippet::for_target("gfx1100", wave64).unwrap();
+    setup(&mut s);
+    s.run(&asm_for("gfx1100", text, wave64)).unwrap_or_else(|e| panic!("{text}: {e}"));
+    s
+}
+
+#[test]
+fn gfx11_vopd_reads_both_sources_before_writing() {
+    // X writes v1 from v2; Y reads v1 (the old value) into v4: both halves see the registers as
+    // they were before the instruction.
+    let s = run_gfx11("v_dual_mov_b32 v1, v2 :: v_dual_add_f32 v4, v1, v6\n v_dual_fmaak_f32 v10, v2, v6, 0x40000000 :: v_dual_and_b32 v11, v1, v7", false, |s| {
+        s.set_v(1, |_| 1.5f32.to_bits());
+        s.set_v(2, |l| (l as f32).to_bits());
+        s.set_v(6, |_| 0.25f32.to_bits());
+        s.set_v(7, |_| 0xffff_0000);
+    });
+    for l in 0..32usize {
+        assert_eq!(s.wave.vr(1, l), (l as f32).to_bits());
+        assert_eq!(f32::from_bits(s.wave.vr(4, l)), 1.75, "Y read v1 before X wrote it");
+        assert_eq!(f32::from_bits(s.wave.vr(10, l)), (l as f32).mul_add(0.25, 2.0));
+        assert_eq!(s.wave.vr(11, l), (l as f32).to_bits() & 0xffff_0000, "second VOPD sees the first's results");
+    }
+}
+
+#[test]
+fn gfx11_ds_cmpstore_takes_the_new_value_first() {
+    // gfx11 ds_cmpstore_rtn_b32 vdst, addr, data(new), data2(compare): the reverse of gfx10's
+    // ds_cmpst_rtn_b32 vdst, addr, data(compare), data2(new).
+    let s = run_gfx11("ds_cmpstore_rtn_b32 v3, v0, v1, v2\n s_waitcnt lgkmcnt(0)", false, |s| {
+        s.set_v(0, |l| 4 * l as u32);
+        s.set_v(1, |_| 77);
+        s.set_v(2, |l| if l % 2 == 0 { 5 } else { 6 });
+        for l in 0..32 {
+            s.lds[4 * l..4 * l + 4].copy_from_slice(&5u32.to_le_bytes());
+        }
+    });
+    for l in 0..32usize {
+        let now = u32::from_le_bytes(s.lds[4 * l..4 * l + 4].try_into().unwrap());
+        assert_eq!((s.wave.vr(3, l), now), (5, if l % 2 == 0 { 77 } else { 5 }), "lane {l}");
+    }
+    let g10 = run32("ds_cmpst_rtn_b32 v3, v0, v1, v2\n s_waitcnt lgkmcnt(0)", |s| {
+        s.set_v(0, |l| 4 * l as u32);
+        s.set_v(1, |l| if l % 2 == 0 { 5 } else { 6 });
+        s.set_v(2, |_| 77);
+        for l in 0..32 {
+            s.lds[4 * l..4 * l + 4].copy_from_slice(&5u32.to_le_bytes());
+        }
+    });
+    assert_eq!(u32::from_le_bytes(g10.lds[0..4].try_into().unwrap()), 77, "gfx10: compare first, then the new value");
+    assert_eq!(u32::from_le_bytes(g10.lds[4..8].try_into().unwrap()), 5);
+}
+
+#[test]
+fn gfx11_new_alu_operations() {
+    let s = run_gfx11(
+        "v_maxmin_f32 v3, v0, v1, v2\n v_minmax_i32 v4, v0, v1, v2\n s_pack_hl_b32_b16 s4, s0, s1\n\
+         v_cvt_nearest_i32_f32_e32 v5, v6\n v_cvt_floor_i32_f32_e32 v7, v6\n v_permlane64_b32 v8, v9",
+        true,
+        |s| {
+            s.set_v(0, |_| 3.0f32.to_bits());
+            s.set_v(1, |_| 5.0f32.to_bits());
+            s.set_v(2, |_| 4.0f32.to_bits());
+            s.set_v(6, |_| (-2.5f32).to_bits());
+            s.set_v(9, |l| l as u32);
+            s.wave.s[0] = 0xaaaa_bbbb;
+            s.wave.s[1] = 0xcccc_dddd;
+        },
+    );
+    assert_eq!(f32::from_bits(s.wave.vr(3, 0)), 4.0, "min(max(3, 5), 4)");
+    // As integers the float bit patterns still order the same way here.
+    assert_eq!(s.wave.vr(4, 0), 4.0f32.to_bits(), "max(min(3, 5), 4)");
+    assert_eq!(s.wave.s[4], 0xdddd_aaaa, "{{ S1[15:0], S0[31:16] }}");
+    assert_eq!((s.wave.vr(5, 0) as i32, s.wave.vr(7, 0) as i32), (-2, -3));
+    assert_eq!((s.wave.vr(8, 0), s.wave.vr(8, 40)), (32, 8), "permlane64 swaps the wave64 halves");
 }
