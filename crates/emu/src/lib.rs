@@ -161,15 +161,18 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
         .ok_or_else(|| Error::Setup(format!("kernel '{}': no instruction decodes at its entry", launch.kernel.name)))?;
     let counts = [0, 1, 2].map(|d| launch.grid[d].div_ceil(launch.workgroup[d]));
     let total = counts.iter().map(|&c| c as u64).product::<u64>();
-    let threads = if opts.threads == 0 { rayon::current_num_threads() } else { opts.threads };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::Setup(e.to_string()))?;
+    // All cores: rayon's global pool; a given count: a pool of that size for this run.
+    let pool = match opts.threads {
+        0 => None,
+        n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| Error::Setup(e.to_string()))?),
+    };
     let stop = AtomicBool::new(false);
     let insts = AtomicU64::new(0);
     let lane_ops = AtomicU64::new(0);
     let waves = AtomicU64::new(0);
     let mem_ref: &Memory = mem;
     let env = Env { launch, prog: &prog, mem: mem_ref, code_addr: text_guest, entry, kernarg_addr, packet_addr, lanes, lds_size: lds_size as usize, counts, opts, target };
-    let results: Vec<Result<Vec<String>, Fault>> = pool.install(|| {
+    let all = || -> Vec<Result<Vec<String>, Fault>> {
         use rayon::prelude::*;
         (0..total)
             .into_par_iter()
@@ -184,7 +187,11 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
                 r
             })
             .collect()
-    });
+    };
+    let results = match &pool {
+        Some(p) => p.install(all),
+        None => all(),
+    };
     let mut trace = Vec::new();
     for r in results {
         match r {
