@@ -96,3 +96,16 @@ __kernel void k_u64_div(__global const ulong *a, __global ulong *out, uint n) {
     out[2 * i] = x / y;
     out[2 * i + 1] = (ulong)((long)x % (long)(y | 0x100));
 }
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k_half2(__global const half2 *a, __global const half2 *b, __global half2 *out, __global short2 *iout, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    half2 x = a[i], y = b[i];
+    out[4 * i + 0] = x + y;
+    out[4 * i + 1] = x * y;
+    out[4 * i + 2] = __builtin_elementwise_fma(x, y, (half2)(0.5h, -0.25h));
+    out[4 * i + 3] = __builtin_elementwise_max(x, y) - __builtin_elementwise_min(x, (half2)1.0h);
+    short2 s = __builtin_bit_cast(short2, x), t = __builtin_bit_cast(short2, y);
+    iout[i] = s + t * (short2)(3, -2);
+}

@@ -59,6 +59,13 @@ impl Denorm {
         f16::from_bits(b).to_f32()
     }
 
+    /// Rounds an exact (or f64-precise) result to f16 once, and flushes per mode.
+    #[inline]
+    pub fn out16_f64(self, f: f64) -> u64 {
+        let b = f16::from_f64(f).to_bits();
+        (if self.flush_out && b & 0x7c00 == 0 { b & 0x8000 } else { b }) as u64
+    }
+
     /// Rounds to f16 (nearest even) and flushes per mode.
     #[inline]
     pub fn out16(self, f: f32) -> u64 {

@@ -150,7 +150,11 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                     operand(raw, op.imm, width, None)
                 } else {
                     let sop = matches!(op.field, Field::Ssrc0 | Field::Ssrc1);
-                    operand(if sop { raw & 0xff } else { raw }, op.imm, width, inst.literal)
+                    // Packed f16 operations take inline float constants as f16 values (in the
+                    // low half; op_sel_hi picks the half each lane half reads).
+                    let packed_f16 = inst.format == Format::Vop3p && inst.entry.name.contains("_f16") && !inst.entry.name.starts_with("v_fma_mix");
+                    let imm = if packed_f16 { ImmTy::F16 } else { op.imm };
+                    operand(if sop { raw & 0xff } else { raw }, imm, width, inst.literal)
                 };
                 step.sw[i] = width;
                 step.imm[i] = op.imm;

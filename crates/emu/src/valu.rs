@@ -630,7 +630,12 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         SubF16 => { each!(l => oh(h(a[l]) - h(b[l]))); Out::F16 }
         SubrevF16 => { each!(l => oh(h(b[l]) - h(a[l]))); Out::F16 }
         MulF16 => { each!(l => oh(h(a[l]) * h(b[l]))); Out::F16 }
-        FmacF16 | FmaF16 | FmamkF16 | FmaakF16 => { each!(l => oh((h(a[l]) as f64 * h(b[l]) as f64 + h(c[l]) as f64) as f32)); Out::F16 }
+        FmacF16 | FmaF16 | FmamkF16 | FmaakF16 => {
+            // The product of two halves is exact in f64, and so is the sum for these exponents:
+            // one rounding, to f16.
+            each!(l => dx64.out16_f64(h(a[l]) as f64 * h(b[l]) as f64 + h(c[l]) as f64));
+            Out::F16
+        }
         MinF16 => { each!(l => oh(float::minmax32(h(a[l]), h(b[l]), false, ieee))); Out::F16 }
         MaxF16 => { each!(l => oh(float::minmax32(h(a[l]), h(b[l]), true, ieee))); Out::F16 }
         Min3F16 => { each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), false, ieee), h(c[l]), false, ieee))); Out::F16 }
@@ -682,6 +687,9 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
                     let x = if m.op_sel_hi >> k & 1 != 0 {
                         let half = if m.op_sel >> k & 1 != 0 { s[l] >> 16 } else { s[l] } & 0xffff;
                         h(half) as f64
+                    } else if matches!(st.src[k], Src::Const(_)) {
+                        // A constant read as f32: the table types mix constants as f16 values.
+                        h(s[l]) as f64
                     } else {
                         f32_(s[l]) as f64
                     };
@@ -861,7 +869,7 @@ fn packed(op: VOp, m: &Mods, a: &Lanes, b: &Lanes, c: &Lanes, r: &mut Lanes, n: 
             let v: u16 = match op {
                 PkAddF16 => dx.out16(f(x[0]) + f(x[1])) as u16,
                 PkMulF16 => dx.out16(f(x[0]) * f(x[1])) as u16,
-                PkFmaF16 | PkFmacF16 => dx.out16((f(x[0]) as f64 * f(x[1]) as f64 + f(x[2]) as f64) as f32) as u16,
+                PkFmaF16 | PkFmacF16 => dx.out16_f64(f(x[0]) as f64 * f(x[1]) as f64 + f(x[2]) as f64) as u16,
                 PkMinF16 => dx.out16(float::minmax32(f(x[0]), f(x[1]), false, ieee)) as u16,
                 PkMaxF16 => dx.out16(float::minmax32(f(x[0]), f(x[1]), true, ieee)) as u16,
                 PkAddU16 => if m.clamp { x[0].saturating_add(x[1]) } else { x[0].wrapping_add(x[1]) },

@@ -992,3 +992,40 @@ fn results_do_not_depend_on_the_thread_count() {
     }
     assert!(outs.windows(2).all(|w| w[0] == w[1]), "outputs differ between thread counts");
 }
+
+#[test]
+fn packed_half_math() {
+    use half::f16;
+    each_wave2(|co, lanes| {
+        let n = 200u32;
+        let mut r = Rng(36);
+        let mut pair = || [f16::from_f32(r.f32(-8.0, 8.0)), f16::from_f32(r.f32(-8.0, 8.0))];
+        let a: Vec<[f16; 2]> = (0..n).map(|_| pair()).collect();
+        let bb: Vec<[f16; 2]> = (0..n).map(|_| pair()).collect();
+        let hb = |v: &[[f16; 2]]| v.iter().flat_map(|p| p.iter().flat_map(|h| h.to_bits().to_le_bytes())).collect::<Vec<u8>>();
+        let mut b = vec![hb(&a), hb(&bb), vec![0u8; 16 * n as usize], vec![0u8; 4 * n as usize]];
+        ok(co, "k_half2", n, 64, &mut b, &[S::U32(n)]);
+        let got: Vec<u16> = b[2].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        let igot: Vec<u16> = b[3].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        let c = [0.5f64, -0.25];
+        for i in 0..n as usize {
+            for k in 0..2 {
+                let (x, y) = (a[i][k].to_f32(), bb[i][k].to_f32());
+                let max = f16::from_f32(x.max(y)).to_f32();
+                let min = f16::from_f32(x.min(1.0)).to_f32();
+                let want = [
+                    f16::from_f32(x + y),
+                    f16::from_f32(x * y),
+                    f16::from_f64(x as f64 * y as f64 + c[k]),
+                    f16::from_f32(max - min),
+                ];
+                for (j, w) in want.iter().enumerate() {
+                    assert_eq!(got[8 * i + 2 * j + k], w.to_bits(), "wave{lanes} i={i} half {k} result {j}: x={x} y={y}");
+                }
+                let (s, t) = (a[i][k].to_bits() as i16, bb[i][k].to_bits() as i16);
+                let m = if k == 0 { 3 } else { -2 };
+                assert_eq!(igot[2 * i + k], s.wrapping_add(t.wrapping_mul(m)) as u16, "wave{lanes} i={i} int half {k}");
+            }
+        }
+    });
+}
