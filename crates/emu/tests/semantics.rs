@@ -526,3 +526,33 @@ fn gfx11_new_alu_operations() {
     assert_eq!((s.wave.vr(5, 0) as i32, s.wave.vr(7, 0) as i32), (-2, -3));
     assert_eq!((s.wave.vr(8, 0), s.wave.vr(8, 40)), (32, 8), "permlane64 swaps the wave64 halves");
 }
+
+#[test]
+fn mode_register_through_setreg_and_getreg() {
+    // Denormals flushed by writing MODE[7:4] = 0 with s_setreg, read back with s_getreg.
+    let d = f32::from_bits(0x0000_0100);
+    let s = run32(
+        "s_mov_b32 s0, 0\n s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s0\n v_mul_f32_e32 v1, 1.0, v0\n s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 10)",
+        |s| s.set_v(0, |_| d.to_bits()),
+    );
+    assert_eq!(s.wave.vr(1, 0), 0, "flushed");
+    assert_eq!(s.wave.s[1], 0x300, "IEEE (bit 9) and DX10 clamp (bit 8) kept, denormal bits cleared");
+    // A directed rounding mode is not modelled: the float operation stops with an error naming it.
+    let mut sn = Snippet::new(false);
+    let e = sn.run(&asm("s_round_mode 0x3\n v_add_f32_e32 v1, v0, v0", false)).unwrap_err();
+    assert!(e.contains("rounding mode") && e.contains("v_add_f32_e32"), "{e}");
+}
+
+#[test]
+fn faults_name_the_instruction() {
+    let mut s = Snippet::new(false);
+    s.set_v(0, |_| 0x10_0000);
+    let e = s.run(&asm("ds_read_b32 v1, v0", false)).unwrap_err();
+    assert!(e.contains("ds_read_b32 v1, v0") && e.contains("LDS access out of bounds"), "{e}");
+    let e = Snippet::new(false).run(&asm("global_load_dword v1, v[2:3], off", false)).unwrap_err();
+    assert!(e.contains("global_load_dword") && e.contains("unmapped address 0x0"), "{e}");
+    let e = Snippet::new(false).run(&asm("s_trap 2", false)).unwrap_err();
+    assert!(e.contains("s_trap"), "{e}");
+    let e = Snippet::new(false).run(&asm("image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D", false)).unwrap_err();
+    assert!(e.contains("image_load") && e.contains("not emulated"), "{e}");
+}
