@@ -354,6 +354,8 @@ ops! {
         Permlane64B32 = "v_permlane64_b32",
         CvtI32I16 = "v_cvt_i32_i16", CvtU32U16 = "v_cvt_u32_u16", MovB16 = "v_mov_b16", CvtPkI16F32 = "v_cvt_pk_i16_f32",
         CvtPkU16F32 = "v_cvt_pk_u16_f32", Dot2F16F16 = "v_dot2_f16_f16",
+        WmmaF32F16 = "v_wmma_f32_16x16x16_f16", WmmaF32Bf16 = "v_wmma_f32_16x16x16_bf16", WmmaF16F16 = "v_wmma_f16_16x16x16_f16",
+        WmmaBf16Bf16 = "v_wmma_bf16_16x16x16_bf16", WmmaI32Iu8 = "v_wmma_i32_16x16x16_iu8", WmmaI32Iu4 = "v_wmma_i32_16x16x16_iu4",
     }
 }
 
@@ -812,9 +814,6 @@ fn ds(n: &str) -> Kind {
 fn valu(n: &str) -> Kind {
     if let Some(op) = VOp::from_name(n) {
         return Kind::Valu(op);
-    }
-    if n.starts_with("v_wmma_") {
-        return Kind::Unsupported("WMMA matrix instructions are not emulated");
     }
     // v_cmp[x]_<cond>_<type>, v_cmp[x]_class_<type>
     let (rest, x) = match n.strip_prefix("v_cmpx_") {

@@ -227,6 +227,9 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
     // Lane-crossing and register-indexed operations first.
     match op {
         VOp::Nop | VOp::Pipeflush | VOp::Clrexcp => return Ok(()),
+        VOp::WmmaF32F16 | VOp::WmmaF32Bf16 | VOp::WmmaF16F16 | VOp::WmmaBf16Bf16 | VOp::WmmaI32Iu8 | VOp::WmmaI32Iu4 => {
+            return wmma(w, st, op, &m);
+        }
         VOp::ReadfirstlaneB32 => {
             let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
             let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
@@ -826,7 +829,8 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
             return Ok(());
         }
         ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32 | MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32
-        | SwapB32 | SwaprelB32 | Nop | Pipeflush | Clrexcp => unreachable_handled(op)?,
+        | SwapB32 | SwaprelB32 | Nop | Pipeflush | Clrexcp | WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16 | WmmaI32Iu8
+        | WmmaI32Iu4 => unreachable_handled(op)?,
     };
     write_result(w, st, &m, out, r, write_mask, dx32, dx64)?;
     // Carry-out / VCC results (VOP3B SDST, or VCC for the e32 forms).
@@ -1261,6 +1265,94 @@ pub fn compare_class(w: &mut Wave, st: &Step, ty: Num, x: bool) -> Result<(), Re
         res |= ((b[l] >> bit) & 1) << l;
     }
     finish_compare(w, st, res, x);
+    Ok(())
+}
+
+fn bf16_to_f32(b: u16) -> f32 {
+    f32::from_bits((b as u32) << 16)
+}
+
+/// gfx11 WMMA (wave32): D = A × B + C on 16×16 tiles. Lane `l` holds row `l % 16` of A and column
+/// `l % 16` of B (16 elements along K in 8, 4 or 2 VGPRs; both half-waves carry the same data, lanes
+/// 0–15 are read); C and D element `v` of lane `l` is row `2v + l / 16`, column `l % 16` (AMD's
+/// documented layout). Float tiles are summed exactly and rounded once; integer tiles wrap unless
+/// clamped. 16-bit results go to the half op_sel[2] selects.
+fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
+    use VOp::*;
+    if w.lanes != 32 {
+        return Err("WMMA in wave64 is not emulated (its register layout is not documented here)".into());
+    }
+    let (Src::Vgpr(ra), Src::Vgpr(rb)) = (st.src[0], st.src[1]) else { return Err("WMMA sources must be VGPRs".into()) };
+    let (ra, rb) = (ra as usize, rb as usize);
+    let float = matches!(op, WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16);
+    if float && (m.neg != 0 || m.neg_hi != 0) {
+        return Err("WMMA with negated float inputs is not emulated".into());
+    }
+    let hi_half = m.op_sel >> 2 & 1 != 0;
+    // Element k (0..16) of lane l's A or B fragment.
+    let elem = |w: &Wave, base: usize, l: usize, k: usize, signed: bool| -> f64 {
+        match op {
+            WmmaF32F16 | WmmaF16F16 => half::f16::from_bits((w.vr(base + k / 2, l) >> (16 * (k % 2))) as u16).to_f64(),
+            WmmaF32Bf16 | WmmaBf16Bf16 => bf16_to_f32((w.vr(base + k / 2, l) >> (16 * (k % 2))) as u16) as f64,
+            WmmaI32Iu8 => {
+                let b = (w.vr(base + k / 4, l) >> (8 * (k % 4))) as u8;
+                if signed { b as i8 as f64 } else { b as f64 }
+            }
+            _ => {
+                let nib = (w.vr(base + k / 8, l) >> (4 * (k % 8))) & 15;
+                if signed { ((nib as i32) << 28 >> 28) as f64 } else { nib as f64 }
+            }
+        }
+    };
+    let (a_signed, b_signed) = (m.neg & 1 != 0, m.neg & 2 != 0);
+    let mut a = [[0f64; 16]; 16];
+    let mut b = [[0f64; 16]; 16];
+    for i in 0..16 {
+        for k in 0..16 {
+            a[i][k] = elem(w, ra, i, k, a_signed);
+            b[k][i] = elem(w, rb, i, k, b_signed);
+        }
+    }
+    let d = st.dst as usize;
+    let c_at = |w: &Wave, l: usize, v: usize| -> f64 {
+        let raw = match st.src[2] {
+            Src::Vgpr(rc) => w.vr(rc as usize + v, l),
+            other => w.read_s32(other),
+        };
+        match op {
+            WmmaF32F16 | WmmaF32Bf16 => f32::from_bits(raw) as f64,
+            WmmaF16F16 => half::f16::from_bits(if hi_half { raw >> 16 } else { raw } as u16).to_f64(),
+            WmmaBf16Bf16 => bf16_to_f32(if hi_half { raw >> 16 } else { raw } as u16) as f64,
+            _ => raw as i32 as f64,
+        }
+    };
+    let mut out = vec![[0u32; 8]; 32];
+    for l in 0..32 {
+        for v in 0..8 {
+            let (row, col) = (2 * v + l / 16, l % 16);
+            let sum: f64 = (0..16).map(|k| a[row][k] * b[k][col]).sum::<f64>() + c_at(w, l, v);
+            let old = match st.src[2] {
+                Src::Vgpr(rc) => w.vr(rc as usize + v, l),
+                _ => 0,
+            };
+            let put16 = |h: u16| if hi_half { old & 0xffff | (h as u32) << 16 } else { old & 0xffff_0000 | h as u32 };
+            out[l][v] = match op {
+                WmmaF32F16 | WmmaF32Bf16 => (sum as f32).to_bits(),
+                WmmaF16F16 => put16(half::f16::from_f64(sum).to_bits()),
+                WmmaBf16Bf16 => put16(half::bf16::from_f64(sum).to_bits()),
+                _ if m.clamp => sum.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32,
+                _ => (sum as i64) as u32,
+            };
+        }
+    }
+    let exec = w.exec();
+    for (l, vals) in out.iter().enumerate() {
+        if exec >> l & 1 != 0 {
+            for (v, &x) in vals.iter().enumerate() {
+                w.set_vr(d + v, l, x);
+            }
+        }
+    }
     Ok(())
 }
 
