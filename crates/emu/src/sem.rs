@@ -356,6 +356,7 @@ ops! {
         CvtPkU16F32 = "v_cvt_pk_u16_f32", Dot2F16F16 = "v_dot2_f16_f16",
         WmmaF32F16 = "v_wmma_f32_16x16x16_f16", WmmaF32Bf16 = "v_wmma_f32_16x16x16_bf16", WmmaF16F16 = "v_wmma_f16_16x16x16_f16",
         WmmaBf16Bf16 = "v_wmma_bf16_16x16x16_bf16", WmmaI32Iu8 = "v_wmma_i32_16x16x16_iu8", WmmaI32Iu4 = "v_wmma_i32_16x16x16_iu4",
+        Dot2F32Bf16 = "v_dot2_f32_bf16", Dot2Bf16Bf16 = "v_dot2_bf16_bf16", Dot4I32Iu8 = "v_dot4_i32_iu8", Dot8I32Iu4 = "v_dot8_i32_iu4",
     }
 }
 

@@ -721,8 +721,37 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
             Out::Packed
         }
         Dot2F32F16 | Dot2cF32F16 => {
-            each!(l => o32(h(a[l]) * h(b[l]) + h(a[l] >> 16) * h(b[l] >> 16) + f32_(c[l])));
+            // tmp = S2; tmp += lo*lo; tmp += hi*hi (the products are exact in f32).
+            each!(l => o32((f32_(c[l]) + h(a[l]) * h(b[l])) + h(a[l] >> 16) * h(b[l] >> 16)));
             Out::F32
+        }
+        Dot2F32Bf16 => {
+            let bf = |v: u64| bf16_to_f32(v as u16);
+            each!(l => o32((f32_(c[l]) + bf(a[l]) * bf(b[l])) + bf(a[l] >> 16) * bf(b[l] >> 16)));
+            Out::F32
+        }
+        Dot2Bf16Bf16 => {
+            let bf = |v: u64| bf16_to_f32(v as u16);
+            let r16 = |x: f32| half::bf16::from_f32(x).to_f32();
+            each!(l => {
+                let t = r16(bf(c[l]) + bf(a[l]) * bf(b[l]));
+                half::bf16::from_f32(t + bf(a[l] >> 16) * bf(b[l] >> 16)).to_bits() as u64
+            });
+            Out::U16
+        }
+        Dot4I32Iu8 | Dot8I32Iu4 => {
+            // NEG[0] / NEG[1] say whether A / B are signed.
+            let (sa, sb) = (m.neg & 1 != 0, m.neg & 2 != 0);
+            let (bits_w, n_el) = if op == Dot4I32Iu8 { (8u32, 4) } else { (4, 8) };
+            let ext = |v: u64, k: u32, signed: bool| -> i64 {
+                let x = (v >> (bits_w * k)) & ((1 << bits_w) - 1);
+                if signed { ((x << (64 - bits_w)) as i64) >> (64 - bits_w) } else { x as i64 }
+            };
+            each!(l => {
+                let sum = (0..n_el).fold(i(c[l]) as i64, |t, k| t + ext(a[l], k, sa) * ext(b[l], k, sb));
+                if m.clamp { sum.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32 as u64 } else { sum as i32 as u32 as u64 }
+            });
+            Out::U32
         }
         Dot2I32I16 => { each!(l => ((a[l] as i16 as i32).wrapping_mul(b[l] as i16 as i32).wrapping_add(((a[l] >> 16) as i16 as i32).wrapping_mul((b[l] >> 16) as i16 as i32))).wrapping_add(i(c[l])) as u32 as u64); Out::U32 }
         Dot2U32U16 => { each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(((a[l] >> 16) as u16 as u32) * ((b[l] >> 16) as u16 as u32)).wrapping_add(u(c[l])) as u64); Out::U32 }

@@ -556,3 +556,28 @@ fn faults_name_the_instruction() {
     let e = Snippet::new(false).run(&asm("image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D", false)).unwrap_err();
     assert!(e.contains("image_load") && e.contains("not emulated"), "{e}");
 }
+
+#[test]
+fn dot_products_follow_the_pseudo_code() {
+    // v_dot2_f32_f16: tmp = S2; tmp += lo*lo; tmp += hi*hi, rounding after each add. With
+    // S2 = 1.0 and both products 2^-24 each add rounds back to 1.0 (adding the products first
+    // would give 1 + 2^-23).
+    let p = half::f16::from_f32(2f32.powi(-12)).to_bits() as u32;
+    let s = run32("v_dot2_f32_f16 v3, v0, v1, v2", |s| {
+        s.set_v(0, |_| p | p << 16);
+        s.set_v(1, |_| p | p << 16);
+        s.set_v(2, |_| 1.0f32.to_bits());
+    });
+    assert_eq!(f32::from_bits(s.wave.vr(3, 0)), 1.0);
+    // gfx11 v_dot4_i32_iu8: neg_lo[0] makes A signed, neg_lo[1] makes B signed.
+    let s = run_gfx11("v_dot4_i32_iu8 v3, v0, v1, v2 neg_lo:[1,0,0]\n v_dot4_i32_iu8 v4, v0, v1, v2", false, |s| {
+        s.set_v(0, |_| 0xff02_80ff); // bytes (low first): -1/255, -128/128, 2, -1/255
+        s.set_v(1, |_| 0x0103_0204);
+        s.set_v(2, |_| 10);
+    });
+    let a = [0xffu8, 0x80, 0x02, 0xff];
+    let b = [0x04u8, 0x02, 0x03, 0x01];
+    let signed: i32 = 10 + (0..4).map(|k| a[k] as i8 as i32 * b[k] as i32).sum::<i32>();
+    let unsigned: i32 = 10 + (0..4).map(|k| a[k] as i32 * b[k] as i32).sum::<i32>();
+    assert_eq!((s.wave.vr(3, 0) as i32, s.wave.vr(4, 0) as i32), (signed, unsigned));
+}
