@@ -59,12 +59,11 @@ fn bits(raw: u64, lo: u32, width: u32) -> u32 {
     ((raw >> lo) & ((1u64 << width) - 1)) as u32
 }
 
-/// Identifies the format of a first dword and extracts its opcode.
+/// Identifies the format of a first dword and extracts its opcode. VOP and SOP layouts are the
+/// same in gfx10 and gfx11; the rest differ (gfx11: VOPD where gfx10 has VINTRP, FLAT's segment at
+/// bits 17:16, MTBUF's 4-bit opcode at 18:15; its MIMG/EXP/VINTERP/LDSDIR are not decoded yet).
 #[inline]
 fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
-    if gen == Generation::Gfx11 {
-        return classify_gfx11(w);
-    }
     let r = w as u64;
     if w >> 31 == 0 {
         return Some(match w >> 25 {
@@ -82,14 +81,17 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
             _ => (Format::Sop2, bits(r, 23, 7)),
         });
     }
+    let g11 = gen == Generation::Gfx11;
+    let flat_seg = if g11 { bits(r, 16, 2) } else { bits(r, 14, 2) };
     Some(match w >> 26 {
+        0b110010 if g11 => (Format::Vopd, 0),
         0b110010 => (Format::Vintrp, bits(r, 16, 2)),
-        0b111110 => (Format::Exp, 0),
-        0b110011 if bits(r, 23, 3) == 0 => (Format::Vop3p, bits(r, 16, 7)),
+        0b111110 if !g11 => (Format::Exp, 0),
+        0b110011 if bits(r, 23, 3) == 0 && (!g11 || w >> 24 == 0xcc) => (Format::Vop3p, bits(r, 16, 7)),
         0b110101 => (Format::Vop3, bits(r, 16, 10)),
         0b110110 => (Format::Ds, bits(r, 18, 8)),
         0b110111 => (
-            match bits(r, 14, 2) {
+            match flat_seg {
                 0 => Format::Flat,
                 1 => Format::Scratch,
                 2 => Format::Global,
@@ -98,52 +100,11 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
             bits(r, 18, 7),
         ),
         0b111000 => (Format::Mubuf, bits(r, 18, 8)),
-        // MTBUF's opcode bit 3 lives in the second dword (bit 53); decode_at adds it.
+        // gfx10 MTBUF's opcode bit 3 lives in the second dword (bit 53); decode_at adds it.
+        0b111010 if g11 => (Format::Mtbuf, bits(r, 15, 4)),
         0b111010 => (Format::Mtbuf, bits(r, 16, 3)),
         0b111101 => (Format::Smem, bits(r, 18, 8)),
-        0b111100 => (Format::Mimg, bits(r, 18, 7) | bits(r, 0, 1) << 7),
-        _ => return None,
-    })
-}
-
-/// gfx11 layouts: VOPD where gfx10 had VINTRP, VINTERP/LDSDIR beside VOP3P (not decoded yet),
-/// FLAT's segment at bits 17:16 and MTBUF's 4-bit opcode at 18:15.
-#[inline]
-fn classify_gfx11(w: u32) -> Option<(Format, u32)> {
-    let r = w as u64;
-    if w >> 31 == 0 {
-        return Some(match w >> 25 {
-            0x3F => (Format::Vop1, bits(r, 9, 8)),
-            0x3E => (Format::Vopc, bits(r, 17, 8)),
-            op => (Format::Vop2, op),
-        });
-    }
-    if w >> 30 == 0b10 {
-        return Some(match w >> 23 {
-            0x17D => (Format::Sop1, bits(r, 8, 8)),
-            0x17E => (Format::Sopc, bits(r, 16, 7)),
-            0x17F => (Format::Sopp, bits(r, 16, 7)),
-            _ if w >> 28 == 0b1011 => (Format::Sopk, bits(r, 23, 5)),
-            _ => (Format::Sop2, bits(r, 23, 7)),
-        });
-    }
-    Some(match w >> 26 {
-        0b110010 => (Format::Vopd, 0),
-        0b110011 if w >> 24 == 0xcc && bits(r, 23, 1) == 0 => (Format::Vop3p, bits(r, 16, 7)),
-        0b110101 => (Format::Vop3, bits(r, 16, 10)),
-        0b110110 => (Format::Ds, bits(r, 18, 8)),
-        0b110111 => (
-            match bits(r, 16, 2) {
-                0 => Format::Flat,
-                1 => Format::Scratch,
-                2 => Format::Global,
-                _ => return None,
-            },
-            bits(r, 18, 7),
-        ),
-        0b111000 => (Format::Mubuf, bits(r, 18, 8)),
-        0b111010 => (Format::Mtbuf, bits(r, 15, 4)),
-        0b111101 => (Format::Smem, bits(r, 18, 8)),
+        0b111100 if !g11 => (Format::Mimg, bits(r, 18, 7) | bits(r, 0, 1) << 7),
         _ => return None,
     })
 }

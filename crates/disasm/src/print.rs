@@ -971,23 +971,8 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
 fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
     let v = v as u32;
     match name {
-        "s_waitcnt" if g11 => {
-            // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
-            let (vm, exp, lgkm) = (v >> 10 & 0x3f, v & 7, v >> 4 & 0x3f);
-            let all = vm == 63 && exp == 7 && lgkm == 63;
-            let mut sep = "";
-            if vm != 63 || all {
-                let _ = write!(out, "vmcnt({vm})");
-                sep = " ";
-            }
-            if exp != 7 || all {
-                let _ = write!(out, "{sep}expcnt({exp})");
-                sep = " ";
-            }
-            if lgkm != 63 || all {
-                let _ = write!(out, "{sep}lgkmcnt({lgkm})");
-            }
-        }
+        // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
+        "s_waitcnt" if g11 => waitcnt(out, v >> 10 & 0x3f, v & 7, v >> 4 & 0x3f),
         "s_delay_alu" => delay_alu(v, out),
         "s_getreg_b32" | "s_setreg_b32" | "s_setreg_imm32_b32" => {
             let id = v & 0x3f;
@@ -1006,24 +991,8 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
             }
             out.push(')');
         }
-        "s_waitcnt" => {
-            let vm = (v & 0xf) | (v >> 14 & 3) << 4;
-            let exp = v >> 4 & 7;
-            let lgkm = v >> 8 & 0x3f;
-            let all = vm == 63 && exp == 7 && lgkm == 63;
-            let mut sep = "";
-            if vm != 63 || all {
-                let _ = write!(out, "vmcnt({vm})");
-                sep = " ";
-            }
-            if exp != 7 || all {
-                let _ = write!(out, "{sep}expcnt({exp})");
-                sep = " ";
-            }
-            if lgkm != 63 || all {
-                let _ = write!(out, "{sep}lgkmcnt({lgkm})");
-            }
-        }
+        // gfx10: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [13:8].
+        "s_waitcnt" => waitcnt(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0x3f),
         "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out),
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out),
         "s_waitcnt_depctr" => depctr(v, out),
@@ -1108,6 +1077,23 @@ fn vopd(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
     }
     Ok(())
+}
+
+/// `s_waitcnt` counters, each printed unless at its maximum (all of them when all are).
+fn waitcnt(out: &mut String, vm: u32, exp: u32, lgkm: u32) {
+    let all = vm == 63 && exp == 7 && lgkm == 63;
+    let mut sep = "";
+    if vm != 63 || all {
+        let _ = write!(out, "vmcnt({vm})");
+        sep = " ";
+    }
+    if exp != 7 || all {
+        let _ = write!(out, "{sep}expcnt({exp})");
+        sep = " ";
+    }
+    if lgkm != 63 || all {
+        let _ = write!(out, "{sep}lgkmcnt({lgkm})");
+    }
 }
 
 /// gfx11 `s_delay_alu`: instid0 [3:0], instskip [6:4], instid1 [10:7], joined with ` | `.

@@ -1143,35 +1143,13 @@ fn div_scale64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
     (s0, false)
 }
 
-/// `v_div_fixup_f32`: special cases of S2/S1, else S0 with the quotient's sign.
+/// `v_div_fixup_f32`: special cases of S2/S1, else S0 with the quotient's sign. Widening to f64
+/// keeps every case (NaN payloads included) and narrowing back is exact.
 fn div_fixup32(s0: f32, s1: f32, s2: f32) -> f32 {
-    let sign = s1.is_sign_negative() ^ s2.is_sign_negative();
-    if s2.is_nan() {
-        return f32::from_bits(s2.to_bits() | 0x40_0000);
-    }
-    if s1.is_nan() {
-        return f32::from_bits(s1.to_bits() | 0x40_0000);
-    }
-    if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
-        return f32::from_bits(0xffc0_0000);
-    }
-    if s1 == 0.0 || s2.is_infinite() {
-        return if sign { f32::NEG_INFINITY } else { f32::INFINITY };
-    }
-    if s1.is_infinite() || s2 == 0.0 {
-        return if sign { -0.0 } else { 0.0 };
-    }
-    if s0.is_nan() {
-        // The reciprocal sequence failed (overflowed): the quotient is infinite.
-        return if sign { f32::NEG_INFINITY } else { f32::INFINITY };
-    }
-    if sign {
-        -s0.abs()
-    } else {
-        s0.abs()
-    }
+    div_fixup64(s0 as f64, s1 as f64, s2 as f64) as f32
 }
 
+/// `v_div_fixup_f64`.
 fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
     let sign = s1.is_sign_negative() ^ s2.is_sign_negative();
     if s2.is_nan() {

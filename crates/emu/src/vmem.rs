@@ -156,6 +156,24 @@ pub fn atomic_apply(op: Atomic, x2: bool, old: u64, data: u64, data2: u64) -> u6
     })
 }
 
+/// One lane's 32- or 64-bit operand starting at VGPR `r`.
+fn vdata64(w: &Wave, r: u16, lane: usize, x2: bool) -> u64 {
+    let lo = w.vr(r as usize, lane) as u64;
+    if x2 {
+        lo | (w.vr(r as usize + 1, lane) as u64) << 32
+    } else {
+        lo
+    }
+}
+
+/// Writes a returned 32- or 64-bit value to VGPR `r` of one lane.
+fn put_returned(w: &mut Wave, r: u16, lane: usize, v: u64, x2: bool) {
+    w.set_vr(r as usize, lane, v as u32);
+    if x2 {
+        w.set_vr(r as usize + 1, lane, (v >> 32) as u32);
+    }
+}
+
 /// Reads `n` dwords of VGPR data starting at register `r` for one lane.
 fn vdata(w: &Wave, r: u16, lane: usize, n: usize, out: &mut [u8]) {
     for k in 0..n {
@@ -418,23 +436,12 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 if exec >> l & 1 == 0 {
                     continue;
                 }
-                let rd = |w: &Wave, r: u16| -> u64 {
-                    if x2 {
-                        w.vr(r as usize, l) as u64 | (w.vr(r as usize + 1, l) as u64) << 32
-                    } else {
-                        w.vr(r as usize, l) as u64
-                    }
-                };
-                let data = rd(w, data_reg);
+                let data = vdata64(w, data_reg, l, x2);
                 // cmpswap: {new, cmp} in consecutive registers.
-                let data2 = if matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) { rd(w, data_reg + dw) } else { 0 };
+                let data2 = if matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) { vdata64(w, data_reg + dw, l, x2) } else { 0 };
                 let old = atomic_at(w, sh, l, locs[l], op, x2, data, data2)?;
                 if returns {
-                    let d = if f == Format::Mubuf { data_reg } else { vdst };
-                    w.set_vr(d as usize, l, old as u32);
-                    if x2 {
-                        w.set_vr(d as usize + 1, l, (old >> 32) as u32);
-                    }
+                    put_returned(w, if f == Format::Mubuf { data_reg } else { vdst }, l, old, x2);
                 }
             }
         }
@@ -542,17 +549,9 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
             }
         }
         DsKind::Atomic { op, x2, rtn } => {
-            let dw = if x2 { 2 } else { 1 };
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
                 let a = addr(w, l).wrapping_add(offset);
-                let rd = |w: &Wave, r: u16| -> u64 {
-                    if x2 {
-                        w.vr(r as usize, l) as u64 | (w.vr(r as usize + 1, l) as u64) << 32
-                    } else {
-                        w.vr(r as usize, l) as u64
-                    }
-                };
-                let (x, y) = (rd(w, d0), rd(w, d1));
+                let (x, y) = (vdata64(w, d0, l, x2), vdata64(w, d1, l, x2));
                 // gfx10 ds_cmpst: DATA0 is the compare value, DATA1 the new value.
                 let (data, data2) = match op {
                     Atomic::CmpSwap | Atomic::FCmpSwap => (y, x),
@@ -560,30 +559,17 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
                 };
                 let old = atomic_at(w, sh, l, Loc::Lds(a), op, x2, data, data2)?;
                 if rtn {
-                    w.set_vr(vdst as usize, l, old as u32);
-                    if dw == 2 {
-                        w.set_vr(vdst as usize + 1, l, (old >> 32) as u32);
-                    }
+                    put_returned(w, vdst, l, old, x2);
                 }
             }
         }
         DsKind::CmpStore { op, x2, rtn } => {
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
                 let a = addr(w, l).wrapping_add(offset);
-                let rd = |w: &Wave, r: u16| -> u64 {
-                    if x2 {
-                        w.vr(r as usize, l) as u64 | (w.vr(r as usize + 1, l) as u64) << 32
-                    } else {
-                        w.vr(r as usize, l) as u64
-                    }
-                };
-                let (new, cmp) = (rd(w, d0), rd(w, d1));
+                let (new, cmp) = (vdata64(w, d0, l, x2), vdata64(w, d1, l, x2));
                 let old = atomic_at(w, sh, l, Loc::Lds(a), op, x2, new, cmp)?;
                 if rtn {
-                    w.set_vr(vdst as usize, l, old as u32);
-                    if x2 {
-                        w.set_vr(vdst as usize + 1, l, (old >> 32) as u32);
-                    }
+                    put_returned(w, vdst, l, old, x2);
                 }
             }
         }

@@ -1,31 +1,13 @@
 //! The VALU fast path must equal the general path on every operation it covers: each case runs
 //! twice on the same random registers, once with the fast path and once without.
 
-use std::process::Command;
+mod common;
 
+use common::asm_for;
 use rdna_emu::snippet::Snippet;
 
 fn asm(text: &str) -> Vec<u8> {
-    use std::io::Write;
-    let mut child = Command::new("llvm-mc-19")
-        .args(["-arch=amdgcn", "-mcpu=gfx1030", "-show-encoding"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("llvm-mc-19");
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut bytes = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        if let Some(enc) = line.split("encoding: [").nth(1) {
-            for b in enc.trim_end_matches(']').split(',') {
-                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
-            }
-        }
-    }
-    bytes
+    asm_for("gfx1030", text, false)
 }
 
 #[test]

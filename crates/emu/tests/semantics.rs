@@ -2,41 +2,14 @@
 //! each case is assembled by llvm-mc-19 (the encoding oracle), run on one wave, and its result
 //! compared with values worked out here by hand.
 
-use std::process::Command;
+mod common;
 
+use common::asm_for;
 use rdna_emu::snippet::Snippet;
 
 /// Assembles gfx1030 code with llvm-mc-19 and returns its bytes.
 fn asm(text: &str, wave64: bool) -> Vec<u8> {
     asm_for("gfx1030", text, wave64)
-}
-
-/// Assembles code for a target with llvm-mc-19.
-fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
-    let mut cmd = Command::new("llvm-mc-19");
-    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
-    if wave64 {
-        cmd.arg("-mattr=+wavefrontsize64");
-    }
-    let mut child = cmd
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("llvm-mc-19 must be installed");
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "llvm-mc-19 rejected:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    let mut bytes = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        if let Some(enc) = line.split("encoding: [").nth(1) {
-            for b in enc.trim_end_matches(']').split(',') {
-                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
-            }
-        }
-    }
-    bytes
 }
 
 fn run32(text: &str, setup: impl FnOnce(&mut Snippet)) -> Snippet {

@@ -135,3 +135,32 @@ pub fn u32s(b: &[u8]) -> Vec<u32> {
 pub fn u64s(b: &[u8]) -> Vec<u64> {
     b.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
+
+/// Assembles code for a target with `llvm-mc-19 -show-encoding` (the encoding oracle) and returns
+/// its bytes.
+pub fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
+    use std::io::Write;
+    let mut cmd = Command::new("llvm-mc-19");
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
+    if wave64 {
+        cmd.arg("-mattr=+wavefrontsize64");
+    }
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-19 must be installed");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "llvm-mc-19 rejected:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(enc) = line.split("encoding: [").nth(1) {
+            for b in enc.trim_end_matches(']').split(',') {
+                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
+            }
+        }
+    }
+    bytes
+}
