@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use common::{aimed, crashes_llvm, gfx10_formats, hex_bytes, llvm_first_texts, parse_hex_line, random_probe, Oracle, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
-use rdna_isa::{Format, Target};
+use rdna_isa::Target;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)

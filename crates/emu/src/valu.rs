@@ -514,7 +514,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         DivScaleF32 => {
             for l in 0..n {
                 let (s0, s1, s2) = (f32_(a[l]), f32_(b[l]), f32_(c[l]));
-                let (d, v) = div_scale32(s0, s1, s2);
+                let (d, v) = div_scale(s0, s1, s2);
                 r[l] = o32(d);
                 carry |= (v as u64) << l;
             }
@@ -522,7 +522,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         }
         DivScaleF64 => {
             for l in 0..n {
-                let (d, v) = div_scale64(f64_(a[l]), f64_(b[l]), f64_(c[l]));
+                let (d, v) = div_scale(f64_(a[l]), f64_(b[l]), f64_(c[l]));
                 r[l] = o64(d);
                 carry |= (v as u64) << l;
             }
@@ -1084,61 +1084,98 @@ fn perm(s0: u32, s1: u32, sel: u32) -> u32 {
     (0..4).fold(0, |acc, i| acc | byte(sel >> (8 * i) & 0xff) << (8 * i))
 }
 
-/// `v_div_scale_f32` (AMD pseudo-code): scales numerator or denominator so that the reciprocal
-/// iteration cannot under- or overflow; returns (value, VCC bit).
-fn div_scale32(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
-    let (e1, e2) = (float::exp32(s1), float::exp32(s2));
-    if s2 == 0.0 || s1 == 0.0 {
-        return (f32::NAN, false);
-    }
-    if e2 - e1 >= 96 {
-        return (if s0 == s1 { float::ldexp32(s0, 64) } else { s0 }, true);
-    }
-    let denorm1 = s1.is_subnormal();
-    if denorm1 {
-        return (float::ldexp32(s0, 64), false);
-    }
-    let rcp_denorm = (1.0 / s1 as f64).abs() < f32::MIN_POSITIVE as f64;
-    let q_denorm = (s2 / s1).is_subnormal();
-    if rcp_denorm && q_denorm {
-        return (if s0 == s1 { float::ldexp32(s0, 64) } else { s0 }, true);
-    }
-    if rcp_denorm {
-        return (float::ldexp32(s0, -64), false);
-    }
-    if q_denorm {
-        return (if s0 == s2 { float::ldexp32(s0, 64) } else { s0 }, true);
-    }
-    if e2 <= 23 {
-        return (float::ldexp32(s0, 64), false);
-    }
-    (s0, false)
+/// What `v_div_scale` needs of a float type: the pseudo-code is the same for f32 and f64 with
+/// these constants.
+trait DivScale: Copy + PartialEq + std::ops::Div<Output = Self> {
+    /// Exponent distance at which the quotient nears the largest value (96 / 768).
+    const NEAR_MAX: i32;
+    /// The scale factor's exponent (64 / 128).
+    const SCALE: i32;
+    /// Exponent below which the numerator is tiny (23 / 53).
+    const TINY: i32;
+    fn exp(self) -> i32;
+    fn zero(self) -> bool;
+    fn subnormal(self) -> bool;
+    /// Whether 1 / self is denormal (or flushes to zero) in this type.
+    fn rcp_denorm(self) -> bool;
+    fn ldexp(self, n: i32) -> Self;
+    fn nan() -> Self;
 }
 
-fn div_scale64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
-    let (e1, e2) = (float::exp64(s1), float::exp64(s2));
-    if s2 == 0.0 || s1 == 0.0 {
-        return (f64::NAN, false);
+impl DivScale for f32 {
+    const NEAR_MAX: i32 = 96;
+    const SCALE: i32 = 64;
+    const TINY: i32 = 23;
+    fn exp(self) -> i32 {
+        float::exp32(self)
     }
-    if e2 - e1 >= 768 {
-        return (if s0 == s1 { float::ldexp64(s0, 128) } else { s0 }, true);
+    fn zero(self) -> bool {
+        self == 0.0
     }
-    if s1.is_subnormal() {
-        return (float::ldexp64(s0, 128), false);
+    fn subnormal(self) -> bool {
+        self.is_subnormal()
     }
-    let rcp_denorm = (1.0 / s1).is_subnormal() || (1.0 / s1) == 0.0;
-    let q_denorm = (s2 / s1).is_subnormal();
+    fn rcp_denorm(self) -> bool {
+        (1.0 / self as f64).abs() < f32::MIN_POSITIVE as f64
+    }
+    fn ldexp(self, n: i32) -> f32 {
+        float::ldexp32(self, n)
+    }
+    fn nan() -> f32 {
+        f32::NAN
+    }
+}
+
+impl DivScale for f64 {
+    const NEAR_MAX: i32 = 768;
+    const SCALE: i32 = 128;
+    const TINY: i32 = 53;
+    fn exp(self) -> i32 {
+        float::exp64(self)
+    }
+    fn zero(self) -> bool {
+        self == 0.0
+    }
+    fn subnormal(self) -> bool {
+        self.is_subnormal()
+    }
+    fn rcp_denorm(self) -> bool {
+        let r = 1.0 / self;
+        r.is_subnormal() || r == 0.0
+    }
+    fn ldexp(self, n: i32) -> f64 {
+        float::ldexp64(self, n)
+    }
+    fn nan() -> f64 {
+        f64::NAN
+    }
+}
+
+/// `v_div_scale_f32/f64` (AMD pseudo-code): scales numerator or denominator so that the
+/// reciprocal iteration cannot under- or overflow; returns (value, VCC bit).
+fn div_scale<F: DivScale>(s0: F, s1: F, s2: F) -> (F, bool) {
+    if s2.zero() || s1.zero() {
+        return (F::nan(), false);
+    }
+    let up = |x: F| x.ldexp(F::SCALE);
+    if s2.exp() - s1.exp() >= F::NEAR_MAX {
+        return (if s0 == s1 { up(s0) } else { s0 }, true);
+    }
+    if s1.subnormal() {
+        return (up(s0), false);
+    }
+    let (rcp_denorm, q_denorm) = (s1.rcp_denorm(), (s2 / s1).subnormal());
     if rcp_denorm && q_denorm {
-        return (if s0 == s1 { float::ldexp64(s0, 128) } else { s0 }, true);
+        return (if s0 == s1 { up(s0) } else { s0 }, true);
     }
     if rcp_denorm {
-        return (float::ldexp64(s0, -128), false);
+        return (s0.ldexp(-F::SCALE), false);
     }
     if q_denorm {
-        return (if s0 == s2 { float::ldexp64(s0, 128) } else { s0 }, true);
+        return (if s0 == s2 { up(s0) } else { s0 }, true);
     }
-    if e2 <= 53 {
-        return (float::ldexp64(s0, 128), false);
+    if s2.exp() <= F::TINY {
+        return (up(s0), false);
     }
     (s0, false)
 }
