@@ -109,3 +109,11 @@ __kernel void k_half2(__global const half2 *a, __global const half2 *b, __global
     short2 s = __builtin_bit_cast(short2, x), t = __builtin_bit_cast(short2, y);
     iout[i] = s + t * (short2)(3, -2);
 }
+
+// A __local pointer argument (LDS sized by the dispatch: {"local": bytes}).
+__kernel void k_local_arg(__global uint *out, __local uint *tmp, uint n) {
+    uint l = LID;
+    tmp[l] = l * 3 + (uint)__builtin_amdgcn_workgroup_id_x();
+    BARRIER();
+    out[GID] = tmp[(l + 1) % n];
+}

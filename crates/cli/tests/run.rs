@@ -114,3 +114,43 @@ fn guest_out_of_bounds_access_is_a_fault_with_pc_and_text() {
     let e = String::from_utf8_lossy(&r.stderr);
     assert!(e.contains("kernel 'saxpy' (gfx1030)") && e.contains("global_load_dword") && e.contains("unmapped address"), "{e}");
 }
+
+#[test]
+fn local_pointer_arguments_get_dynamic_lds() {
+    let d = tmp("local");
+    let obj = d.join("k.o");
+    let co = d.join("k.hsaco");
+    let st = Command::new("clang-19")
+        .args(["-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib", "-O2", "-c"])
+        .arg(root().join("tests/kernels/corpus2.cl"))
+        .arg("-o")
+        .arg(&obj)
+        .status()
+        .expect("clang-19");
+    assert!(st.success());
+    assert!(Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&co).status().unwrap().success());
+    std::fs::write(
+        d.join("d.json"),
+        r#"{"code_object": "k.hsaco", "kernel": "k_local_arg", "grid": [256], "workgroup": [128],
+            "buffers": {"out": {"size": 1024}},
+            "args": [{"buffer": "out"}, {"local": 512}, {"u32": 128}]}"#,
+    )
+    .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(d.join("d.json")).arg("--out").arg(d.join("o")).output().unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let out: Vec<u32> = std::fs::read(d.join("o/out.bin")).unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    for (i, v) in out.iter().enumerate() {
+        let (wg, l) = (i as u32 / 128, i as u32 % 128);
+        assert_eq!(*v, ((l + 1) % 128) * 3 + wg, "out[{i}]");
+    }
+    // Too little LDS for the kernel's accesses is a fault, not a silent wrap.
+    std::fs::write(
+        d.join("small.json"),
+        r#"{"code_object": "k.hsaco", "kernel": "k_local_arg", "grid": [128], "workgroup": [128],
+            "buffers": {"out": {"size": 512}}, "args": [{"buffer": "out"}, {"local": 64}, {"u32": 128}]}"#,
+    )
+    .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(d.join("small.json")).arg("--out").arg(d.join("o2")).output().unwrap();
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("LDS access out of bounds"));
+}

@@ -39,6 +39,9 @@ pub struct BufferSpec {
 #[serde(rename_all = "lowercase")]
 pub enum Arg {
     Buffer(String),
+    /// A `__local` pointer argument: this many bytes of LDS, allocated after the kernel's own
+    /// (the argument receives their LDS address).
+    Local(u32),
     U32(u32),
     I32(i32),
     U64(u64),
@@ -141,6 +144,12 @@ impl Prepared {
         }
         for (i, (a, m)) in self.file.args.iter().zip(&metas).enumerate() {
             let size = match a {
+                Arg::Local(_) => {
+                    if m.value_kind != "dynamic_shared_pointer" {
+                        return Err(format!("argument {i} ({}) is a {}, not a __local pointer", m.name.as_deref().unwrap_or("?"), m.value_kind));
+                    }
+                    continue;
+                }
                 Arg::Buffer(b) => {
                     if !self.buffers.iter().any(|(n, _, _)| n == b) {
                         return Err(format!("argument {i}: no buffer named '{b}'"));
@@ -178,8 +187,15 @@ impl Prepared {
             }
         };
         let metas = self.explicit_args();
+        let mut lds_end = k.kd.group_segment_fixed_size;
         for (a, m) in self.file.args.iter().zip(&metas) {
             match a {
+                Arg::Local(bytes) => {
+                    let align = m.pointee_align.unwrap_or(4).max(1);
+                    let at = lds_end.next_multiple_of(align);
+                    put(m.offset, &at.to_le_bytes());
+                    lds_end = at + bytes;
+                }
                 Arg::Buffer(b) => put(m.offset, &buffer_addr(b).to_le_bytes()),
                 Arg::U32(v) => put(m.offset, &v.to_le_bytes()),
                 Arg::I32(v) => put(m.offset, &v.to_le_bytes()),
@@ -203,13 +219,27 @@ impl Prepared {
                 _ if kind.starts_with("hidden_remainder_") => put(m.offset, &((g[d(kind)] % wg[d(kind)]) as u16).to_le_bytes()),
                 _ if kind.starts_with("hidden_global_offset_") => put(m.offset, &0u64.to_le_bytes()),
                 "hidden_grid_dims" => put(m.offset, &(if g[2] > 1 { 3u16 } else if g[1] > 1 { 2 } else { 1 }).to_le_bytes()),
-                "hidden_dynamic_lds_size" => put(m.offset, &self.file.dynamic_lds.to_le_bytes()),
+                "hidden_dynamic_lds_size" => put(m.offset, &self.dynamic_lds().to_le_bytes()),
                 "hidden_private_base" => put(m.offset, &crate::wave::PRIVATE_APERTURE_HI.to_le_bytes()),
                 "hidden_shared_base" => put(m.offset, &crate::wave::SHARED_APERTURE_HI.to_le_bytes()),
                 _ => {}
             }
         }
         seg
+    }
+
+    /// LDS beyond the kernel's own: the `dynamic_lds` field plus every `local` argument (with
+    /// its alignment padding).
+    pub fn dynamic_lds(&self) -> u32 {
+        let k = &self.code.kernels[self.kernel];
+        let metas = self.explicit_args();
+        let mut end = k.kd.group_segment_fixed_size;
+        for (a, m) in self.file.args.iter().zip(&metas) {
+            if let Arg::Local(bytes) = a {
+                end = end.next_multiple_of(m.pointee_align.unwrap_or(4).max(1)) + bytes;
+            }
+        }
+        end - k.kd.group_segment_fixed_size + self.file.dynamic_lds
     }
 
     /// Runs the dispatch on the emulator.
@@ -226,7 +256,7 @@ impl Prepared {
             grid: self.grid,
             workgroup: self.workgroup,
             kernarg,
-            dynamic_lds: self.file.dynamic_lds,
+            dynamic_lds: self.dynamic_lds(),
         };
         let stats = crate::run(&launch, &mut mem, opts)?;
         let buffers = self

@@ -60,6 +60,9 @@ pub struct ArgMeta {
     pub address_space: Option<String>,
     #[serde(rename = ".type_name", default)]
     pub type_name: Option<String>,
+    /// Alignment of what a pointer argument points to (dynamic LDS pointers use it).
+    #[serde(rename = ".pointee_align", default)]
+    pub pointee_align: Option<u32>,
 }
 
 impl ArgMeta {
