@@ -84,6 +84,10 @@ fn bad_dispatch_files_are_clear_errors() {
     assert!(e.contains("argument 3") && e.contains("4 bytes"), "{e}");
     let e = run_err(&base("saxpy", r#"{"f32": 1.0}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 16}"#));
     assert!(e.contains("argument 0"), "{e}");
+    let e = run_err(&base("saxpy", r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "a"}, {"bytes": [1, 2, 3]}, {"u32": 16}"#));
+    assert!(e.contains("argument 3") && e.contains("3-byte"), "{e}");
+    let e = run_err(&base("saxpy", r#"{"buffer": "o"}, {"buffer": "a"}, {"local": 64}, {"f32": 1.0}, {"u32": 16}"#));
+    assert!(e.contains("argument 2") && e.contains("not a __local pointer"), "{e}");
     let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [0], "workgroup": [16]}"#);
     assert!(e.contains("'grid' [0] has a zero dimension"), "{e}");
     let e = run_err(r#"{"code_object": "missing.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1]}"#);

@@ -42,6 +42,8 @@ pub enum Arg {
     /// A `__local` pointer argument: this many bytes of LDS, allocated after the kernel's own
     /// (the argument receives their LDS address).
     Local(u32),
+    /// Any by-value argument as raw little-endian bytes (vectors such as `float4`, structs).
+    Bytes(Vec<u8>),
     U32(u32),
     I32(i32),
     U64(u64),
@@ -161,6 +163,7 @@ impl Prepared {
                 }
                 Arg::U32(_) | Arg::I32(_) | Arg::F32(_) => 4,
                 Arg::U64(_) | Arg::I64(_) | Arg::F64(_) => 8,
+                Arg::Bytes(b) => b.len() as u32,
             };
             if !matches!(a, Arg::Buffer(_)) && (m.size != size || m.value_kind != "by_value") {
                 return Err(format!(
@@ -203,6 +206,7 @@ impl Prepared {
                 Arg::I64(v) => put(m.offset, &v.to_le_bytes()),
                 Arg::F32(v) => put(m.offset, &v.to_le_bytes()),
                 Arg::F64(v) => put(m.offset, &v.to_le_bytes()),
+                Arg::Bytes(b) => put(m.offset, b),
             }
         }
         let (g, wg) = (self.grid, self.workgroup);
