@@ -98,6 +98,15 @@ fn bad_dispatch_files_are_clear_errors() {
     assert!(e.contains("size 4 is smaller than its file"), "{e}");
     let e = run_err("{ not json");
     assert!(e.contains("d.json"), "{e}");
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [4294967295, 4294967295, 4294967295], "workgroup": [1, 1, 1],
+        "buffers": {"a": {"size": 64}}, "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 1}]}"#);
+    assert!(e.contains("workgroups"), "{e}");
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [64], "workgroup": [2048],
+        "buffers": {"a": {"size": 64}}, "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 1}]}"#);
+    assert!(e.contains("1024"), "{e}");
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [64], "workgroup": [64],
+        "buffers": {"a": {"size": 99999999999999}}, "args": []}"#);
+    assert!(e.contains("exceeds"), "{e}");
 }
 
 #[test]

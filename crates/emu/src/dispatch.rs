@@ -125,6 +125,10 @@ impl Prepared {
             }
             buffers.push((name.clone(), data, size));
         }
+        let total: u64 = buffers.iter().map(|(_, _, s)| *s).sum();
+        if total > MAX_BUFFER {
+            return Err(format!("the buffers add up to {total} bytes, more than the {MAX_BUFFER}-byte limit"));
+        }
         let p = Prepared { dir: dir.to_path_buf(), file, code, kernel, buffers, grid, workgroup };
         p.check_args()?;
         Ok(p)
@@ -181,7 +185,8 @@ impl Prepared {
     pub fn kernarg(&self, buffer_addr: &dyn Fn(&str) -> u64) -> Vec<u8> {
         let k = &self.code.kernels[self.kernel];
         let meta = k.meta.as_ref();
-        let size = meta.map_or(0, |m| m.kernarg_segment_size).max(k.kd.kernarg_size) as usize;
+        // Capped: a hostile descriptor's size is refused by `run`, not allocated here.
+        let size = (meta.map_or(0, |m| m.kernarg_segment_size).max(k.kd.kernarg_size) as usize).min((1 << 20) + 1);
         let mut seg = vec![0u8; size.max(256)];
         let mut put = |off: u32, bytes: &[u8]| {
             let o = off as usize;

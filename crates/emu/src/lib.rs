@@ -98,6 +98,13 @@ pub struct Stats {
     pub trace: Vec<String>,
 }
 
+/// Most scratch one work-item may have (the hardware's own limit is lower).
+const MAX_SCRATCH_PER_LANE: u32 = 1 << 20;
+/// Largest kernel argument segment accepted.
+const MAX_KERNARG: usize = 1 << 20;
+/// Most workgroups one dispatch may have.
+const MAX_WORKGROUPS: u64 = 1 << 32;
+
 /// Guest addresses of the loaded code-object image start here (ELF addresses are added).
 pub const IMAGE_BASE: u64 = 0x7f00_0000_0000;
 
@@ -143,6 +150,16 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
     if wg_items > 1024 {
         return Err(Error::Setup(format!("workgroup of {wg_items} work-items exceeds the hardware limit of 1024")));
     }
+    // Limits that keep a hostile descriptor or dispatch from asking for absurd host memory.
+    if kd.private_segment_fixed_size > MAX_SCRATCH_PER_LANE {
+        return Err(Error::Setup(format!(
+            "kernel '{}' asks for {} bytes of scratch per work-item (limit {MAX_SCRATCH_PER_LANE})",
+            launch.kernel.name, kd.private_segment_fixed_size
+        )));
+    }
+    if launch.kernarg.len() > MAX_KERNARG {
+        return Err(Error::Setup(format!("kernel argument segment of {} bytes (limit {MAX_KERNARG})", launch.kernarg.len())));
+    }
     let lds_size = kd.group_segment_fixed_size as u64 + launch.dynamic_lds as u64;
     if lds_size > 64 * 1024 {
         return Err(Error::Setup(format!("LDS of {lds_size} bytes exceeds the 64 KiB of an RDNA2 workgroup")));
@@ -160,7 +177,9 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
         .at(launch.kernel.entry - text_addr)
         .ok_or_else(|| Error::Setup(format!("kernel '{}': no instruction decodes at its entry", launch.kernel.name)))?;
     let counts = [0, 1, 2].map(|d| launch.grid[d].div_ceil(launch.workgroup[d]));
-    let total = counts.iter().map(|&c| c as u64).product::<u64>();
+    let total = counts.iter().try_fold(1u64, |t, &c| t.checked_mul(c as u64)).filter(|&t| t <= MAX_WORKGROUPS).ok_or_else(|| {
+        Error::Setup(format!("grid {:?} / workgroup {:?} makes more than {MAX_WORKGROUPS} workgroups", launch.grid, launch.workgroup))
+    })?;
     // All cores: rayon's global pool; a given count: a pool of that size for this run.
     let pool = match opts.threads {
         0 => None,
