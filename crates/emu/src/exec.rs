@@ -72,7 +72,12 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
             }
             crate::valu::valu(w, sh, st, op).map(|_| Flow::Next)
         }
-        Kind::Vcmp { ty, cond, x } => crate::valu::compare(w, st, ty, cond, x).map(|_| Flow::Next),
+        Kind::Vcmp { ty, cond, x } => {
+            if st.fast && crate::fast::compare(w, st, ty, cond, x) {
+                return Ok(Flow::Next);
+            }
+            crate::valu::compare(w, st, ty, cond, x).map(|_| Flow::Next)
+        }
         Kind::VcmpClass { ty, x } => crate::valu::compare_class(w, st, ty, x).map(|_| Flow::Next),
         Kind::Mem(m) => crate::vmem::mem(w, sh, st, m).map(|_| Flow::Next),
         Kind::Ds(d) => crate::vmem::ds(w, sh, st, d).map(|_| Flow::Next),

@@ -4,7 +4,7 @@
 //! (`tests/fast_path.rs` runs both on the same inputs).
 
 use crate::program::{Src, Step};
-use crate::sem::VOp;
+use crate::sem::{Cond, Num, VOp};
 use crate::wave::{Wave, LANES};
 
 /// Whether `op` has a fast form (integer operations, and float operations that are exact with
@@ -16,8 +16,50 @@ pub fn supported(op: VOp) -> bool {
         MovB32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | AddNcU32 | SubNcU32 | SubrevNcU32 | AndB32 | OrB32 | XorB32 | NotB32 | LshlrevB32 | LshrrevB32 | AshrrevI32
             | MinU32 | MaxU32 | MinI32 | MaxI32 | MulLoU32 | MulHiU32 | MulU32U24 | MadU32U24 | LshlOrB32 | AndOrB32 | Or3B32
             | Xor3B32 | Add3U32 | LshlAddU32 | AddLshlU32 | XadU32 | BfeU32 | BfiB32 | AddF32 | SubF32 | SubrevF32 | MulF32
-            | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | BcntU32B32
+            | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | BcntU32B32 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32
+            | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32
     )
+}
+
+/// Compare types with a fast form (32-bit integers; f32 needs MODE checked at run time).
+pub fn compare_supported(ty: Num) -> bool {
+    matches!(ty, Num::I32 | Num::U32 | Num::F32)
+}
+
+/// A plain 32-bit compare (or v_cmpx): one result bit per active lane.
+#[inline]
+pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool) -> bool {
+    if ty == Num::F32 && w.mode.0 & 0x3f != 0x30 {
+        return false;
+    }
+    let exec = w.exec();
+    let mut res = 0u64;
+    {
+        let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
+        let a = lanes(w, st.src[0], &mut ta);
+        let b = lanes(w, st.src[1], &mut tb);
+        let pick = |o: Option<std::cmp::Ordering>| match o {
+            None => cond.unord,
+            Some(std::cmp::Ordering::Less) => cond.lt,
+            Some(std::cmp::Ordering::Equal) => cond.eq,
+            Some(std::cmp::Ordering::Greater) => cond.gt,
+        };
+        for (l, (&p, &q)) in a.iter().zip(b).enumerate() {
+            let o = match ty {
+                Num::U32 => Some(p.cmp(&q)),
+                Num::I32 => Some((p as i32).cmp(&(q as i32))),
+                _ => f32::from_bits(p).partial_cmp(&f32::from_bits(q)),
+            };
+            res |= (pick(o) as u64) << l;
+        }
+    }
+    let res = res & exec;
+    if x {
+        w.set_exec(res);
+    } else {
+        w.write_mask(st.dst, res);
+    }
+    true
 }
 
 /// Whether `op` computes in single precision (and so needs MODE = denormals kept, nearest-even).
@@ -51,6 +93,19 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
     let n = w.lanes;
     let exec = w.exec();
     let mut r = [0u32; LANES];
+    let mut carry = 0u64;
+    let vop3 = st.inst.format == rdna_isa::Format::Vop3;
+    // Carry-in / mask: SRC2 in VOP3, VCC in VOP2.
+    let mask_in = match op {
+        CndmaskB32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 => {
+            if vop3 {
+                w.read_mask(st.src[2])
+            } else {
+                w.vcc()
+            }
+        }
+        _ => 0,
+    };
     {
         let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
         let a = lanes(w, st.src[0], &mut ta);
@@ -120,8 +175,32 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
             CvtF32Ubyte1 => map2!(|x, _y| ((x >> 8 & 0xff) as f32).to_bits()),
             CvtF32Ubyte2 => map2!(|x, _y| ((x >> 16 & 0xff) as f32).to_bits()),
             CvtF32Ubyte3 => map2!(|x, _y| ((x >> 24) as f32).to_bits()),
+            CndmaskB32 => {
+                for (l, ((o, &x), &y)) in r.iter_mut().zip(a).zip(b).enumerate() {
+                    *o = if mask_in >> l & 1 != 0 { y } else { x };
+                }
+            }
+            AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 => {
+                let with_carry = matches!(op, AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32);
+                for (l, ((o, &x), &y)) in r.iter_mut().zip(a).zip(b).enumerate() {
+                    let cin = if with_carry { (mask_in >> l & 1) as u64 } else { 0 };
+                    let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (y as u64, x as u64) } else { (x as u64, y as u64) };
+                    let (v, c) = if matches!(op, AddCoU32 | AddCoCiU32) {
+                        let s = x + y + cin;
+                        (s as u32, s >> 32 != 0)
+                    } else {
+                        (x.wrapping_sub(y + cin) as u32, x < y + cin)
+                    };
+                    *o = v;
+                    carry |= (c as u64) << l;
+                }
+            }
             _ => return false,
         }
+    }
+    if matches!(op, AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32) {
+        let sd = if vop3 { st.sdst } else { crate::wave::sreg::VCC as u16 };
+        w.write_mask(sd, carry & exec);
     }
     let d = st.dst as usize * LANES;
     if let Some(dst) = w.v.get_mut(d..d + n) {

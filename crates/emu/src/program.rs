@@ -179,15 +179,16 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
             _ => {}
         }
     }
+    // VOP3 modifier bits: abs [10:8], op_sel [14:11], clamp [15], omod [60:59], neg [63:61]
+    // (VOP3B keeps its carry-out SDST in [14:8]).
+    let plain_vop3 = inst.format == Format::Vop3
+        && inst.raw >> 59 == 0
+        && if step.vop3b { inst.raw & (1 << 15) == 0 } else { inst.raw & (0xff << 8) == 0 };
+    let plain = matches!(inst.format, Format::Vop1 | Format::Vop2 | Format::Vopc) || plain_vop3;
+    let narrow = step.sw.iter().take(step.nsrc as usize).all(|&w| w == 1);
     step.fast = match step.kind {
-        Kind::Valu(op) => {
-            // VOP3 modifier bits: abs [10:8], op_sel [14:11], clamp [15], omod [60:59], neg [63:61].
-            let plain_vop3 = inst.format == Format::Vop3 && !step.vop3b && inst.raw & (0xff << 8) == 0 && inst.raw >> 59 == 0;
-            (matches!(inst.format, Format::Vop1 | Format::Vop2) || plain_vop3)
-                && crate::fast::supported(op)
-                && step.sw.iter().take(step.nsrc as usize).all(|&w| w == 1)
-                && step.dw == 1
-        }
+        Kind::Valu(op) => plain && narrow && step.dw == 1 && crate::fast::supported(op),
+        Kind::Vcmp { ty, .. } => plain && narrow && crate::fast::compare_supported(ty),
         _ => false,
     };
     // VOPC e32 writes VCC; its source slot 1 is VSRC1.

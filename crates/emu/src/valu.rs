@@ -940,6 +940,20 @@ fn write_result(w: &mut Wave, st: &Step, m: &Mods, out: Out, r: &Lanes, mask: u6
     let d = st.dst as usize;
     let sdwa = st.inst.format.is_sdwa();
     let raw = st.inst.raw;
+    // 64-bit results without output modifiers: two registers straight from the lanes.
+    if matches!(out, Out::U64 | Out::F64) && !m.clamp && m.omod == 0 {
+        let (lo, hi) = (d * LANES, (d + 1) * LANES);
+        if hi + n <= w.v.len() {
+            let (a, b) = w.v.split_at_mut(hi);
+            for (l, ((x, y), &v)) in a[lo..lo + n].iter_mut().zip(b[..n].iter_mut()).zip(r.iter()).enumerate() {
+                if mask >> l & 1 != 0 {
+                    *x = v as u32;
+                    *y = (v >> 32) as u32;
+                }
+            }
+        }
+        return Ok(());
+    }
     // The common case: a 32-bit result, no output modifiers.
     if matches!(out, Out::U32 | Out::F32 | Out::Packed) && !sdwa && !m.clamp && m.omod == 0 {
         if let Some(dst) = w.v.get_mut(d * LANES..d * LANES + n) {

@@ -240,9 +240,14 @@ impl Wave {
     pub fn read_v64(&self, s: Src, out: &mut [u64; LANES]) {
         match s {
             Src::Vgpr(r) => {
-                let r = r as usize;
-                for (lane, o) in out.iter_mut().enumerate().take(self.lanes) {
-                    *o = self.vr(r, lane) as u64 | (self.vr(r + 1, lane) as u64) << 32;
+                let (lo, hi) = (r as usize * LANES, (r as usize + 1) * LANES);
+                match (self.v.get(lo..lo + self.lanes), self.v.get(hi..hi + self.lanes)) {
+                    (Some(a), Some(b)) => {
+                        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                            *o = x as u64 | (y as u64) << 32;
+                        }
+                    }
+                    _ => out.fill(0),
                 }
             }
             other => out.fill(self.read_s64(other)),

@@ -31,6 +31,15 @@ fn fast_path_equals_general_path() {
         text.push_str(&format!("{op} v{}, v1, v2, v3\n", 50 + i));
     }
     text.push_str("v_add_nc_u32_e32 v70, 5, v2\nv_mul_f32_e32 v71, s4, v2\nv_xor_b32_e32 v72, 0x12345678, v2\n");
+    // Compares, carries and selects: their masks land in SGPRs/VCC, their values in v73.. .
+    text.push_str(
+        "v_cmp_lt_u32_e32 vcc_lo, v1, v2\nv_cndmask_b32_e32 v73, v1, v2, vcc_lo\n\
+         v_cmp_gt_i32_e64 s10, v1, v3\nv_cndmask_b32_e64 v74, v2, v3, s10\n\
+         v_cmp_nlt_f32_e64 s11, v1, v2\nv_cmp_eq_u32_e32 vcc_lo, 7, v3\n\
+         v_add_co_u32 v75, s12, v1, v2\nv_add_co_ci_u32_e64 v76, s13, v2, v3, s12\n\
+         v_sub_co_u32 v77, vcc_lo, v1, v3\nv_subrev_co_ci_u32_e32 v78, vcc_lo, v2, v1, vcc_lo\n\
+         v_add_co_ci_u32_e32 v79, vcc_lo, 0, v2, vcc_lo\n",
+    );
     let code = asm(&text);
     // Every instruction here must take the fast path when it is on, or the test compares nothing.
     let dec = rdna_disasm::Decoder::new(rdna_isa::Target::from_name("gfx1030").unwrap());
@@ -63,13 +72,14 @@ fn fast_path_equals_general_path() {
                 s.wave.s[4] = 0x4040_0000;
                 s.wave.set_exec(if round % 2 == 0 { s.wave.lane_mask } else { 0x5555_5555_5555_5555 & s.wave.lane_mask });
                 s.run(&code).unwrap();
-                runs.push(s.wave.v.clone());
+                runs.push((s.wave.v.clone(), s.wave.s));
             }
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            for r in 10..73 {
-                let (a, b) = (&runs[0][r * 64..r * 64 + 64], &runs[1][r * 64..r * 64 + 64]);
+            for r in 10..80 {
+                let (a, b) = (&runs[0].0[r * 64..r * 64 + 64], &runs[1].0[r * 64..r * 64 + 64]);
                 assert_eq!(a, b, "v{r} differs between the fast and general paths (wave64 {wave64}, round {round})");
             }
+            assert_eq!(runs[0].1, runs[1].1, "SGPRs (masks, carries, EXEC) differ (wave64 {wave64}, round {round})");
         }
     }
 }
