@@ -485,6 +485,21 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         RoundMode => w.mode.0 = w.mode.0 & !0xf | simm as u32 & 0xf,
         DenormMode => w.mode.0 = w.mode.0 & !0xf0 | (simm as u32 & 0xf) << 4,
         Version => {}
+        SendmsgRtnB32 | SendmsgRtnB64 => {
+            // gfx11 message returns: the realtime clock (131) reads the deterministic clock below;
+            // doorbell, dispatch id and trap addresses read 0 here.
+            let msg = st.inst.raw as u32 & 0xff;
+            let v = match msg {
+                131 => w.executed,
+                128..=133 => 0,
+                _ => return Err(format!("s_sendmsg_rtn message {msg} is not emulated")),
+            };
+            if op == SendmsgRtnB64 {
+                w.write_s64(d, v)
+            } else {
+                w.write_s(d, v as u32)
+            }
+        }
         Memtime | Memrealtime => {
             // A deterministic clock: instructions executed by this wave so far.
             w.write_s64(d, w.executed);

@@ -285,6 +285,7 @@ ops! {
         GetregB32 = "s_getreg_b32", SetregB32 = "s_setreg_b32", SetregImm32B32 = "s_setreg_imm32_b32",
         RoundMode = "s_round_mode", DenormMode = "s_denorm_mode", Version = "s_version",
         Memtime = "s_memtime", Memrealtime = "s_memrealtime", Movrelsd2B32 = "s_movrelsd_2_b32",
+        SendmsgRtnB32 = "s_sendmsg_rtn_b32", SendmsgRtnB64 = "s_sendmsg_rtn_b64",
     }
 }
 
