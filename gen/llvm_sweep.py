@@ -489,7 +489,30 @@ def sweep(fmt):
                             simm=simm_kind(mnem, info[op].get("simm"))))
     probe_value_classes(fmt, entries)
     probe_lane_masks(fmt, entries)
+    probe_high_vgprs(fmt, entries)
     return entries
+
+
+def probe_high_vgprs(fmt, entries):
+    """VGPR operands limited to v0..v127 (gfx11's 16-bit operations): LLVM prints v200 there with
+    an "Invalid register, operand has 'X' register class" note; record X."""
+    probes, keys = [], []
+    fidx = {f[0]: i for i, f in enumerate(fmt.fields)}
+    for e in entries:
+        for k, (j, fname, kind, cls, width, ty) in enumerate(e["operands"]):
+            if cls != "v" or kind not in ("vgpr", "src9"):
+                continue
+            vals = list(e["vals"])
+            vals[fidx[fname]] = 200 + (256 if kind == "src9" else 0)
+            probes.append(fmt.encode(e["op"], vals))
+            keys.append((e, k, j))
+    for (e, k, j), r in zip(keys, run_mc(probes) if probes else []):
+        if r is None:
+            continue
+        _, toks, _ = split_text(r)
+        m = re.search(r"v200/\*Invalid register, operand has '(\w+)' register class\*/", toks[j] if j < len(toks) else "")
+        if m:
+            e.setdefault("lo128", {})[k] = m.group(1)
 
 
 def probe_lane_masks(fmt, entries):
@@ -629,9 +652,10 @@ def emit(all_entries):
         for e in entries:
             vc = e.get("vclass", {})
             ops = ", ".join(
-                "Operand { field: %s, class: %s, width: %d, imm: %s, reject: 0x%x, flag: 0x%x, rc: %s, mask: %s }" % (
+                "Operand { field: %s, class: %s, width: %d, imm: %s, reject: 0x%x, flag: 0x%x, rc: %s, mask: %s, lo128: %s }" % (
                     FIELD_RS[f], CLASS_RS[c], w, IMM_RS[ty], vc.get(k, [0, 0, ""])[0], vc.get(k, [0, 0, ""])[1],
-                    rust_str(vc.get(k, [0, 0, ""])[2]), "true" if k in e.get("mask", ()) else "false")
+                    rust_str(vc.get(k, [0, 0, ""])[2]), "true" if k in e.get("mask", ()) else "false",
+                    rust_str(e.get("lo128", {}).get(k, "")))
                 for k, (_, f, kind, c, w, ty) in enumerate(e["operands"]))
             mapped = {o[0] for o in e["operands"]}
             toks = ", ".join(rust_str("" if j in mapped else ("<literal>" if tok == "0x%x" % MARKER[0] else tok))

@@ -154,7 +154,8 @@ impl Decoder {
         }
         let saddr = swap_m0_null(gen, bits(raw, 48, 7) as u16);
         let ok = match format {
-            Format::Vopd => vopd_ok(raw),
+            // VOPD is a wave32 encoding.
+            Format::Vopd => !self.target.wave64 && vopd_ok(raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
             Format::Flat => saddr == src::NULL,
             Format::Global => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 2),
@@ -170,7 +171,7 @@ impl Decoder {
                 sels.iter().all(|&lo| bits(raw, lo, 3) != 7)
             }
             // A MUBUF load into LDS cannot also return a status dword.
-            Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, if gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0),
+            Format::Mubuf => gen == Generation::Gfx11 || !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
             _ => true,
         };
         if !ok {
@@ -218,8 +219,8 @@ impl Decoder {
                     v != rdna_isa::src::LITERAL && source_ok(v, w)
                 }
                 SourceKind::None => match (inst.format, op.field, op.class) {
-                    (Format::Smem, Field::Sbase, _) => scalar_reg_ok(v * 2, w),
-                    (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(v * 4, 4),
+                    (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
+                    (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(scaled_value(inst, op), 4),
                     (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => scalar_reg_ok(v * 4, w),
                     (Format::Mimg, _, _) => true,
                     (_, Field::Simm16 | Field::Offset, _) => true,
@@ -259,11 +260,14 @@ pub fn swap_m0_null(gen: Generation, v: u16) -> u16 {
     }
 }
 
-/// VOPD fields: X and Y opcodes name operations that exist.
+/// VOPD fields: X and Y opcodes name operations that exist, and a one-source operation
+/// (v_dual_mov_b32) leaves its VSRC1 field zero.
 fn vopd_ok(raw: u64) -> bool {
     let (x, y) = (bits(raw, 22, 4) as usize, bits(raw, 17, 5) as usize);
     use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
-    VOPD_X.get(x).is_some_and(|n| !n.is_empty()) && VOPD_Y.get(y).is_some_and(|n| !n.is_empty())
+    let (Some(xn), Some(yn)) = (VOPD_X.get(x), VOPD_Y.get(y)) else { return false };
+    let unary_ok = |name: &str, vsrc1: u32| name != "v_dual_mov_b32" || vsrc1 == 0;
+    !xn.is_empty() && !yn.is_empty() && unary_ok(xn, bits(raw, 9, 8)) && unary_ok(yn, bits(raw, 41, 8))
 }
 
 /// Whether a VOPD instruction carries a literal: a 255 source or an fmaak/fmamk half.
@@ -353,8 +357,8 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
     use rdna_isa::Field;
     let v = inst.field(op.field);
     match (inst.format, op.field) {
-        (Format::Smem, Field::Sbase) => v * 2,
-        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => v * 4,
+        (Format::Smem, Field::Sbase) => swap_m0_null(inst.gen, v * 2),
+        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => swap_m0_null(inst.gen, v * 4),
         _ => v,
     }
 }

@@ -285,7 +285,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
         let lds_load = match inst.format {
             Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && !g11(inst) && bit(inst.raw, 13),
-            Format::Mubuf => op.field == Field::Vdata && bit(inst.raw, 16),
+            Format::Mubuf => op.field == Field::Vdata && !g11(inst) && bit(inst.raw, 16),
             _ => false,
         };
         if lds_load {
@@ -358,7 +358,7 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
         return false;
     }
     match inst.format {
-        Format::Mubuf | Format::Mtbuf if j == 1 => {
+        Format::Mubuf | Format::Mtbuf => {
             let (offen, idxen) = buffer_addr_bits(inst);
             let n = offen as u32 + idxen as u32;
             if n == 0 {
@@ -392,6 +392,7 @@ fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
 
 /// LLVM's annotation of a value the operand's register class does not allow.
 fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
+    lo128_note(inst, op, out);
     let class = src::value_class(crate::decode::scaled_value(inst, op));
     if op.flag & (1 << class) != 0 {
         if matches!(class, 9..=11) {
@@ -399,6 +400,20 @@ fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
         } else {
             let _ = write!(out, "/*Invalid register, operand has '{}' register class*/", op.rc);
         }
+    }
+}
+
+/// gfx11 16-bit operations take v0..v127 only: LLVM notes a higher VGPR after its name.
+fn lo128_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
+    if op.lo128.is_empty() {
+        return;
+    }
+    let v = inst.field(op.field);
+    let nine_bit = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2)
+        && !(inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa()) || matches!(op.field, Field::Src1 | Field::Src2);
+    let vgpr = if nine_bit { v.checked_sub(256) } else { Some(v) };
+    if vgpr.is_some_and(|r| r >= 128) {
+        let _ = write!(out, "/*Invalid register, operand has '{}' register class*/", op.lo128);
     }
 }
 
@@ -436,6 +451,7 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
             v != src::LITERAL && source(out, v, 1, op.imm, None)
         } else {
             reg_range(out, "v", v as u32, 1);
+            lo128_note(inst, op, out);
             true
         }
     })
@@ -472,13 +488,30 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
     let width = crate::decode::operand_width(inst, op);
     let extended = inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa();
     let ok = match (inst.format, op.field) {
+        (Format::Sop1, Field::Ssrc0) if inst.entry.name.starts_with("s_sendmsg_rtn") => {
+            sendmsg_rtn(inst.raw as u32 & 0xff, out);
+            true
+        }
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Field::Src0) => with_modifiers(out, src_mods(inst, Field::Src0), false, |out| {
+            reg_range(out, "v", v as u32, 1);
+            lo128_note(inst, op, out);
+            true
+        }),
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Field::Src1 | Field::Src2) => {
+            let is_const = matches!(v, 128..=208 | 240..=248 | 255);
+            with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
+                let ok = source(out, v, width, op.imm, inst.literal);
+                invalid_note(inst, op, out);
+                ok
+            })
+        }
         (_, Field::Src0 | Field::Vsrc1) if extended => extended_source(inst, op, out),
         (Format::Sopk | Format::Sopp, Field::Simm16) => {
             simm16(inst, v, out);
             true
         }
         (Format::Smem, Field::Sbase) => {
-            let ok = scalar_reg(out, v * 2, width);
+            let ok = scalar_reg(out, crate::decode::scaled_value(inst, op), width);
             invalid_note(inst, op, out);
             ok
         }
@@ -502,7 +535,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             true
         }
         (Format::Mubuf | Format::Mtbuf, Field::Srsrc) => {
-            let ok = scalar_reg(out, v * 4, 4);
+            let ok = scalar_reg(out, crate::decode::scaled_value(inst, op), 4);
             invalid_note(inst, op, out);
             ok
         }
@@ -526,6 +559,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                         false
                     } else {
                         reg_range(out, "v", v as u32, width);
+                        lo128_note(inst, op, out);
                         true
                     }
                 }
@@ -560,7 +594,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
 /// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.
 fn src_mods(inst: &Inst, field: Field) -> u32 {
     let mix = inst.format == Format::Vop3p && is_fma_mix(inst);
-    if inst.format != Format::Vop3 && !mix {
+    if !inst.format.is_vop3() && !mix {
         return 0;
     }
     let raw = inst.raw & !inst.entry.ignored;
@@ -581,10 +615,8 @@ fn src_mods(inst: &Inst, field: Field) -> u32 {
     neg | if has_sdst { 0 } else { abs << 1 }
 }
 
-fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
-    let raw = inst.raw & !inst.entry.ignored;
-    match inst.format {
-        Format::Vop3 => {
+/// VOP3 op_sel, clamp and output modifiers.
+fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
             let must = inst.entry.must_zero;
             let is_opsel = |b: u32| must & (1 << b) == 0;
             let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
@@ -613,31 +645,54 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 3 => out.push_str(" div:2"),
                 _ => {}
             }
+}
+
+/// DPP16 controls from a DPP dword placed at bits 32..63 of `dw`.
+fn dpp16_controls(out: &mut String, dw: u64) {
+    out.push(' ');
+    dpp_ctrl(out, bits(dw, 40, 9));
+    let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", bits(dw, 60, 4), bits(dw, 56, 4));
+    if bit(dw, 51) {
+        out.push_str(" bound_ctrl:1");
+    }
+    if bit(dw, 50) {
+        out.push_str(" fi:1");
+    }
+}
+
+/// DPP8 lane selects from a DPP dword placed at bits 32..63 of `dw`; `fi` when src0 said 0xEA.
+fn dpp8_controls(out: &mut String, dw: u64, fi: bool) {
+    out.push_str(" dpp8:[");
+    for k in 0..8 {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{}", bits(dw, 40 + 3 * k, 3));
+    }
+    out.push(']');
+    if fi {
+        out.push_str(" fi:1");
+    }
+}
+
+fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw & !inst.entry.ignored;
+    match inst.format {
+        Format::Vop3 => vop3_modifiers(inst, raw, out),
+        Format::Vop3Dpp16 | Format::Vop3Dpp8 => {
+            // gfx11 VOP3 DPP: VOP3 modifiers, then the controls of the third dword.
+            vop3_modifiers(inst, raw, out);
+            let ext = (inst.ext as u64) << 32;
+            if inst.format == Format::Vop3Dpp16 {
+                dpp16_controls(out, ext);
+            } else {
+                dpp8_controls(out, ext, bits(raw, 32, 9) as u16 == src::DPP8_FI);
+            }
         }
         f if (f.is_dpp16() || f.is_dpp8() || f.is_sdwa()) && inst.entry.operands.is_empty() => {}
-        f if f.is_dpp16() => {
-            out.push(' ');
-            dpp_ctrl(out, bits(raw, 40, 9));
-            let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", bits(raw, 60, 4), bits(raw, 56, 4));
-            if bit(raw, 51) {
-                out.push_str(" bound_ctrl:1");
-            }
-            if bit(raw, 50) {
-                out.push_str(" fi:1");
-            }
-        }
+        f if f.is_dpp16() => dpp16_controls(out, raw),
         f if f.is_dpp8() => {
-            out.push_str(" dpp8:[");
-            for k in 0..8 {
-                if k > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{}", bits(raw, 40 + 3 * k, 3));
-            }
-            out.push(']');
-            if bits(raw, 0, 9) as u16 == src::DPP8_FI {
-                out.push_str(" fi:1");
-            }
+            dpp8_controls(out, raw, bits(raw, 0, 9) as u16 == src::DPP8_FI);
         }
         f if f.is_sdwa() => {
             // 7 is reserved and rejected by the decoder.
@@ -730,7 +785,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         Format::Flat | Format::Global | Format::Scratch => {
             // FLAT offsets are 12-bit unsigned; GLOBAL and SCRATCH offsets are 12-bit signed on
             // gfx10, 13-bit signed on gfx11.
-            let w = if g11(inst) && inst.format != Format::Flat { 13 } else { 12 };
+            let w = if g11(inst) { 13 } else { 12 };
             let off = bits(raw, 0, w);
             let off = if inst.format == Format::Flat { off as i32 } else { ((off << (32 - w)) as i32) >> (32 - w) };
             if off != 0 {
@@ -763,7 +818,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
             let (slc, dlc, tfe) = if g11(inst) { (12, 13, 53) } else { (54, 15, 55) };
             cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
-            if inst.format == Format::Mubuf && bit(raw, 16) {
+            if inst.format == Format::Mubuf && !g11(inst) && bit(raw, 16) {
                 out.push_str(" lds");
             }
             if bit(raw, tfe) {
@@ -921,6 +976,9 @@ fn cache_bits(out: &mut String, glc: bool, slc: bool, dlc: bool) {
 
 /// Whether the VOP3 op_sel bits are printed for this opcode (16-bit VOP3-only opcodes on gfx10).
 fn uses_opsel(inst: &Inst) -> bool {
+    if g11(inst) {
+        return true;
+    }
     inst.entry.op >= 0x140 && !(0x180..0x200).contains(&inst.entry.op)
 }
 
@@ -1119,6 +1177,29 @@ fn delay_alu(v: u32, out: &mut String) {
         out.push('0');
     } else {
         out.push_str(&parts.join(" | "));
+    }
+}
+
+/// gfx11 `s_sendmsg_rtn`: the 8-bit message id, by name where it has one.
+fn sendmsg_rtn(id: u32, out: &mut String) {
+    const RTN: [&str; 7] = [
+        "MSG_RTN_GET_DOORBELL",
+        "MSG_RTN_GET_DDID",
+        "MSG_RTN_GET_TMA",
+        "MSG_RTN_GET_REALTIME",
+        "MSG_RTN_SAVE_WAVE",
+        "MSG_RTN_GET_TBA",
+        "MSG_RTN_GET_TBA_TO_PC",
+    ];
+    let name = match id {
+        0..=15 => rdna_isa::generated::gfx11::SENDMSG_NAMES[id as usize],
+        128..=134 => RTN[(id - 128) as usize],
+        _ => "",
+    };
+    if name.is_empty() {
+        let _ = write!(out, "sendmsg({id}, 0, 0)");
+    } else {
+        let _ = write!(out, "sendmsg({name})");
     }
 }
 

@@ -277,8 +277,8 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             if !g11 && bits(raw, 13, 1) != 0 {
                 return Err("FLAT loads into LDS (lds bit) are not emulated".into());
             }
-            // Offsets: FLAT 12-bit unsigned; GLOBAL/SCRATCH 12-bit (gfx10) or 13-bit (gfx11) signed.
-            let ow = if g11 && f != Format::Flat { 13 } else { 12 };
+            // Offsets: FLAT unsigned, GLOBAL/SCRATCH signed; 12 bits on gfx10, 13 on gfx11.
+            let ow = if g11 { 13 } else { 12 };
             let off = bits(raw, 0, ow);
             let offset = if f == Format::Flat { off as i64 } else { ((off << (32 - ow)) as i32 >> (32 - ow)) as i64 };
             let saddr = st.inst.field(rdna_isa::Field::Saddr);
@@ -308,7 +308,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             }
         }
         Format::Mubuf | Format::Mtbuf => {
-            if (f == Format::Mubuf && bits(raw, 16, 1) != 0) || bits(raw, if g11 { 53 } else { 55 }, 1) != 0 {
+            if (f == Format::Mubuf && !g11 && bits(raw, 16, 1) != 0) || bits(raw, if g11 { 53 } else { 55 }, 1) != 0 {
                 return Err("buffer lds/tfe forms are not emulated".into());
             }
             let srsrc = (bits(raw, 48, 5) * 4) as u16;

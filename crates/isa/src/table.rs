@@ -146,6 +146,9 @@ pub struct Operand {
     pub rc: &'static str,
     /// A lane mask: `width` dwords in wave32, twice that in wave64.
     pub mask: bool,
+    /// Where only v0..v127 are valid (gfx11 16-bit operations): the LLVM register class named in
+    /// the note printed after a higher VGPR; empty where any VGPR is fine.
+    pub lo128: &'static str,
 }
 
 /// One opcode of one encoding format.

@@ -297,3 +297,39 @@ pub fn probe_word(rng: &mut Rng) -> u32 {
 pub fn random_probe(rng: &mut Rng) -> Vec<u8> {
     (0..5).flat_map(|_| probe_word(rng).to_le_bytes()).collect()
 }
+
+/// gfx11: the formats it has (non-empty tables).
+pub fn gfx11_formats() -> impl Iterator<Item = Format> {
+    Format::ALL.into_iter().filter(|f| !f.gfx11_table().entries.is_empty())
+}
+
+/// Five random dwords aimed at gfx11 format `f` with opcode `op` (gfx11 moves FLAT's segment to
+/// bits 17:16 and MTBUF's opcode to 18:15; VOPD replaces VINTRP; VOP3 DPP is selected by the
+/// second dword's src0).
+pub fn aimed_gfx11(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
+    let mut w = [0u32; 5];
+    for x in w.iter_mut() {
+        *x = probe_word(rng);
+    }
+    let (mask, val) = match f {
+        Format::Flat => (0xfc03_0000, 0xdc00_0000),
+        Format::Scratch => (0xfc03_0000, 0xdc01_0000),
+        Format::Global => (0xfc03_0000, 0xdc02_0000),
+        Format::Vopd => (0xfc00_0000, 0xc800_0000),
+        f => format_ident(f),
+    };
+    w[0] = (w[0] & !mask) | val;
+    match f {
+        Format::Mtbuf => w[0] = (w[0] & !(0xf << 15)) | (op & 0xf) << 15,
+        Format::Vopd => {}
+        f => set_opcode(f, op, &mut w),
+    }
+    match f {
+        // FLAT needs SADDR = null (124 on gfx11).
+        Format::Flat => w[1] = (w[1] & !(0x7f << 16)) | 0x7c << 16,
+        Format::Vop3Dpp16 => w[1] = (w[1] & !0x1ff) | 0xfa,
+        Format::Vop3Dpp8 => w[1] = (w[1] & !0x1ff) | 0xe9,
+        _ => {}
+    }
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
