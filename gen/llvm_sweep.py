@@ -300,6 +300,9 @@ FORMATS_GFX11 = [
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
         prefix=[(19, 7, 1)]),
+    Fmt("EXP", 2, [(26, 6, 0b111110), (0, 4, 0xF)], [],
+        [("vsrc0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 40, 8, "vgpr", V(24, 28)),
+         ("vsrc2", 48, 8, "vgpr", V(32, 36)), ("vsrc3", 56, 8, "vgpr", V(40, 44))]),
 ]
 
 REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")

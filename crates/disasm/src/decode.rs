@@ -86,7 +86,7 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
     Some(match w >> 26 {
         0b110010 if g11 => (Format::Vopd, 0),
         0b110010 => (Format::Vintrp, bits(r, 16, 2)),
-        0b111110 if !g11 => (Format::Exp, 0),
+        0b111110 => (Format::Exp, 0),
         0b110011 if bits(r, 23, 3) == 0 && (!g11 || w >> 24 == 0xcc) => (Format::Vop3p, bits(r, 16, 7)),
         0b110101 => (Format::Vop3, bits(r, 16, 10)),
         0b110110 => (Format::Ds, bits(r, 18, 8)),

@@ -836,9 +836,16 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let raw = inst.raw;
     let en = bits(raw, 0, 4);
     let tgt = bits(raw, 4, 6);
-    let compr = bit(raw, 10);
+    let g11 = g11(inst);
+    // gfx11 has no compressed exports and no parameter targets, and adds row_en.
+    let compr = !g11 && bit(raw, 10);
     out.push(' ');
     match tgt {
+        21 if g11 => out.push_str("dual_src_blend0"),
+        22 if g11 => out.push_str("dual_src_blend1"),
+        32..=63 if g11 => {
+            let _ = write!(out, "invalid_target_{tgt}");
+        }
         0..=7 => {
             let _ = write!(out, "mrt{tgt}");
         }
@@ -864,7 +871,8 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             out.push_str("off");
         }
     }
-    for (b, name) in [(11, " done"), (10, " compr"), (12, " vm")] {
+    let flags: &[(u32, &str)] = if g11 { &[(11, " done"), (13, " row_en")] } else { &[(11, " done"), (10, " compr"), (12, " vm")] };
+    for &(b, name) in flags {
         if bit(raw, b) {
             out.push_str(name);
         }

@@ -39,7 +39,7 @@ fn measure(wave64: bool, n: usize) -> (usize, usize, Vec<String>) {
         let got = dec.decode(bytes).ok().map(|(i, _)| to_text(&i, PrintOptions { wave64 }));
         if got == want {
             agree += 1;
-        } else if report.len() < 40 {
+        } else if report.len() < std::env::var("RDNA_DIFF_REPORT").ok().and_then(|v| v.parse().ok()).unwrap_or(40) {
             let hex: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
             report.push(format!("{}\n    llvm: {:?}\n    rdna: {:?}", hex.join(","), want, got));
         }

@@ -214,6 +214,7 @@ impl Format {
             Format::Scratch => &t::SCRATCH,
             Format::Mubuf => &t::MUBUF,
             Format::Mtbuf => &t::MTBUF,
+            Format::Exp => &t::EXP,
             Format::Vopd => &VOPD_TABLE,
             _ => &EMPTY_TABLE,
         }

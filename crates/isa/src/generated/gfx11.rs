@@ -3030,6 +3030,14 @@ static MTBUF_INDEX: [u16; 16] = [
 ];
 pub static MTBUF: OpTable = OpTable { entries: MTBUF_ENTRIES, index: &MTBUF_INDEX };
 
+pub static EXP_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x000, name: "exp", operands: &[Operand { field: Vsrc0, class: Other, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Vsrc1, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Vsrc2, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Vsrc3, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x3ffd400, sext: 0x0, simm: Simm::NoSimm },
+];
+static EXP_INDEX: [u16; 1] = [
+    0,
+];
+pub static EXP: OpTable = OpTable { entries: EXP_ENTRIES, index: &EXP_INDEX };
+
 /// The `format:` text of each MTBUF format value (empty: the default, not printed).
 pub static MTBUF_FORMATS: [&str; 128] = [
     "[BUF_FMT_INVALID]", "", "[BUF_FMT_8_SNORM]", "[BUF_FMT_8_USCALED]",
