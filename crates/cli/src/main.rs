@@ -276,7 +276,7 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
             Some((p(a)?, p(b)?))
         }
     };
-    let opts = rdna_emu::Options { budget, threads, trace };
+    let opts = rdna_emu::Options { budget, threads, trace, edges: false };
     let outputs = rdna_emu::run_file(path, &opts).map_err(|e| e.to_string())?;
     if trace.is_some() {
         let stderr = std::io::stderr();

@@ -24,6 +24,7 @@ pub mod valu;
 pub mod vmem;
 pub mod wave;
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use memory::{MemFault, Memory};
@@ -66,11 +67,13 @@ pub struct Options {
     pub threads: usize,
     /// Record a trace of one wave: (flat workgroup index, wave index in the workgroup).
     pub trace: Option<(u32, u32)>,
+    /// Record every control transfer taken by any wave (see [`Stats::edges`]).
+    pub edges: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { budget: 50_000_000, threads: 0, trace: None }
+        Options { budget: 50_000_000, threads: 0, trace: None, edges: false }
     }
 }
 
@@ -96,6 +99,10 @@ pub struct Stats {
     pub lane_ops: u64,
     /// The traced wave's lines, if a trace was requested.
     pub trace: Vec<String>,
+    /// With [`Options::edges`]: each (from, to) pair of `.text` byte offsets where a branch,
+    /// jump, call or return (taken or not) moved a wave from one instruction to the next. This
+    /// is the observed control flow the recompiler's static CFG is checked against.
+    pub edges: BTreeSet<(u32, u32)>,
 }
 
 /// Most scratch one work-item may have (the hardware's own limit is lower).
@@ -191,13 +198,13 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
     let waves = AtomicU64::new(0);
     let mem_ref: &Memory = mem;
     let env = Env { launch, prog: &prog, mem: mem_ref, code_addr: text_guest, entry, kernarg_addr, packet_addr, lanes, lds_size: lds_size as usize, counts, opts, target };
-    let all = || -> Vec<Result<Vec<String>, Fault>> {
+    let all = || -> Vec<Result<Recorded, Fault>> {
         use rayon::prelude::*;
         (0..total)
             .into_par_iter()
             .map(|wg| {
                 if stop.load(Ordering::Relaxed) {
-                    return Ok(Vec::new());
+                    return Ok(Recorded::default());
                 }
                 let r = env.workgroup(wg, &insts, &lane_ops, &waves);
                 if r.is_err() {
@@ -212,13 +219,17 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
         None => all(),
     };
     let mut trace = Vec::new();
+    let mut edges = BTreeSet::new();
     for r in results {
         match r {
-            Ok(t) => trace.extend(t),
+            Ok(rec) => {
+                trace.extend(rec.trace);
+                edges.extend(rec.edges);
+            }
             Err(f) => return Err(Error::Fault(Box::new(f))),
         }
     }
-    Ok(Stats { workgroups: total, waves: waves.into_inner(), instructions: insts.into_inner(), lane_ops: lane_ops.into_inner(), trace })
+    Ok(Stats { workgroups: total, waves: waves.into_inner(), instructions: insts.into_inner(), lane_ops: lane_ops.into_inner(), trace, edges })
 }
 
 /// The HSA kernel dispatch packet (what the dispatch-pointer SGPRs point at).
@@ -340,8 +351,9 @@ impl Env<'_> {
         w
     }
 
-    /// Runs one workgroup; returns the trace lines if its wave is traced.
-    fn workgroup(&self, flat: u64, insts: &AtomicU64, lane_ops: &AtomicU64, waves_ctr: &AtomicU64) -> Result<Vec<String>, Fault> {
+    /// Runs one workgroup; returns the trace lines if its wave is traced, and the edges taken
+    /// if they are recorded.
+    fn workgroup(&self, flat: u64, insts: &AtomicU64, lane_ops: &AtomicU64, waves_ctr: &AtomicU64) -> Result<Recorded, Fault> {
         let l = self.launch;
         let c = self.counts;
         let wg_id = [(flat % c[0] as u64) as u32, (flat / c[0] as u64 % c[1] as u64) as u32, (flat / (c[0] as u64 * c[1] as u64)) as u32];
@@ -354,7 +366,7 @@ impl Env<'_> {
         let mut lds = vec![0u8; self.lds_size];
         let mut at_barrier = vec![false; waves.len()];
         let traced = self.opts.trace.filter(|&(g, _)| g as u64 == flat).map(|(_, w)| w);
-        let mut trace = Vec::new();
+        let mut rec = Recorded::default();
         let mut total = 0u64;
         let mut lanes_total = 0u64;
         loop {
@@ -364,8 +376,9 @@ impl Env<'_> {
                     continue;
                 }
                 let mut sh = exec::Shared { prog: self.prog, mem: self.mem, lds: &mut lds, code_addr: self.code_addr, cycles: 0 };
-                let tr = if traced == Some(w.wave_id) { Some(&mut trace) } else { None };
-                let (n, lo) = self.run_wave(w, &mut sh, wg_id, tr)?;
+                let tr = if traced == Some(w.wave_id) { Some(&mut rec.trace) } else { None };
+                let edges = if self.opts.edges { Some(&mut rec.edges) } else { None };
+                let (n, lo) = self.run_wave(w, &mut sh, wg_id, tr, edges)?;
                 total += n;
                 lanes_total += lo;
                 if !w.done {
@@ -390,11 +403,18 @@ impl Env<'_> {
         }
         insts.fetch_add(total, Ordering::Relaxed);
         lane_ops.fetch_add(lanes_total, Ordering::Relaxed);
-        Ok(trace)
+        Ok(rec)
     }
 
     /// Runs a wave until it ends or reaches a barrier. Returns (instructions, lane-ops).
-    fn run_wave(&self, w: &mut Wave, sh: &mut exec::Shared, wg: [u32; 3], mut trace: Option<&mut Vec<String>>) -> Result<(u64, u64), Fault> {
+    fn run_wave(
+        &self,
+        w: &mut Wave,
+        sh: &mut exec::Shared,
+        wg: [u32; 3],
+        mut trace: Option<&mut Vec<String>>,
+        mut edges: Option<&mut BTreeSet<(u32, u32)>>,
+    ) -> Result<(u64, u64), Fault> {
         let steps = &self.prog.steps;
         let mut n = 0u64;
         let mut lane_ops = 0u64;
@@ -412,6 +432,13 @@ impl Env<'_> {
             let flow = exec::step(w, sh, st).map_err(|r| self.fault(w, wg, Some(st), r))?;
             if let (Some(t), Some(b)) = (trace.as_deref_mut(), before) {
                 t.push(b.diff(w, st, self.launch.code.text_addr));
+            }
+            if let Some(e) = edges.as_deref_mut() {
+                match flow {
+                    exec::Flow::Jump(i) => _ = e.insert((st.pc, steps[i].pc)),
+                    exec::Flow::Next if matches!(st.kind, sem::Kind::Branch(_)) => _ = e.insert((st.pc, st.pc + st.inst.len as u32)),
+                    _ => {}
+                }
             }
             match flow {
                 exec::Flow::Next => w.pc += 1,
@@ -448,6 +475,13 @@ impl Env<'_> {
         };
         Fault { kernel: self.launch.kernel.name.clone(), target: self.target.name.to_string(), workgroup: wg, wave: w.wave_id, pc, text, words, reason }
     }
+}
+
+/// What one workgroup recorded.
+#[derive(Default)]
+struct Recorded {
+    trace: Vec<String>,
+    edges: BTreeSet<(u32, u32)>,
 }
 
 /// Register state before a traced step, to print what the step changed.

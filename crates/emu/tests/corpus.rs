@@ -1035,61 +1035,21 @@ fn packed_half_math() {
 /// instruction clang-19 emits for them is emulated.
 #[test]
 fn every_instruction_clang_emits_for_the_kernels_is_emulated() {
-    use rdna_emu::{Launch, Memory, Options};
-    let dir = root().join("tests/kernels");
-    let mut files: Vec<(std::path::PathBuf, &str)> = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "cl") {
-            files.push((p, "both"));
-        }
-    }
-    for e in std::fs::read_dir(dir.join("gfx11")).unwrap() {
-        files.push((e.unwrap().path(), "gfx1100"));
-    }
+    use rdna_emu::Options;
     let mut ran = 0;
-    for (cl, only) in &files {
+    for (cl, only) in rdna_testkit::kernel_sources() {
         for mcpu in TARGETS {
-            if *only != "both" && *only != mcpu {
+            if only.is_some_and(|t| t != mcpu) {
                 continue;
             }
             for lanes in [32u32, 64] {
                 if cl.to_string_lossy().contains("wmma") && lanes == 64 {
                     continue; // WMMA builtins exist per wave size
                 }
-                let mut args = vec!["-x", "cl", "-cl-std=CL2.0"];
-                if lanes == 64 {
-                    args.push("-mwavefrontsize64");
-                }
-                let co = compile_for(cl, mcpu, &format!("all{lanes}"), &args);
+                let co = compile_for(&cl, mcpu, &format!("all{lanes}"), &rdna_testkit::cl_flags(lanes));
                 for k in &co.kernels {
-                    let meta = k.meta.as_ref().unwrap();
-                    let mut mem = Memory::new();
-                    let mut kernarg = vec![0u8; meta.kernarg_segment_size.max(256) as usize];
-                    let mut dynamic = 0u32;
-                    for (i, a) in meta.args.iter().enumerate() {
-                        let o = a.offset as usize;
-                        match a.value_kind.as_str() {
-                            "global_buffer" => {
-                                let addr = mem.map(&format!("b{i}"), &[], 256 << 10);
-                                kernarg[o..o + 8].copy_from_slice(&addr.to_le_bytes());
-                            }
-                            "by_value" => kernarg[o] = 64,
-                            "dynamic_shared_pointer" => {
-                                kernarg[o..o + 4].copy_from_slice(&(k.kd.group_segment_fixed_size + dynamic).to_le_bytes());
-                                dynamic += 4096;
-                            }
-                            "hidden_group_size_x" => kernarg[o..o + 2].copy_from_slice(&64u16.to_le_bytes()),
-                            "hidden_group_size_y" | "hidden_group_size_z" => kernarg[o..o + 2].copy_from_slice(&1u16.to_le_bytes()),
-                            "hidden_block_count_x" => kernarg[o..o + 4].copy_from_slice(&4u32.to_le_bytes()),
-                            "hidden_block_count_y" | "hidden_block_count_z" => kernarg[o..o + 4].copy_from_slice(&1u32.to_le_bytes()),
-                            _ => {}
-                        }
-                    }
-                    let wg = if k.name.contains("matmul") { [16, 16, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [64, 1, 1] };
-                    let grid = if wg[1] == 16 { [32, 32, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [256, 1, 1] };
-                    let launch = Launch { code: &co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: dynamic };
-                    let r = rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, threads: 0, trace: None });
+                    let (launch, mut mem) = rdna_testkit::plain_launch(&co, k);
+                    let r = rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, ..Options::default() });
                     if let Err(rdna_emu::Error::Fault(f)) = &r {
                         assert!(!f.reason.contains("unsupported"), "{mcpu} wave{lanes} {}: {f}", cl.display());
                     }

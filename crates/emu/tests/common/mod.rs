@@ -1,41 +1,17 @@
 //! Shared by the emulator's tests: compile OpenCL C with clang-19, run a kernel on the emulator.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use rdna_emu::{Launch, Memory, Options, Stats};
 use rdna_hsa::CodeObject;
 
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub use rdna_testkit::{compile_for, root};
 
 /// Compiles `cl` (OpenCL C, or assembly with `-x assembler`) for gfx1030 and links a code object.
 pub fn compile(cl: &Path, tag: &str, extra: &[&str]) -> CodeObject {
     compile_for(cl, "gfx1030", tag, extra)
-}
-
-/// [`compile`] for a given target.
-pub fn compile_for(cl: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> CodeObject {
-    let dir = std::env::temp_dir().join(format!("rdna-emu-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let stem = cl.file_stem().unwrap().to_str().unwrap();
-    let obj = dir.join(format!("{stem}-{mcpu}-{tag}.o"));
-    let hsaco = dir.join(format!("{stem}-{mcpu}-{tag}.hsaco"));
-    let out = Command::new("clang-19")
-        .args(["--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
-        .args(extra)
-        .arg(cl)
-        .arg("-o")
-        .arg(&obj)
-        .output()
-        .expect("clang-19 must be installed (see .ci/run)");
-    assert!(out.status.success(), "clang-19 failed on {}:\n{}", cl.display(), String::from_utf8_lossy(&out.stderr));
-    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&hsaco).status().expect("ld.lld-19");
-    assert!(st.success());
-    CodeObject::parse(&std::fs::read(&hsaco).unwrap()).unwrap()
 }
 
 /// A scalar kernel argument.
@@ -89,7 +65,7 @@ pub fn run_threads(co: &CodeObject, kernel: &str, grid: [u32; 3], wg: [u32; 3], 
         }
     }
     let launch = Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: 0 };
-    let stats = rdna_emu::run(&launch, &mut mem, &Options { budget: 10_000_000, threads, trace: None })?;
+    let stats = rdna_emu::run(&launch, &mut mem, &Options { budget: 10_000_000, threads, trace: None, edges: false })?;
     for (i, b) in bufs.iter_mut().enumerate() {
         let c = mem.contents(&format!("b{i}")).unwrap();
         let len = b.len();
@@ -136,31 +112,4 @@ pub fn u64s(b: &[u8]) -> Vec<u64> {
     b.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
-/// Assembles code for a target with `llvm-mc-19 -show-encoding` (the encoding oracle) and returns
-/// its bytes.
-pub fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
-    use std::io::Write;
-    let mut cmd = Command::new("llvm-mc-19");
-    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
-    if wave64 {
-        cmd.arg("-mattr=+wavefrontsize64");
-    }
-    let mut child = cmd
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("llvm-mc-19 must be installed");
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "llvm-mc-19 rejected:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    let mut bytes = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        if let Some(enc) = line.split("encoding: [").nth(1) {
-            for b in enc.trim_end_matches(']').split(',') {
-                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
-            }
-        }
-    }
-    bytes
-}
+pub use rdna_testkit::asm_for;

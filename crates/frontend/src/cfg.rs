@@ -1,0 +1,473 @@
+//! The control-flow graph of a kernel and the functions it calls.
+//!
+//! Blocks are built from the emulator's decoded [`Program`] (the same semantic classification
+//! drives both): a block ends at a branch, a call, a return, `s_endpgm`, or just before another
+//! block's first instruction. Addresses computed with `s_getpc_b64` and constant arithmetic
+//! (clang's calls: `s_getpc_b64`, `s_add_u32`/`s_addc_u32` with `sym@rel32`, `s_swappc_b64`;
+//! LLVM's long branches: the same ending in `s_setpc_b64`) are followed by a small constant
+//! evaluation inside the block. What the graph cannot follow is reported, every site at once.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+
+use rdna_emu::program::{Program, Src, Step};
+use rdna_emu::sem::{BranchIf, Kind, Salu};
+use rdna_isa::{Class, Field};
+
+/// Index into [`Cfg::blocks`].
+pub type BlockId = usize;
+
+/// How control leaves a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `s_branch`, a resolved `s_setpc_b64`, or falling into the next block.
+    Goto(BlockId),
+    /// `s_cbranch_*`: to `taken` when the condition holds, else to `next`.
+    Branch { cond: BranchIf, taken: BlockId, next: BlockId },
+    /// `s_swappc_b64` or `s_call_b64`: runs the function entered at `callee`, then `ret`.
+    Call { callee: BlockId, ret: BlockId },
+    /// `s_setpc_b64` to an address not known here, in a called function: the return.
+    Return,
+    /// `s_endpgm`.
+    End,
+}
+
+impl Exit {
+    /// Successors inside the same function (a call's callee is another function).
+    pub fn successors(&self) -> Vec<BlockId> {
+        match *self {
+            Exit::Goto(b) => vec![b],
+            Exit::Branch { taken, next, .. } => vec![taken, next],
+            Exit::Call { ret, .. } => vec![ret],
+            Exit::Return | Exit::End => vec![],
+        }
+    }
+}
+
+/// A straight run of instructions of one function.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// The function this block belongs to (index into [`Cfg::functions`]).
+    pub func: usize,
+    /// First and last step (indices into [`Program::steps`], inclusive).
+    pub first: usize,
+    pub last: usize,
+    pub exit: Exit,
+}
+
+/// A kernel (function 0) or a function it calls.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub entry: BlockId,
+    /// Its blocks in address order.
+    pub blocks: Vec<BlockId>,
+}
+
+/// The whole graph.
+#[derive(Clone, Debug)]
+pub struct Cfg {
+    pub blocks: Vec<Block>,
+    pub functions: Vec<Function>,
+}
+
+/// A place the graph cannot be built through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// Byte offset in the program.
+    pub pc: u32,
+    pub text: String,
+    pub reason: String,
+}
+
+impl fmt::Display for Site {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{:#x}: {}: {}", self.pc, self.text, self.reason)
+    }
+}
+
+/// Every site that stopped the graph.
+#[derive(Clone, Debug)]
+pub struct CfgError(pub Vec<Site>);
+
+impl fmt::Display for CfgError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "{} place(s) where the control flow cannot be followed:", self.0.len())?;
+        for s in &self.0 {
+            writeln!(f, "  {s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CfgError {}
+
+/// A step's successor as found by the scan.
+enum Next {
+    /// Not a terminator: the next step follows.
+    Flow,
+    Exit(ExitAt),
+}
+
+/// An exit before blocks are numbered: targets are step indices.
+#[derive(Clone, Copy)]
+enum ExitAt {
+    Goto(usize),
+    Branch(BranchIf, usize, usize),
+    Call(usize, usize),
+    Return,
+    End,
+}
+
+impl Cfg {
+    /// Builds the graph of the kernel entered at step `entry` and of every function it calls.
+    /// `prog` must have been decoded with its base at guest address 0 (addresses are offsets).
+    pub fn build(prog: &Program, entry: usize) -> Result<Cfg, CfgError> {
+        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::new(), funcs: Vec::new() };
+        b.function(entry);
+        let mut i = 0;
+        while i < b.funcs.len() {
+            let (e, kernel) = (b.funcs[i].0, i == 0);
+            let leaders = b.leaders(e, kernel);
+            b.funcs[i].1 = leaders;
+            i += 1;
+        }
+        if !b.sites.is_empty() {
+            return Err(CfgError(b.sites.into_values().collect()));
+        }
+        b.number()
+    }
+
+    /// The block of `func` that starts at step `step`.
+    pub fn block_at(&self, func: usize, step: usize) -> Option<BlockId> {
+        self.functions.get(func)?.blocks.iter().copied().find(|&b| self.blocks[b].first == step)
+    }
+
+    /// Whether a wave may go from the last instruction at byte offset `from` to the
+    /// instruction at `to` by a branch (taken or not), jump, call or return of this graph.
+    pub fn allows(&self, prog: &Program, from: u32, to: u32) -> bool {
+        let (Some(f), Some(t)) = (prog.at(from as u64), prog.at(to as u64)) else { return false };
+        self.blocks.iter().filter(|b| b.last == f).any(|b| match b.exit {
+            Exit::Goto(x) => self.blocks[x].first == t,
+            Exit::Branch { taken, next, .. } => self.blocks[taken].first == t || self.blocks[next].first == t,
+            Exit::Call { callee, .. } => self.blocks[callee].first == t,
+            // A return goes to the continuation of some call of this function.
+            Exit::Return => self.blocks.iter().any(|c| match c.exit {
+                Exit::Call { callee, ret } => self.blocks[callee].func == b.func && self.blocks[ret].first == t,
+                _ => false,
+            }),
+            Exit::End => false,
+        })
+    }
+
+    /// Predecessors of every block within its function.
+    pub fn predecessors(&self) -> Vec<Vec<BlockId>> {
+        let mut preds = vec![Vec::new(); self.blocks.len()];
+        for (i, b) in self.blocks.iter().enumerate() {
+            for s in b.exit.successors() {
+                preds[s].push(i);
+            }
+        }
+        preds
+    }
+}
+
+/// Blocks of one function before numbering: first step → (last step, exit).
+type Runs = BTreeMap<usize, (usize, ExitAt)>;
+
+struct Builder<'a> {
+    prog: &'a Program,
+    /// Problems, keyed by step so that one site is reported once.
+    sites: BTreeMap<usize, Site>,
+    func_of_entry: HashMap<usize, usize>,
+    /// Each function's entry step and its blocks once scanned.
+    funcs: Vec<(usize, Runs)>,
+}
+
+impl Builder<'_> {
+    fn function(&mut self, entry: usize) -> usize {
+        if let Some(&f) = self.func_of_entry.get(&entry) {
+            return f;
+        }
+        self.func_of_entry.insert(entry, self.funcs.len());
+        self.funcs.push((entry, BTreeMap::new()));
+        self.funcs.len() - 1
+    }
+
+    fn site(&mut self, i: usize, reason: String) {
+        let st = &self.prog.steps[i];
+        let text = match st.kind {
+            Kind::Invalid(w) => format!(".long {w:#010x}"),
+            _ => st.text(),
+        };
+        self.sites.entry(i).or_insert(Site { pc: st.pc, text, reason });
+    }
+
+    /// Finds the leaders of the function entered at `entry` and, for each, where its straight
+    /// run ends (a terminator or the next leader). Repeats until no new leader appears.
+    fn leaders(&mut self, entry: usize, kernel: bool) -> Runs {
+        let mut leaders: BTreeSet<usize> = BTreeSet::from([entry]);
+        loop {
+            let mut found = Vec::new();
+            let mut runs = BTreeMap::new();
+            let mut work = vec![entry];
+            let mut seen = BTreeSet::new();
+            while let Some(l) = work.pop() {
+                if !seen.insert(l) {
+                    continue;
+                }
+                let (last, exit) = self.scan(l, &leaders, kernel);
+                let targets: Vec<usize> = match exit {
+                    ExitAt::Goto(t) => vec![t],
+                    ExitAt::Branch(_, t, n) => vec![t, n],
+                    ExitAt::Call(c, r) => {
+                        self.function(c);
+                        vec![r]
+                    }
+                    ExitAt::Return | ExitAt::End => vec![],
+                };
+                for t in targets {
+                    if !leaders.contains(&t) {
+                        found.push(t);
+                    }
+                    work.push(t);
+                }
+                runs.insert(l, (last, exit));
+            }
+            if found.is_empty() {
+                return runs;
+            }
+            leaders.extend(found);
+        }
+    }
+
+    /// Scans from `start` to the end of its block; returns the last step and the exit.
+    fn scan(&mut self, start: usize, leaders: &BTreeSet<usize>, kernel: bool) -> (usize, ExitAt) {
+        let mut consts = Consts::default();
+        let mut i = start;
+        loop {
+            let Some(st) = self.prog.steps.get(i) else {
+                // Only reachable by falling off the end: report at the last instruction.
+                let last = i.saturating_sub(1);
+                self.site(last, "control runs past the end of the code".into());
+                return (last, ExitAt::End);
+            };
+            match self.next(i, st, &mut consts, kernel) {
+                Next::Exit(e) => return (i, e),
+                Next::Flow => {}
+            }
+            if i + 1 < self.prog.steps.len() && leaders.contains(&(i + 1)) {
+                return (i, ExitAt::Goto(i + 1));
+            }
+            if self.prog.steps.get(i + 1).is_some_and(|n| n.pc != st.pc + st.inst.len as u32) {
+                // Padding or data between this and the next decoded step is not code.
+                self.site(i, "control runs into bytes that are not an instruction".into());
+                return (i, ExitAt::End);
+            }
+            i += 1;
+        }
+    }
+
+    /// Where control goes after step `i`.
+    fn next(&mut self, i: usize, st: &Step, consts: &mut Consts, kernel: bool) -> Next {
+        let after = i + 1;
+        let next_pc = st.pc as u64 + st.inst.len as u64;
+        let rel = |this: &mut Self, simm: i64| -> Option<usize> {
+            let dest = st.pc as i64 + 4 + simm * 4;
+            let t = (dest >= 0).then(|| this.prog.at(dest as u64)).flatten();
+            if t.is_none() {
+                this.site(i, format!("branch target {dest:#x} is not an instruction of the code"));
+            }
+            t
+        };
+        let absolute = |this: &mut Self, addr: u64| -> Option<usize> {
+            let t = this.prog.at(addr);
+            if t.is_none() {
+                this.site(i, format!("jump target {addr:#x} is not an instruction of the code"));
+            }
+            t
+        };
+        match st.kind {
+            Kind::EndPgm => Next::Exit(ExitAt::End),
+            Kind::Invalid(_) => {
+                self.site(i, "reached word that does not decode".into());
+                Next::Exit(ExitAt::End)
+            }
+            Kind::Branch(cond) => {
+                let Src::Const(simm) = st.src[0] else { unreachable!("branch offsets are immediates") };
+                let Some(t) = rel(self, simm as u16 as i16 as i64) else { return Next::Exit(ExitAt::End) };
+                if cond == BranchIf::Always {
+                    return Next::Exit(ExitAt::Goto(t));
+                }
+                if self.prog.steps.get(after).is_none() {
+                    self.site(i, "a conditional branch is the last instruction of the code".into());
+                    return Next::Exit(ExitAt::End);
+                }
+                Next::Exit(ExitAt::Branch(cond, t, after))
+            }
+            Kind::Salu(Salu::CallB64) => {
+                let Src::Const(simm) = st.src[0] else { unreachable!("s_call offsets are immediates") };
+                let Some(t) = rel(self, simm as u16 as i16 as i64) else { return Next::Exit(ExitAt::End) };
+                consts.set64(st.dst, next_pc);
+                Next::Exit(self.call(i, t))
+            }
+            Kind::Salu(Salu::SetPc) => match consts.get64(st.src[0]) {
+                Some(a) => absolute(self, a).map_or(Next::Exit(ExitAt::End), |t| Next::Exit(ExitAt::Goto(t))),
+                None if !kernel => Next::Exit(ExitAt::Return),
+                None => {
+                    self.site(i, "s_setpc_b64 in the kernel to an address not computed in its block".into());
+                    Next::Exit(ExitAt::End)
+                }
+            },
+            Kind::Salu(Salu::SwapPc) => match consts.get64(st.src[0]) {
+                Some(a) => match absolute(self, a) {
+                    Some(t) => Next::Exit(self.call(i, t)),
+                    None => Next::Exit(ExitAt::End),
+                },
+                None => {
+                    self.site(i, "indirect call: s_swappc_b64 to an address not computed in its block".into());
+                    Next::Exit(ExitAt::End)
+                }
+            },
+            _ => {
+                consts.step(st, next_pc);
+                Next::Flow
+            }
+        }
+    }
+
+    fn call(&mut self, i: usize, callee: usize) -> ExitAt {
+        if self.prog.steps.get(i + 1).is_none() {
+            self.site(i, "a call is the last instruction of the code".into());
+            return ExitAt::End;
+        }
+        ExitAt::Call(callee, i + 1)
+    }
+
+    /// Numbers the blocks: functions in discovery order, blocks in address order.
+    fn number(self) -> Result<Cfg, CfgError> {
+        let mut id: HashMap<(usize, usize), BlockId> = HashMap::new();
+        let mut n = 0;
+        for (f, (_, runs)) in self.funcs.iter().enumerate() {
+            for &l in runs.keys() {
+                id.insert((f, l), n);
+                n += 1;
+            }
+        }
+        let mut blocks = Vec::with_capacity(n);
+        let mut functions = Vec::new();
+        for (f, (entry, runs)) in self.funcs.iter().enumerate() {
+            let local = |s: usize| id[&(f, s)];
+            for (&l, &(last, exit)) in runs {
+                let exit = match exit {
+                    ExitAt::Goto(t) => Exit::Goto(local(t)),
+                    ExitAt::Branch(c, t, x) => Exit::Branch { cond: c, taken: local(t), next: local(x) },
+                    ExitAt::Call(c, r) => Exit::Call { callee: id[&(self.func_of_entry[&c], c)], ret: local(r) },
+                    ExitAt::Return => Exit::Return,
+                    ExitAt::End => Exit::End,
+                };
+                blocks.push(Block { func: f, first: l, last, exit });
+            }
+            functions.push(Function { entry: local(*entry), blocks: runs.keys().map(|&l| local(l)).collect() });
+        }
+        Ok(Cfg { blocks, functions })
+    }
+}
+
+/// SGPR and SCC values known inside one block, for following computed code addresses.
+#[derive(Default)]
+struct Consts {
+    s: HashMap<u16, u32>,
+    scc: Option<bool>,
+}
+
+impl Consts {
+    fn get(&self, src: Src) -> Option<u32> {
+        match src {
+            Src::Sgpr(r) => self.s.get(&r).copied(),
+            Src::Const(c) => Some(c as u32),
+            _ => None,
+        }
+    }
+
+    fn get64(&self, src: Src) -> Option<u64> {
+        match src {
+            Src::Sgpr(r) => Some(self.s.get(&r).copied()? as u64 | (self.s.get(&(r + 1)).copied()? as u64) << 32),
+            Src::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn set(&mut self, r: u16, v: Option<u32>) {
+        match v {
+            Some(v) => _ = self.s.insert(r, v),
+            None => _ = self.s.remove(&r),
+        }
+    }
+
+    fn set64(&mut self, r: u16, v: u64) {
+        self.set(r, Some(v as u32));
+        self.set(r + 1, Some((v >> 32) as u32));
+    }
+
+    /// Follows the few operations that build code addresses; forgets whatever else writes.
+    fn step(&mut self, st: &Step, next_pc: u64) {
+        let d = st.dst;
+        let (a, b) = (self.get(st.src[0]), self.get(st.src[1]));
+        match st.kind {
+            Kind::Salu(Salu::GetPc) => self.set64(d, next_pc),
+            Kind::Salu(Salu::MovB32) => self.set(d, a),
+            Kind::Salu(Salu::MovB64) => match self.get64(st.src[0]) {
+                Some(v) => self.set64(d, v),
+                None => {
+                    self.set(d, None);
+                    self.set(d + 1, None);
+                }
+            },
+            Kind::Salu(Salu::AddU32) => {
+                let r = a.zip(b).map(|(a, b)| a as u64 + b as u64);
+                self.set(d, r.map(|r| r as u32));
+                self.scc = r.map(|r| r >> 32 != 0);
+            }
+            Kind::Salu(Salu::AddcU32) => {
+                let r = a.zip(b).zip(self.scc).map(|((a, b), c)| a as u64 + b as u64 + c as u64);
+                self.set(d, r.map(|r| r as u32));
+                self.scc = r.map(|r| r >> 32 != 0);
+            }
+            Kind::Salu(Salu::SubU32) => {
+                let r = a.zip(b).map(|(a, b)| (a.wrapping_sub(b), b > a));
+                self.set(d, r.map(|r| r.0));
+                self.scc = r.map(|r| r.1);
+            }
+            Kind::Salu(Salu::SubbU32) => {
+                let r = a.zip(b).zip(self.scc).map(|((a, b), c)| {
+                    let full = a as i64 - b as i64 - c as i64;
+                    (full as u32, full < 0)
+                });
+                self.set(d, r.map(|r| r.0));
+                self.scc = r.map(|r| r.1);
+            }
+            _ => self.forget_writes(st),
+        }
+    }
+
+    /// Forgets every SGPR the instruction may write, VCC and SCC (conservatively).
+    fn forget_writes(&mut self, st: &Step) {
+        let inst = &st.inst;
+        for op in inst.entry.operands {
+            let dest = matches!(op.field, Field::Sdst | Field::Sdata) || (op.field == Field::Vdst && op.class == Class::Sgpr);
+            if dest {
+                let raw = inst.field(op.field);
+                let width = if op.mask && inst.wave64 { op.width * 2 } else { op.width };
+                for k in 0..width.max(1) as u16 {
+                    self.s.remove(&(raw + k));
+                }
+            }
+        }
+        for k in 0..4 {
+            self.s.remove(&(st.sdst.wrapping_add(k)));
+        }
+        self.s.remove(&106);
+        self.s.remove(&107);
+        self.scc = None;
+    }
+}

@@ -1,0 +1,119 @@
+//! Control-flow shapes written by hand in assembly (encoded by llvm-mc-19): loops, irreducible
+//! cycles, long branches and calls through computed addresses, and every unfollowable site
+//! reported at once.
+
+use rdna_disasm::Decoder;
+use rdna_emu::program::Program;
+use rdna_emu::sem::BranchIf;
+use rdna_frontend::structure::Structure;
+use rdna_frontend::{Cfg, Exit};
+
+fn program(text: &str) -> Program {
+    let target = rdna_isa::Target::from_name("gfx1030").unwrap();
+    Program::decode(&Decoder::new(target), &rdna_testkit::asm_for("gfx1030", text, false), 0)
+}
+
+/// (first byte offset, last byte offset, exit) of each block, in block order.
+fn shape(p: &Program, cfg: &Cfg) -> Vec<(u32, u32, Exit)> {
+    cfg.blocks.iter().map(|b| (p.steps[b.first].pc, p.steps[b.last].pc, b.exit)).collect()
+}
+
+#[test]
+fn a_counted_loop_is_one_block_looping_on_itself() {
+    let p = program(
+        "s_mov_b32 s0, 0
+         s_add_u32 s0, s0, 1
+         s_cmp_lt_u32 s0, 10
+         s_cbranch_scc1 -3
+         s_endpgm",
+    );
+    let cfg = Cfg::build(&p, 0).unwrap();
+    assert_eq!(shape(&p, &cfg), vec![(0, 0, Exit::Goto(1)), (4, 12, Exit::Branch { cond: BranchIf::Scc1, taken: 1, next: 2 }), (16, 16, Exit::End)]);
+    let st = Structure::of(&cfg);
+    assert!(st.reducible());
+    assert_eq!(st.loops.len(), 1);
+    assert_eq!((st.loops[0].header, st.loops[0].latches.clone(), st.loops[0].exits.clone()), (1, vec![1], vec![(1, 2)]));
+    assert_eq!(st.idom, vec![None, Some(0), Some(1)]);
+}
+
+#[test]
+fn a_cycle_with_two_entries_is_irreducible() {
+    let p = program(
+        "s_cmp_eq_u32 s0, 0
+         s_cbranch_scc1 1
+         s_add_u32 s1, s1, 1
+         s_cmp_lt_u32 s1, 5
+         s_cbranch_scc1 -3
+         s_endpgm",
+    );
+    let cfg = Cfg::build(&p, 0).unwrap();
+    // Blocks: 0 [0,4], A [8], B [12,16], end [20].
+    assert_eq!(shape(&p, &cfg)[1..3], [(8, 8, Exit::Goto(2)), (12, 16, Exit::Branch { cond: BranchIf::Scc1, taken: 1, next: 3 })]);
+    let st = Structure::of(&cfg);
+    assert!(!st.reducible());
+    assert!(st.loops.is_empty());
+    // Neither A nor B dominates the other; both are entered from block 0.
+    assert_eq!((st.idom[1], st.idom[2]), (Some(0), Some(0)));
+    assert_eq!(st.irreducible.len(), 1);
+}
+
+#[test]
+fn a_long_branch_through_getpc_and_setpc_is_followed() {
+    let p = program(
+        "s_getpc_b64 s[0:1]
+         s_add_u32 s0, s0, 16
+         s_addc_u32 s1, s1, 0
+         s_setpc_b64 s[0:1]
+         s_endpgm
+         s_endpgm",
+    );
+    let cfg = Cfg::build(&p, 0).unwrap();
+    // s_getpc gives 4; 4 + 16 = 20, the second s_endpgm; the first is never reached.
+    assert_eq!(shape(&p, &cfg), vec![(0, 12, Exit::Goto(1)), (20, 20, Exit::End)]);
+}
+
+#[test]
+fn a_call_and_its_return_join_two_functions() {
+    let p = program(
+        "s_getpc_b64 s[4:5]
+         s_add_u32 s4, s4, 16
+         s_addc_u32 s5, s5, 0
+         s_swappc_b64 s[30:31], s[4:5]
+         s_endpgm
+         v_mov_b32 v0, 1
+         s_setpc_b64 s[30:31]",
+    );
+    let cfg = Cfg::build(&p, 0).unwrap();
+    assert_eq!(cfg.functions.len(), 2);
+    assert_eq!(shape(&p, &cfg), vec![(0, 12, Exit::Call { callee: 2, ret: 1 }), (16, 16, Exit::End), (20, 24, Exit::Return)]);
+    assert!(cfg.allows(&p, 12, 20), "call");
+    assert!(cfg.allows(&p, 24, 16), "return");
+    assert!(!cfg.allows(&p, 12, 16), "a call does not fall through");
+}
+
+#[test]
+fn every_unfollowable_site_is_reported_at_once() {
+    let p = program(
+        "s_cbranch_scc0 2
+         s_swappc_b64 s[30:31], s[4:5]
+         s_endpgm
+         s_branch 100
+         s_endpgm",
+    );
+    let err = Cfg::build(&p, 0).unwrap_err();
+    let sites: Vec<(u32, &str)> = err.0.iter().map(|s| (s.pc, s.text.as_str())).collect();
+    assert_eq!(sites, vec![(4, "s_swappc_b64 s[30:31], s[4:5]"), (12, "s_branch 100")]);
+    assert!(err.0[0].reason.contains("indirect call"), "{err}");
+    assert!(err.0[1].reason.contains("not an instruction"), "{err}");
+}
+
+#[test]
+fn running_into_undecodable_words_is_reported() {
+    let mut bytes = rdna_testkit::asm_for("gfx1030", "s_mov_b32 s0, 1", false);
+    bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+    let target = rdna_isa::Target::from_name("gfx1030").unwrap();
+    let p = Program::decode(&Decoder::new(target), &bytes, 0);
+    let err = Cfg::build(&p, 0).unwrap_err();
+    assert_eq!(err.0.len(), 1, "{err}");
+    assert_eq!(err.0[0].pc, 4, "{err}");
+}

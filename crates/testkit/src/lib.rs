@@ -1,0 +1,152 @@
+//! Helpers the workspace's tests share: where the repository is, and building test kernels
+//! (OpenCL C or assembly) into code objects with clang-19 and ld.lld-19.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rdna_hsa::CodeObject;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A scratch directory for this test process.
+pub fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rdna-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles `src` (OpenCL C, or assembly with `-x assembler`) for `mcpu` and links a code
+/// object; returns its path. `tag` keeps builds of one file with different flags apart.
+pub fn build(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> PathBuf {
+    let dir = scratch();
+    let stem = src.file_stem().unwrap().to_str().unwrap();
+    let obj = dir.join(format!("{stem}-{mcpu}-{tag}.o"));
+    let hsaco = dir.join(format!("{stem}-{mcpu}-{tag}.hsaco"));
+    let out = Command::new("clang-19")
+        .args(["--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
+        .args(extra)
+        .arg(src)
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .expect("clang-19 must be installed (see .ci/run)");
+    assert!(out.status.success(), "clang-19 failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
+    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&hsaco).status().expect("ld.lld-19");
+    assert!(st.success());
+    hsaco
+}
+
+/// [`build`], parsed.
+pub fn compile_for(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> CodeObject {
+    CodeObject::parse(&std::fs::read(build(src, mcpu, tag, extra)).unwrap()).unwrap()
+}
+
+/// The OpenCL C test kernels: (path, the one target they are for, or None for every target).
+pub fn kernel_sources() -> Vec<(PathBuf, Option<&'static str>)> {
+    let dir = root().join("tests/kernels");
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "cl") {
+            files.push((p, None));
+        }
+    }
+    for e in std::fs::read_dir(dir.join("gfx11")).unwrap() {
+        files.push((e.unwrap().path(), Some("gfx1100")));
+    }
+    files.sort();
+    files
+}
+
+/// Assembles code for a target with `llvm-mc-19 -show-encoding` (the encoding oracle) and returns
+/// its bytes. Branch offsets must be numbers (labels would leave fixups unresolved).
+pub fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
+    use std::io::Write;
+    let mut cmd = Command::new("llvm-mc-19");
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
+    if wave64 {
+        cmd.arg("-mattr=+wavefrontsize64");
+    }
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-19 must be installed");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "llvm-mc-19 rejected:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(enc) = line.split("encoding: [").nth(1) {
+            for b in enc.trim_end_matches(']').split(',') {
+                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
+            }
+        }
+    }
+    bytes
+}
+
+/// A launch of any kernel with inputs that need no knowledge of it: every buffer argument gets
+/// its own zeroed 256 KiB, by-value arguments are small (64), `__local` arguments 4 KiB each,
+/// and the grid is 256 work-items in workgroups of 64 (16×16 over 32×32 for matmul kernels,
+/// one wave32 for WMMA kernels). Returns the launch and its memory.
+pub fn plain_launch<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
+    launch_filled(co, k, 0)
+}
+
+/// [`plain_launch`] with buffers filled from `seed` (0: zeros) with small values (each byte
+/// 0..8), so that data-dependent branches go both ways while indices stay mostly in range.
+pub fn launch_filled<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel, seed: u64) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
+    let meta = k.meta.as_ref().expect("clang-19 code objects carry metadata");
+    let mut mem = rdna_emu::Memory::new();
+    let mut kernarg = vec![0u8; meta.kernarg_segment_size.max(256) as usize];
+    let mut dynamic = 0u32;
+    for (i, a) in meta.args.iter().enumerate() {
+        let o = a.offset as usize;
+        match a.value_kind.as_str() {
+            "global_buffer" => {
+                let mut x = seed;
+                let data: Vec<u8> = if seed == 0 {
+                    Vec::new()
+                } else {
+                    (0..256 << 10)
+                        .map(|_| {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            (x >> 40) as u8 & 7
+                        })
+                        .collect()
+                };
+                let addr = mem.map(&format!("b{i}"), &data, 256 << 10);
+                kernarg[o..o + 8].copy_from_slice(&addr.to_le_bytes());
+            }
+            "by_value" => kernarg[o] = 64,
+            "dynamic_shared_pointer" => {
+                kernarg[o..o + 4].copy_from_slice(&(k.kd.group_segment_fixed_size + dynamic).to_le_bytes());
+                dynamic += 4096;
+            }
+            "hidden_group_size_x" => kernarg[o..o + 2].copy_from_slice(&64u16.to_le_bytes()),
+            "hidden_group_size_y" | "hidden_group_size_z" => kernarg[o..o + 2].copy_from_slice(&1u16.to_le_bytes()),
+            "hidden_block_count_x" => kernarg[o..o + 4].copy_from_slice(&4u32.to_le_bytes()),
+            "hidden_block_count_y" | "hidden_block_count_z" => kernarg[o..o + 4].copy_from_slice(&1u32.to_le_bytes()),
+            _ => {}
+        }
+    }
+    let wg = if k.name.contains("matmul") { [16, 16, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [64, 1, 1] };
+    let grid = if wg[1] == 16 { [32, 32, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [256, 1, 1] };
+    (rdna_emu::Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: dynamic }, mem)
+}
+
+/// The clang-19 flags for a test kernel in a wave size.
+pub fn cl_flags(lanes: u32) -> Vec<&'static str> {
+    let mut args = vec!["-x", "cl", "-cl-std=CL2.0"];
+    if lanes == 64 {
+        args.push("-mwavefrontsize64");
+    }
+    args
+}
