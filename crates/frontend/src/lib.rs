@@ -3,9 +3,11 @@
 //!
 //! - [`cfg`]: basic blocks, branches, calls and returns, with every site it cannot follow.
 //! - [`structure`]: dominators, loops and whether the flow is reducible.
+//! - [`structurize`]: the tree of loops, selections and breakable blocks for SPIR-V.
 
 pub mod cfg;
 pub mod structure;
+pub mod structurize;
 
 pub use cfg::{Block, BlockId, Cfg, CfgError, Exit, Function, Site};
 

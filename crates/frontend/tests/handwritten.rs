@@ -117,3 +117,54 @@ fn running_into_undecodable_words_is_reported() {
     assert_eq!(err.0.len(), 1, "{err}");
     assert_eq!(err.0[0].pc, 4, "{err}");
 }
+
+#[test]
+fn the_counted_loop_structures_as_a_loop_with_an_if() {
+    use rdna_frontend::structurize::{structurize, Node};
+    let p = program(
+        "s_mov_b32 s0, 0
+         s_add_u32 s0, s0, 1
+         s_cmp_lt_u32 s0, 10
+         s_cbranch_scc1 -3
+         s_endpgm",
+    );
+    let cfg = Cfg::build(&p, 0).unwrap();
+    let tree = structurize(&cfg, &Structure::of(&cfg));
+    let want = vec![
+        Node::Code(0),
+        Node::Loop {
+            header: 1,
+            body: vec![Node::Code(1), Node::If { block: 1, cond: BranchIf::Scc1, then: vec![Node::Continue(1)], otherwise: vec![Node::Code(2), Node::End] }],
+        },
+    ];
+    assert_eq!(tree, vec![want]);
+}
+
+#[test]
+fn a_diamond_puts_its_join_after_a_breakable_block() {
+    use rdna_frontend::structurize::{structurize, Node};
+    // if (scc) { s1 = 1 } else { s1 = 2 }; end
+    let p = program(
+        "s_cbranch_scc1 2
+         s_mov_b32 s1, 2
+         s_branch 1
+         s_mov_b32 s1, 1
+         s_endpgm",
+    );
+    let cfg = Cfg::build(&p, 0).unwrap();
+    assert_eq!(shape(&p, &cfg).len(), 4);
+    let tree = structurize(&cfg, &Structure::of(&cfg));
+    // Blocks: 0 branch, 1 else-arm [4,8], 2 then-arm [12], 3 join [16].
+    let want = vec![
+        Node::Block {
+            follow: 3,
+            body: vec![
+                Node::Code(0),
+                Node::If { block: 0, cond: BranchIf::Scc1, then: vec![Node::Code(2), Node::Break(3)], otherwise: vec![Node::Code(1), Node::Break(3)] },
+            ],
+        },
+        Node::Code(3),
+        Node::End,
+    ];
+    assert_eq!(tree, vec![want]);
+}

@@ -1,6 +1,9 @@
 //! The control-flow graph against the emulator (the oracle): every branch, jump, call and
 //! return a wave takes while the emulator runs a test kernel must be an edge of the graph
-//! built statically, for every kernel in `tests/kernels`, both targets and both wave sizes.
+//! built statically, for every kernel in `tests/kernels`, both targets and both wave sizes;
+//! and the structured form of each graph walks like the graph.
+
+mod common;
 
 use rdna_emu::Options;
 use rdna_frontend::{kernel_program, structure::Structure, Cfg};
@@ -27,6 +30,8 @@ fn every_transfer_the_emulator_takes_is_an_edge_of_the_graph() {
                     let st = Structure::of(&cfg);
                     assert!(st.reducible(), "{what}: clang-19's flow should be reducible: {:?}", st.irreducible);
                     loops += st.loops.len();
+                    // The structured tree walks like the graph (every function, random branches).
+                    common::check(&cfg, kernels as u64);
                     kernels += 1;
                     // Zeroed inputs, then small random ones (data-dependent branches both ways).
                     let mut edges = std::collections::BTreeSet::new();
