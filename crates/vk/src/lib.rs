@@ -1,0 +1,417 @@
+//! The Vulkan runtime that recompiled kernels run on (through `ash`).
+//!
+//! Everything a kernel touches is reached through 64-bit device addresses
+//! (`VK_KHR_buffer_device_address`, core in Vulkan 1.2), as on the GPU the kernel was built for:
+//! a pipeline has no descriptor sets, only push constants that carry addresses. A [`Device`]
+//! owns the instance, one compute queue, a pipeline cache and the pipelines built so far.
+//!
+//! Device choice: the environment variable `RDNA_VK_DEVICE` (an index into the device list,
+//! or part of a device's name, case-insensitive); by default the first GPU, else the first
+//! device (Mesa's lavapipe on a machine without a GPU).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use ash::vk;
+
+/// What can go wrong; every error names what it was doing.
+#[derive(Debug, thiserror::Error)]
+pub enum VkError {
+    #[error("no Vulkan loader: {0} (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)")]
+    Loader(String),
+    #[error("no Vulkan device{0}")]
+    NoDevice(String),
+    #[error("Vulkan device '{device}' lacks {what}")]
+    Unsupported { device: String, what: String },
+    #[error("{what}: {result}")]
+    Call { what: &'static str, result: vk::Result },
+    #[error("the dispatch did not finish within {0:?}: a runaway kernel, or the device was lost")]
+    Timeout(Duration),
+    #[error("{0}")]
+    Usage(String),
+}
+
+type Result<T> = std::result::Result<T, VkError>;
+
+fn call<T>(what: &'static str, r: std::result::Result<T, vk::Result>) -> Result<T> {
+    r.map_err(|result| match result {
+        vk::Result::ERROR_DEVICE_LOST => VkError::Call { what: "the device was lost", result },
+        _ => VkError::Call { what, result },
+    })
+}
+
+/// Facts about the chosen device that decide how kernels are recompiled.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub kind: String,
+    /// Subgroup sizes a pipeline may require (equal when the size is fixed, as on lavapipe).
+    pub min_subgroup: u32,
+    pub max_subgroup: u32,
+    /// Whether a compute pipeline may require a subgroup size (Vulkan 1.3 subgroup size control).
+    pub subgroup_size_control: bool,
+    pub max_shared_memory: u32,
+    pub max_workgroup_invocations: u32,
+    pub shared_int64_atomics: bool,
+    pub buffer_int64_atomics: bool,
+    pub float64: bool,
+    pub int16: bool,
+    pub float16: bool,
+}
+
+/// A buffer in host-visible memory, reachable by the device at [`Buffer::address`].
+pub struct Buffer {
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    ptr: *mut u8,
+    pub size: u64,
+    pub address: u64,
+}
+
+// The mapping is plain host memory owned by this buffer.
+unsafe impl Send for Buffer {}
+unsafe impl Sync for Buffer {}
+
+/// One open device.
+pub struct Device {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    queue: Mutex<vk::Queue>,
+    family: u32,
+    memory_type: u32,
+    cache: vk::PipelineCache,
+    pipelines: Mutex<HashMap<PipelineKey, (vk::Pipeline, vk::PipelineLayout)>>,
+    pub info: DeviceInfo,
+    /// How long a dispatch may take before it is reported as a timeout.
+    pub timeout: Duration,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PipelineKey {
+    code: Vec<u32>,
+    entry: String,
+    subgroup: Option<u32>,
+    push: u32,
+}
+
+/// The names of the devices the loader sees, in its order (what `RDNA_VK_DEVICE` indexes).
+pub fn list_devices() -> Result<Vec<String>> {
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::Loader(e.to_string()))?;
+    let instance = create_instance(&entry)?;
+    let names = unsafe { call("listing devices", instance.enumerate_physical_devices()) }.map(|ds| {
+        ds.iter().map(|&d| unsafe { instance.get_physical_device_properties(d) }).map(|p| name_of(&p)).collect()
+    });
+    unsafe { instance.destroy_instance(None) };
+    names
+}
+
+fn name_of(p: &vk::PhysicalDeviceProperties) -> String {
+    p.device_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn create_instance(entry: &ash::Entry) -> Result<ash::Instance> {
+    let app = vk::ApplicationInfo::default().application_name(c"rdna").api_version(vk::API_VERSION_1_3);
+    let info = vk::InstanceCreateInfo::default().application_info(&app);
+    unsafe { call("creating the Vulkan instance", entry.create_instance(&info, None)) }
+}
+
+impl Device {
+    /// Opens the device `RDNA_VK_DEVICE` names, or the default one.
+    pub fn open() -> Result<Device> {
+        Device::open_named(std::env::var("RDNA_VK_DEVICE").ok().as_deref())
+    }
+
+    /// Opens a device by index or by part of its name; `None`: the first GPU, else the first.
+    pub fn open_named(choice: Option<&str>) -> Result<Device> {
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::Loader(e.to_string()))?;
+        let instance = create_instance(&entry)?;
+        match unsafe { Device::with_instance(entry, instance.clone(), choice) } {
+            Ok(d) => Ok(d),
+            Err(e) => {
+                unsafe { instance.destroy_instance(None) };
+                Err(e)
+            }
+        }
+    }
+
+    unsafe fn with_instance(entry: ash::Entry, instance: ash::Instance, choice: Option<&str>) -> Result<Device> {
+        let devices = call("listing devices", instance.enumerate_physical_devices())?;
+        let props: Vec<_> = devices.iter().map(|&d| instance.get_physical_device_properties(d)).collect();
+        let names: Vec<String> = props.iter().map(name_of).collect();
+        let listing = || names.iter().enumerate().map(|(i, n)| format!("{i}: {n}")).collect::<Vec<_>>().join(", ");
+        let pick = match choice {
+            Some(c) => match c.parse::<usize>() {
+                Ok(i) => (i < devices.len()).then_some(i),
+                Err(_) => names.iter().position(|n| n.to_lowercase().contains(&c.to_lowercase())),
+            }
+            .ok_or_else(|| VkError::NoDevice(format!(" matches RDNA_VK_DEVICE={c} (devices: {})", listing())))?,
+            None => {
+                let gpu = props.iter().position(|p| matches!(p.device_type, vk::PhysicalDeviceType::DISCRETE_GPU | vk::PhysicalDeviceType::INTEGRATED_GPU));
+                gpu.or((!devices.is_empty()).then_some(0)).ok_or_else(|| VkError::NoDevice(" (the loader found none)".into()))?
+            }
+        };
+        let phys = devices[pick];
+        let p = &props[pick];
+        let name = names[pick].clone();
+        if p.api_version < vk::API_VERSION_1_3 {
+            return Err(VkError::Unsupported { device: name, what: "Vulkan 1.3".into() });
+        }
+        // Features and limits.
+        let mut sub_props = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sub_props);
+        instance.get_physical_device_properties2(phys, &mut props2);
+        let (min_subgroup, max_subgroup) = (sub_props.min_subgroup_size, sub_props.max_subgroup_size);
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f12).push_next(&mut f13);
+        instance.get_physical_device_features2(phys, &mut f2);
+        let base = f2.features;
+        if f12.buffer_device_address == 0 {
+            return Err(VkError::Unsupported { device: name, what: "buffer device addresses".into() });
+        }
+        if base.shader_int64 == 0 {
+            return Err(VkError::Unsupported { device: name, what: "64-bit integers in shaders".into() });
+        }
+        let info = DeviceInfo {
+            name: name.clone(),
+            kind: format!("{:?}", p.device_type),
+            min_subgroup,
+            max_subgroup,
+            subgroup_size_control: f13.subgroup_size_control != 0 && f13.compute_full_subgroups != 0,
+            max_shared_memory: p.limits.max_compute_shared_memory_size,
+            max_workgroup_invocations: p.limits.max_compute_work_group_invocations,
+            shared_int64_atomics: f12.shader_shared_int64_atomics != 0,
+            buffer_int64_atomics: f12.shader_buffer_int64_atomics != 0,
+            float64: base.shader_float64 != 0,
+            int16: base.shader_int16 != 0,
+            float16: f12.shader_float16 != 0,
+        };
+        // Enable what kernels may use, as far as the device has it.
+        let enable = vk::PhysicalDeviceFeatures::default().shader_int64(true).shader_float64(info.float64).shader_int16(info.int16);
+        let mut e12 = vk::PhysicalDeviceVulkan12Features::default()
+            .buffer_device_address(true)
+            .shader_shared_int64_atomics(info.shared_int64_atomics)
+            .shader_buffer_int64_atomics(info.buffer_int64_atomics)
+            .shader_float16(info.float16)
+            .storage_buffer8_bit_access(f12.storage_buffer8_bit_access != 0)
+            .shader_int8(f12.shader_int8 != 0)
+            .vulkan_memory_model(f12.vulkan_memory_model != 0)
+            .vulkan_memory_model_device_scope(f12.vulkan_memory_model_device_scope != 0);
+        let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
+            .subgroup_size_control(f13.subgroup_size_control != 0)
+            .compute_full_subgroups(f13.compute_full_subgroups != 0);
+        let family = instance
+            .get_physical_device_queue_family_properties(phys)
+            .iter()
+            .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
+            .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "a compute queue".into() })? as u32;
+        let prio = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
+        let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&enable).push_next(&mut e12).push_next(&mut e13);
+        let device = call("creating the device", instance.create_device(phys, &dinfo, None))?;
+        let queue = device.get_device_queue(family, 0);
+        // Host-visible, coherent memory for every buffer: simple, and what readback needs.
+        let mem = instance.get_physical_device_memory_properties(phys);
+        let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let memory_type = (0..mem.memory_type_count)
+            .find(|&i| mem.memory_types[i as usize].property_flags.contains(want))
+            .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
+        let cache = call("creating the pipeline cache", device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None))?;
+        Ok(Device {
+            _entry: entry,
+            instance,
+            device,
+            queue: Mutex::new(queue),
+            family,
+            memory_type,
+            cache,
+            pipelines: Mutex::new(HashMap::new()),
+            info,
+            timeout: Duration::from_secs(60),
+        })
+    }
+
+    /// A zeroed buffer of `size` bytes (at least 4) with a device address.
+    pub fn buffer(&self, size: u64) -> Result<Buffer> {
+        let size = size.max(4);
+        unsafe {
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+            let buffer = call("creating a buffer", self.device.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None))?;
+            let req = self.device.get_buffer_memory_requirements(buffer);
+            if req.memory_type_bits & (1 << self.memory_type) == 0 {
+                self.device.destroy_buffer(buffer, None);
+                return Err(VkError::Unsupported { device: self.info.name.clone(), what: "buffers in host-visible memory".into() });
+            }
+            let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(self.memory_type).push_next(&mut flags);
+            let memory = match call("allocating buffer memory", self.device.allocate_memory(&alloc, None)) {
+                Ok(m) => m,
+                Err(e) => {
+                    self.device.destroy_buffer(buffer, None);
+                    return Err(e);
+                }
+            };
+            let bound = call("binding buffer memory", self.device.bind_buffer_memory(buffer, memory, 0))
+                .and_then(|_| call("mapping buffer memory", self.device.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())));
+            let ptr = match bound {
+                Ok(p) => p as *mut u8,
+                Err(e) => {
+                    self.device.destroy_buffer(buffer, None);
+                    self.device.free_memory(memory, None);
+                    return Err(e);
+                }
+            };
+            std::ptr::write_bytes(ptr, 0, size as usize);
+            let address = self.device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
+            Ok(Buffer { buffer, memory, ptr, size, address })
+        }
+    }
+
+    /// A buffer holding `data` (and at least `size` bytes).
+    pub fn buffer_with(&self, data: &[u8], size: u64) -> Result<Buffer> {
+        let b = self.buffer(size.max(data.len() as u64))?;
+        b.write(0, data);
+        Ok(b)
+    }
+
+    /// Frees a buffer.
+    pub fn free(&self, b: Buffer) {
+        unsafe {
+            self.device.destroy_buffer(b.buffer, None);
+            self.device.free_memory(b.memory, None);
+        }
+    }
+
+    /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with
+    /// `push` as its push constants (at most 128 bytes), and waits for it. `subgroup`: the
+    /// subgroup size the pipeline requires, with full subgroups.
+    pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], groups: [u32; 3], subgroup: Option<u32>) -> Result<()> {
+        if push.len() > 128 || push.len() % 4 != 0 {
+            return Err(VkError::Usage(format!("push constants must be a multiple of 4 bytes, at most 128 (got {})", push.len())));
+        }
+        if let Some(s) = subgroup {
+            if !self.info.subgroup_size_control || s < self.info.min_subgroup || s > self.info.max_subgroup {
+                return Err(VkError::Unsupported { device: self.info.name.clone(), what: format!("a required subgroup size of {s}") });
+            }
+        }
+        let key = PipelineKey { code: spirv.to_vec(), entry: entry.to_string(), subgroup, push: push.len() as u32 };
+        let (pipeline, layout) = self.pipeline(key)?;
+        unsafe { self.submit(pipeline, layout, push, groups) }
+    }
+
+    fn pipeline(&self, key: PipelineKey) -> Result<(vk::Pipeline, vk::PipelineLayout)> {
+        let mut map = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&p) = map.get(&key) {
+            return Ok(p);
+        }
+        let name = std::ffi::CString::new(key.entry.clone()).map_err(|_| VkError::Usage("entry point name with a NUL".into()))?;
+        unsafe {
+            let module = call("creating the shader module", self.device.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&key.code), None))?;
+            let ranges = [vk::PushConstantRange::default().stage_flags(vk::ShaderStageFlags::COMPUTE).size(key.push.max(4))];
+            let layout = call("creating the pipeline layout", self.device.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges), None));
+            let layout = match layout {
+                Ok(l) => l,
+                Err(e) => {
+                    self.device.destroy_shader_module(module, None);
+                    return Err(e);
+                }
+            };
+            let mut req = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default().required_subgroup_size(key.subgroup.unwrap_or(0));
+            let mut stage = vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(module).name(name.as_c_str());
+            if key.subgroup.is_some() {
+                stage = stage.flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS).push_next(&mut req);
+            }
+            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+            let made = self.device.create_compute_pipelines(self.cache, &info, None);
+            self.device.destroy_shader_module(module, None);
+            let pipeline = match made {
+                Ok(p) => p[0],
+                Err((_, e)) => {
+                    self.device.destroy_pipeline_layout(layout, None);
+                    return Err(VkError::Call { what: "creating the compute pipeline", result: e });
+                }
+            };
+            map.insert(key, (pipeline, layout));
+            Ok((pipeline, layout))
+        }
+    }
+
+    unsafe fn submit(&self, pipeline: vk::Pipeline, layout: vk::PipelineLayout, push: &[u8], groups: [u32; 3]) -> Result<()> {
+        let d = &self.device;
+        let pool = call("creating a command pool", d.create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(self.family), None))?;
+        let fence = match call("creating a fence", d.create_fence(&vk::FenceCreateInfo::default(), None)) {
+            Ok(f) => f,
+            Err(e) => {
+                d.destroy_command_pool(pool, None);
+                return Err(e);
+            }
+        };
+        let run = || -> Result<()> {
+            let alloc = vk::CommandBufferAllocateInfo::default().command_pool(pool).command_buffer_count(1);
+            let cmd = call("allocating a command buffer", d.allocate_command_buffers(&alloc))?[0];
+            call("recording", d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT)))?;
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
+            if !push.is_empty() {
+                d.cmd_push_constants(cmd, layout, vk::ShaderStageFlags::COMPUTE, 0, push);
+            }
+            d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
+            // Make the kernel's writes visible to the host's reads.
+            let barrier = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::SHADER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
+            d.cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::COMPUTE_SHADER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &barrier, &[], &[]);
+            call("recording", d.end_command_buffer(cmd))?;
+            let cmds = [cmd];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+            {
+                let q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+                call("submitting the dispatch", d.queue_submit(*q, &submit, fence))?;
+            }
+            match d.wait_for_fences(&[fence], true, self.timeout.as_nanos().min(u64::MAX as u128) as u64) {
+                Ok(()) => Ok(()),
+                Err(vk::Result::TIMEOUT) => Err(VkError::Timeout(self.timeout)),
+                Err(e) => call("waiting for the dispatch", Err(e)),
+            }
+        };
+        let r = run();
+        if !matches!(r, Err(VkError::Timeout(_))) {
+            // A timed-out dispatch may still be running: leaking its pool beats freeing it under the device.
+            d.destroy_fence(fence, None);
+            d.destroy_command_pool(pool, None);
+        }
+        r
+    }
+}
+
+impl Buffer {
+    /// Copies `data` into the buffer at `offset` (clipped to the buffer).
+    pub fn write(&self, offset: u64, data: &[u8]) {
+        let n = (self.size.saturating_sub(offset) as usize).min(data.len());
+        if n == 0 {
+            return;
+        }
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr.add(offset as usize), n) };
+    }
+
+    /// The buffer's contents.
+    pub fn read(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.size as usize];
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr, v.as_mut_ptr(), v.len()) };
+        v
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            for (_, (p, l)) in self.pipelines.get_mut().unwrap_or_else(|e| e.into_inner()).drain() {
+                self.device.destroy_pipeline(p, None);
+                self.device.destroy_pipeline_layout(l, None);
+            }
+            self.device.destroy_pipeline_cache(self.cache, None);
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}
