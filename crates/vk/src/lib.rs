@@ -127,10 +127,13 @@ impl Device {
     pub fn open_named(choice: Option<&str>) -> Result<Device> {
         let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::Loader(e.to_string()))?;
         let instance = create_instance(&entry)?;
-        match unsafe { Device::with_instance(entry, instance.clone(), choice) } {
+        // The device keeps a clone of the entry; this one keeps the loader loaded until the
+        // instance is destroyed on failure (unloading it first would leave dangling pointers).
+        match unsafe { Device::with_instance(entry.clone(), instance.clone(), choice) } {
             Ok(d) => Ok(d),
             Err(e) => {
                 unsafe { instance.destroy_instance(None) };
+                drop(entry);
                 Err(e)
             }
         }
@@ -288,7 +291,7 @@ impl Device {
     /// `push` as its push constants (at most 128 bytes), and waits for it. `subgroup`: the
     /// subgroup size the pipeline requires, with full subgroups.
     pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], groups: [u32; 3], subgroup: Option<u32>) -> Result<()> {
-        if push.len() > 128 || push.len() % 4 != 0 {
+        if push.len() > 128 || !push.len().is_multiple_of(4) {
             return Err(VkError::Usage(format!("push constants must be a multiple of 4 bytes, at most 128 (got {})", push.len())));
         }
         if let Some(s) = subgroup {
