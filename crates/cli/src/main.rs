@@ -73,9 +73,66 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
+    /// Show a kernel's control flow as the recompiler sees it: basic blocks with their
+    /// instructions and exits, loops, and the structured form SPIR-V is built from.
+    Cfg {
+        /// The code object.
+        file: PathBuf,
+        /// The kernel (default: every kernel).
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Print the graph in Graphviz's dot language instead.
+        #[arg(long)]
+        dot: bool,
+    },
     /// Run the bundled example (SAXPY on gfx1030) on the emulator and compare with the expected
     /// result.
     Demo,
+}
+
+/// `rdna cfg`: each kernel's graph, loops and structured form.
+fn show_cfg(out: &mut impl Write, path: &PathBuf, only: Option<&str>, dot: bool) -> Result<(), String> {
+    use rdna_frontend::{print, structure::Structure, structurize::structurize, Cfg};
+    let data = read_input(path)?;
+    let co = rdna_hsa::CodeObject::parse(&data).map_err(|e| format!("{}: {e}", path.display()))?;
+    let kernels: Vec<_> = co.kernels.iter().filter(|k| only.is_none_or(|n| k.name == n)).collect();
+    if kernels.is_empty() {
+        let names: Vec<&str> = co.kernels.iter().map(|k| k.name.as_str()).collect();
+        return Err(format!("{}: no kernel {} (kernels: {})", path.display(), only.unwrap_or("at all"), names.join(", ")));
+    }
+    let w = |e: std::io::Error| e.to_string();
+    for k in kernels {
+        let (prog, entry) = rdna_frontend::kernel_program(&co, k).map_err(|e| format!("{}: {e}", path.display()))?;
+        let cfg = Cfg::build(&prog, entry).map_err(|e| format!("kernel {}: {e}", k.name))?;
+        if dot {
+            write!(out, "{}", print::dot(&cfg, &prog, co.text_addr, &k.name)).map_err(w)?;
+            continue;
+        }
+        let st = Structure::of(&cfg);
+        let wave = if prog.wave64 { 64 } else { 32 };
+        writeln!(
+            out,
+            "kernel {} ({}, wave{wave}): {} blocks in {} function(s), {} loop(s), {}",
+            k.name,
+            prog.target,
+            cfg.blocks.len(),
+            cfg.functions.len(),
+            st.loops.len(),
+            if st.reducible() { "reducible" } else { "irreducible" }
+        )
+        .map_err(w)?;
+        write!(out, "{}", print::blocks(&cfg, &prog, co.text_addr)).map_err(w)?;
+        for l in &st.loops {
+            let body: Vec<String> = l.body.iter().map(|b| format!("bb{b}")).collect();
+            writeln!(out, "loop at bb{}: {}", l.header, body.join(" ")).map_err(w)?;
+        }
+        for (f, t) in structurize(&cfg, &st).iter().enumerate() {
+            writeln!(out, "structured, function {f}:").map_err(w)?;
+            write!(out, "{}", print::tree(t)).map_err(w)?;
+        }
+        writeln!(out).map_err(w)?;
+    }
+    Ok(())
 }
 
 fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
@@ -211,6 +268,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
         Cmd::Demo => demo(&mut out)?,
+        Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
         Cmd::Isa { name, list, arch, coverage } => {
             let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;
             let gen = _target.generation;

@@ -4,8 +4,10 @@
 //! - [`cfg`]: basic blocks, branches, calls and returns, with every site it cannot follow.
 //! - [`structure`]: dominators, loops and whether the flow is reducible.
 //! - [`structurize`]: the tree of loops, selections and breakable blocks for SPIR-V.
+//! - [`print`]: text and Graphviz forms of both (`rdna cfg`).
 
 pub mod cfg;
+pub mod print;
 pub mod structure;
 pub mod structurize;
 
