@@ -274,48 +274,23 @@ impl Env<'_> {
         let mut w = Wave::new(self.lanes, 256, scratch);
         w.wave_id = wave_idx;
         w.pc = self.entry;
-        let mut s = 0u16;
-        let mut put64 = |w: &mut Wave, v: u64| {
-            w.write_s64(s, v);
-            s += 2;
-        };
-        if kd.enable_sgpr_private_segment_buffer() {
-            // The scratch buffer resource: its base lies in the scratch window that MUBUF
-            // accesses map to each lane's private memory; no range limit, no swizzle.
-            put64(&mut w, wave::SCRATCH_BUFFER_BASE);
-            put64(&mut w, 0xffff_ffff);
-        }
-        if kd.enable_sgpr_dispatch_ptr() {
-            put64(&mut w, self.packet_addr);
-        }
-        if kd.enable_sgpr_queue_ptr() {
-            put64(&mut w, 0);
-        }
-        if kd.enable_sgpr_kernarg_segment_ptr() {
-            put64(&mut w, self.kernarg_addr);
-        }
-        if kd.enable_sgpr_dispatch_id() {
-            put64(&mut w, 0);
-        }
-        if kd.enable_sgpr_flat_scratch_init() {
-            put64(&mut w, (wave::PRIVATE_APERTURE_HI as u64) << 32);
-        }
-        if kd.enable_sgpr_private_segment_size() {
-            w.write_s(s, scratch as u32);
-        }
-        let mut s = kd.user_sgpr_count() as u16;
-        for (d, on) in kd.enable_sgpr_workgroup_id().into_iter().enumerate() {
-            if on {
-                w.write_s(s, wg_id[d]);
-                s += 1;
+        for (s, input) in kd.sgpr_inputs() {
+            use rdna_hsa::SgprInput as I;
+            match input {
+                I::PrivateSegmentBuffer => {
+                    // The scratch buffer resource: its base lies in the scratch window that MUBUF
+                    // accesses map to each lane's private memory; no range limit, no swizzle.
+                    w.write_s64(s, wave::SCRATCH_BUFFER_BASE);
+                    w.write_s64(s + 2, 0xffff_ffff);
+                }
+                I::DispatchPtr => w.write_s64(s, self.packet_addr),
+                I::QueuePtr | I::DispatchId => w.write_s64(s, 0),
+                I::KernargSegmentPtr => w.write_s64(s, self.kernarg_addr),
+                I::FlatScratchInit => w.write_s64(s, (wave::PRIVATE_APERTURE_HI as u64) << 32),
+                I::PrivateSegmentSize => w.write_s(s, scratch as u32),
+                I::WorkgroupId(d) => w.write_s(s, wg_id[d as usize]),
+                I::WorkgroupInfo | I::PrivateSegmentWaveOffset => w.write_s(s, 0),
             }
-        }
-        if kd.enable_sgpr_workgroup_info() {
-            w.write_s(s, 0);
-            s += 1;
-        }
-        if kd.enable_private_segment() {
-            w.write_s(s, 0);
         }
         // Work-items of this wave: flattened x-fastest order within the workgroup, clipped to
         // the grid at its edges.

@@ -253,3 +253,61 @@ mod tests {
         assert!(KernelDescriptor::parse(&b[..63]).is_none());
     }
 }
+
+/// What the hardware puts into a wave's SGPRs at launch, as the descriptor enables it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SgprInput {
+    /// Four SGPRs: the scratch buffer resource.
+    PrivateSegmentBuffer,
+    /// Two SGPRs each: addresses and ids.
+    DispatchPtr,
+    QueuePtr,
+    KernargSegmentPtr,
+    DispatchId,
+    FlatScratchInit,
+    /// One SGPR each.
+    PrivateSegmentSize,
+    WorkgroupId(u8),
+    WorkgroupInfo,
+    PrivateSegmentWaveOffset,
+}
+
+impl SgprInput {
+    /// How many SGPRs it fills.
+    pub fn width(self) -> u16 {
+        match self {
+            SgprInput::PrivateSegmentBuffer => 4,
+            SgprInput::DispatchPtr | SgprInput::QueuePtr | SgprInput::KernargSegmentPtr | SgprInput::DispatchId | SgprInput::FlatScratchInit => 2,
+            _ => 1,
+        }
+    }
+}
+
+impl KernelDescriptor {
+    /// The launch-time SGPR layout in order: (first SGPR, what it holds). User SGPRs come
+    /// first; the system SGPRs (workgroup ids, …) start at the user SGPR count.
+    pub fn sgpr_inputs(&self) -> Vec<(u16, SgprInput)> {
+        let mut v = Vec::new();
+        let mut s = 0u16;
+        let mut add = |on: bool, what: SgprInput, s: &mut u16| {
+            if on {
+                v.push((*s, what));
+                *s += what.width();
+            }
+        };
+        add(self.enable_sgpr_private_segment_buffer(), SgprInput::PrivateSegmentBuffer, &mut s);
+        add(self.enable_sgpr_dispatch_ptr(), SgprInput::DispatchPtr, &mut s);
+        add(self.enable_sgpr_queue_ptr(), SgprInput::QueuePtr, &mut s);
+        add(self.enable_sgpr_kernarg_segment_ptr(), SgprInput::KernargSegmentPtr, &mut s);
+        add(self.enable_sgpr_dispatch_id(), SgprInput::DispatchId, &mut s);
+        add(self.enable_sgpr_flat_scratch_init(), SgprInput::FlatScratchInit, &mut s);
+        add(self.enable_sgpr_private_segment_size(), SgprInput::PrivateSegmentSize, &mut s);
+        let mut s = self.user_sgpr_count() as u16;
+        for (d, on) in self.enable_sgpr_workgroup_id().into_iter().enumerate() {
+            add(on, SgprInput::WorkgroupId(d as u8), &mut s);
+        }
+        add(self.enable_sgpr_workgroup_info(), SgprInput::WorkgroupInfo, &mut s);
+        add(self.enable_private_segment(), SgprInput::PrivateSegmentWaveOffset, &mut s);
+        v
+    }
+}

@@ -7,7 +7,7 @@ use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 pub mod kd;
 pub mod metadata;
 
-pub use kd::KernelDescriptor;
+pub use kd::{KernelDescriptor, SgprInput};
 pub use metadata::{ArgMeta, KernelMeta, Metadata};
 
 /// Problems with a code object.
