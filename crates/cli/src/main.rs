@@ -56,7 +56,8 @@ enum Cmd {
     Run {
         /// The dispatch file.
         dispatch: PathBuf,
-        /// Where the kernel runs: emu (the reference emulator).
+        /// Where the kernel runs: emu (the reference emulator) or vulkan (recompiled to SPIR-V,
+        /// on the device RDNA_VK_DEVICE names, by default the first GPU, else lavapipe).
         #[arg(long, default_value = "emu")]
         backend: String,
         /// Output directory for the buffers.
@@ -323,8 +324,28 @@ fn run(cli: Cli) -> Result<(), String> {
 
 /// `rdna run`: loads the dispatch, runs it, writes the buffers.
 fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, trace: Option<&str>, budget: u64, threads: usize) -> Result<(), String> {
-    if backend != "emu" {
-        return Err(format!("backend '{backend}' is not available yet (available: emu)"));
+    match backend {
+        "emu" => {}
+        "vulkan" => {
+            if trace.is_some() {
+                return Err("--trace needs the emulator (--backend emu)".into());
+            }
+            let prepared = rdna_emu::dispatch::Prepared::load(path)?;
+            let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
+            let outputs = rdna_vk::dispatch::run(&dev, &prepared)?;
+            write_buffers(dir, &outputs.buffers)?;
+            eprintln!(
+                "rdna: ran {} workgroups of {} waves on {} ({} instructions recompiled); wrote {} buffers to {}",
+                outputs.workgroups,
+                outputs.waves_per_group,
+                dev.info.name,
+                outputs.instructions,
+                outputs.buffers.len(),
+                dir.display()
+            );
+            return Ok(());
+        }
+        other => return Err(format!("unknown backend '{other}' (available: emu, vulkan)")),
     }
     let trace = match trace {
         None => None,
@@ -343,11 +364,7 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
             let _ = writeln!(err, "{line}");
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for (name, bytes) in &outputs.buffers {
-        let p = dir.join(format!("{name}.bin"));
-        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
-    }
+    write_buffers(dir, &outputs.buffers)?;
     let s = &outputs.stats;
     eprintln!(
         "rdna: ran {} workgroups, {} waves, {} wave-instructions ({} lane-ops); wrote {} buffers to {}",
@@ -358,6 +375,16 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
         outputs.buffers.len(),
         dir.display()
     );
+    Ok(())
+}
+
+/// Writes each buffer to DIR/<name>.bin.
+fn write_buffers(dir: &std::path::Path, buffers: &[(String, Vec<u8>)]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (name, bytes) in buffers {
+        let p = dir.join(format!("{name}.bin"));
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
     Ok(())
 }
 

@@ -233,7 +233,7 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
 }
 
 /// The HSA kernel dispatch packet (what the dispatch-pointer SGPRs point at).
-fn dispatch_packet(l: &Launch, kernarg: u64, code: u64) -> Vec<u8> {
+pub fn dispatch_packet(l: &Launch, kernarg: u64, code: u64) -> Vec<u8> {
     let mut p = vec![0u8; 64];
     let dims = if l.grid[2] > 1 { 3u16 } else if l.grid[1] > 1 { 2 } else { 1 };
     p[2..4].copy_from_slice(&dims.to_le_bytes());

@@ -43,6 +43,9 @@ pub struct Step {
     pub vop3b: bool,
     /// Qualifies for the VALU fast path (`fast.rs`): a plain 32-bit operation, no modifiers.
     pub fast: bool,
+    /// A VALU or compare encoding with no modifiers at all (VOP1/VOP2/VOPC, or VOP3 with
+    /// abs, neg, op_sel, clamp and omod zero): what the recompiler lowers today.
+    pub plain: bool,
 }
 
 impl Step {
@@ -128,6 +131,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         nsrc: 0,
         vop3b: inst.format.is_vop3() && inst.entry.operands.iter().any(|o| o.field == Field::Sdst),
         fast: false,
+        plain: false,
     };
     let wave64 = inst.wave64;
     for op in inst.entry.operands {
@@ -185,6 +189,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         && inst.raw >> 59 == 0
         && if step.vop3b { inst.raw & (1 << 15) == 0 } else { inst.raw & (0xff << 8) == 0 };
     let plain = matches!(inst.format, Format::Vop1 | Format::Vop2 | Format::Vopc) || plain_vop3;
+    step.plain = plain;
     let narrow = step.sw.iter().take(step.nsrc as usize).all(|&w| w == 1);
     step.fast = match step.kind {
         Kind::Valu(op) => plain && narrow && step.dw == 1 && crate::fast::supported(op),

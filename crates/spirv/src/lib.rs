@@ -1,1 +1,58 @@
+//! Recompiles AMD GPU kernels to SPIR-V compute shaders.
+//!
+//! Today's backend is the **exact wave model**: one shader invocation runs one whole wave, as
+//! the emulator does. Scalar registers, SCC and the lane masks (EXEC, VCC, compare results) are
+//! wave values held once; each vector instruction is a loop over the wave's lanes under EXEC.
+//! Wave operations are therefore exact on any device whatever its subgroup size (lavapipe's 8,
+//! NVIDIA's 32), and control flow is uniform by construction (AMD branches are scalar). The
+//! kernel's blocks run in a dispatch loop driven by a state variable (the structured tree of
+//! `rdna-frontend` is the next step); memory is reached by 64-bit device addresses exactly as
+//! the kernel computes them, with the kernel arguments and the dispatch packet in device
+//! buffers whose addresses arrive as push constants.
+//!
+//! What is not lowered yet is reported, every site at once, with its PC, text and reason.
 
+mod lower;
+
+use rdna_frontend::{CfgError, Site};
+
+/// Recompiles `kernel` of a code object for workgroups of the given size (it decides how many
+/// waves, hence invocations, one workgroup has).
+pub use lower::recompile;
+
+/// A recompiled kernel.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The SPIR-V module (entry point `main`).
+    pub words: Vec<u32>,
+    /// Invocations per workgroup: the waves of one AMD workgroup.
+    pub waves_per_group: u32,
+    /// Lanes per wave.
+    pub lanes: u32,
+    /// Instructions lowered.
+    pub instructions: usize,
+}
+
+/// Why a kernel could not be recompiled.
+#[derive(Debug, thiserror::Error)]
+pub enum RecompileError {
+    #[error("{0}")]
+    Setup(String),
+    #[error("{0}")]
+    Flow(CfgError),
+    #[error("{} instruction(s) cannot be recompiled yet:\n{}", .0.len(), .0.iter().map(|s| format!("  {s}")).collect::<Vec<_>>().join("\n"))]
+    Unsupported(Vec<Site>),
+}
+
+/// The push constants every recompiled kernel takes, 40 bytes: the kernel argument segment's
+/// and the dispatch packet's device addresses, then the grid size in work-items.
+pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3]) -> Vec<u8> {
+    let mut p = Vec::with_capacity(32);
+    p.extend_from_slice(&kernarg.to_le_bytes());
+    p.extend_from_slice(&packet.to_le_bytes());
+    for g in grid {
+        p.extend_from_slice(&g.to_le_bytes());
+    }
+    p.extend_from_slice(&0u32.to_le_bytes());
+    p
+}

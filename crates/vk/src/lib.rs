@@ -9,6 +9,8 @@
 //! or part of a device's name, case-insensitive); by default the first GPU, else the first
 //! device (Mesa's lavapipe on a machine without a GPU).
 
+pub mod dispatch;
+
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;

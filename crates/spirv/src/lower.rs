@@ -1,0 +1,1139 @@
+//! Lowering of a kernel's blocks to SPIR-V in the exact wave model (see the crate docs).
+//!
+//! Sections: module set-up (types, constants, variables), register access, wave set-up, the
+//! block dispatch loop, then the lowering of each instruction family.
+
+use std::collections::HashMap;
+
+use rdna_emu::program::{Program, Src, Step};
+use rdna_emu::sem::{BranchIf, Cond, Kind, Logic, MemKind, Num, Salu, VOp};
+use rdna_frontend::{kernel_program, Cfg, Exit, Site};
+use rdna_hsa::{CodeObject, Kernel, SgprInput};
+use rdna_isa::{Field, Format};
+use rspirv::binary::Assemble;
+use rspirv::dr::{Builder, Operand};
+use rspirv::spirv::{self, Capability, StorageClass, Word};
+
+use crate::{Compiled, RecompileError};
+
+/// The state value that ends the dispatch loop.
+const EXIT: u32 = u32::MAX;
+/// SGPR numbers of the registers with a meaning of their own.
+const VCC: u16 = 106;
+const NULL: u16 = 125;
+const EXEC: u16 = 126;
+/// GLSL.std.450 instruction numbers.
+const GLSL_FMA: u32 = 50;
+const GLSL_FIND_LSB: u32 = 73;
+
+type Lowered = Result<(), String>;
+
+pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3]) -> Result<Compiled, RecompileError> {
+    let (prog, entry) = kernel_program(code, kernel).map_err(RecompileError::Setup)?;
+    let cfg = Cfg::build(&prog, entry).map_err(RecompileError::Flow)?;
+    let lanes = if prog.wave64 { 64 } else { 32 };
+    let items: u32 = workgroup.iter().product();
+    if items == 0 || items > 1024 {
+        return Err(RecompileError::Setup(format!("workgroup {workgroup:?} must have 1 to 1024 work-items")));
+    }
+    if kernel.kd.private_segment_fixed_size > 0 {
+        return Err(RecompileError::Unsupported(vec![Site {
+            pc: prog.steps[entry].pc,
+            text: kernel.name.clone(),
+            reason: format!("the kernel uses {} bytes of scratch per lane; scratch is not recompiled yet", kernel.kd.private_segment_fixed_size),
+        }]));
+    }
+    if kernel.kd.group_segment_fixed_size > 0 {
+        return Err(RecompileError::Unsupported(vec![Site {
+            pc: prog.steps[entry].pc,
+            text: kernel.name.clone(),
+            reason: "the kernel uses LDS; LDS is not recompiled yet".into(),
+        }]));
+    }
+    let waves = items.div_ceil(lanes);
+    let vgprs = vgprs_used(&prog, &cfg);
+    let mut g = Gen::new(lanes, vgprs);
+    g.module(code, kernel, &prog, &cfg, workgroup, waves)?;
+    let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
+    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions })
+}
+
+/// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
+fn vgprs_used(prog: &Program, cfg: &Cfg) -> u32 {
+    let mut n = 3u32;
+    for b in &cfg.blocks {
+        for st in &prog.steps[b.first..=b.last] {
+            for op in st.inst.entry.operands {
+                if op.class == rdna_isa::Class::Vgpr || matches!(op.field, Field::Vdst | Field::Addr | Field::Data | Field::Vdata | Field::Vaddr) {
+                    let raw = st.inst.field(op.field) as u32;
+                    let r = if raw >= 256 { raw - 256 } else { raw };
+                    n = n.max((r + op.width as u32 + 1).min(256));
+                }
+            }
+            for s in st.src {
+                if let Src::Vgpr(r) = s {
+                    n = n.max(r as u32 + 3);
+                }
+            }
+        }
+    }
+    n.min(256)
+}
+
+struct Types {
+    void: Word,
+    bool: Word,
+    u32: Word,
+    u64: Word,
+    f32: Word,
+    v3u32: Word,
+    fn_u32: Word,
+    fn_u64: Word,
+    fn_bool: Word,
+    psb_u32: Word,
+    pc_u32: Word,
+    pc_u64: Word,
+}
+
+struct Gen {
+    b: Builder,
+    t: Types,
+    lanes: u32,
+    vgprs: u32,
+    consts: HashMap<(Word, u64), Word>,
+    glsl: Word,
+    // Function variables (set in `module`).
+    s: Word,
+    v: Word,
+    scc: Word,
+    state: Word,
+    lane: Word,
+    mask: Word,
+    push: Word,
+    sites: Vec<Site>,
+}
+
+impl Gen {
+    fn new(lanes: u32, vgprs: u32) -> Gen {
+        let mut b = Builder::new();
+        b.set_version(1, 6);
+        for c in [Capability::Shader, Capability::Int64, Capability::PhysicalStorageBufferAddresses, Capability::DenormPreserve] {
+            b.capability(c);
+        }
+        b.memory_model(spirv::AddressingModel::PhysicalStorageBuffer64, spirv::MemoryModel::GLSL450);
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        let void = b.type_void();
+        let bool = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let u64t = b.type_int(64, 0);
+        let f32t = b.type_float(32);
+        let v3u32 = b.type_vector(u32t, 3);
+        let t = Types {
+            void,
+            bool,
+            u32: u32t,
+            u64: u64t,
+            f32: f32t,
+            v3u32,
+            fn_u32: b.type_pointer(None, StorageClass::Function, u32t),
+            fn_u64: b.type_pointer(None, StorageClass::Function, u64t),
+            fn_bool: b.type_pointer(None, StorageClass::Function, bool),
+            psb_u32: b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32t),
+            pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
+            pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
+        };
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, v: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, sites: Vec::new() }
+    }
+
+    // ---- constants and register access ----
+
+    fn c32(&mut self, v: u32) -> Word {
+        let t = self.t.u32;
+        *self.consts.entry((t, v as u64)).or_insert_with(|| self.b.constant_bit32(t, v))
+    }
+
+    fn c64(&mut self, v: u64) -> Word {
+        let t = self.t.u64;
+        *self.consts.entry((t, v)).or_insert_with(|| self.b.constant_bit64(t, v))
+    }
+
+    fn rd_s(&mut self, r: u16) -> Word {
+        if r == NULL || r >= 128 {
+            return self.c32(0);
+        }
+        let i = self.c32(r as u32);
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
+        self.b.load(self.t.u32, None, p, None, []).unwrap()
+    }
+
+    fn wr_s(&mut self, r: u16, v: Word) {
+        if r == NULL || r >= 128 {
+            return;
+        }
+        let i = self.c32(r as u32);
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
+        self.b.store(p, v, None, []).unwrap();
+    }
+
+    fn rd_s64(&mut self, r: u16) -> Word {
+        let lo = self.rd_s(r);
+        let hi = self.rd_s(r + 1);
+        self.join64(lo, hi)
+    }
+
+    fn wr_s64(&mut self, r: u16, v: Word) {
+        let (lo, hi) = self.split64(v);
+        self.wr_s(r, lo);
+        self.wr_s(r + 1, hi);
+    }
+
+    fn join64(&mut self, lo: Word, hi: Word) -> Word {
+        let (t, t64) = (self.t.u32, self.t.u64);
+        let _ = t;
+        let lo = self.b.u_convert(t64, None, lo).unwrap();
+        let hi = self.b.u_convert(t64, None, hi).unwrap();
+        let c32 = self.c64(32);
+        let hi = self.b.shift_left_logical(t64, None, hi, c32).unwrap();
+        self.b.bitwise_or(t64, None, lo, hi).unwrap()
+    }
+
+    fn split64(&mut self, v: Word) -> (Word, Word) {
+        let lo = self.b.u_convert(self.t.u32, None, v).unwrap();
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(self.t.u64, None, v, c32).unwrap();
+        let hi = self.b.u_convert(self.t.u32, None, hi).unwrap();
+        (lo, hi)
+    }
+
+    /// A lane mask held at SGPR `r` (one register in wave32, a pair in wave64), as a u64.
+    fn rd_mask(&mut self, r: u16) -> Word {
+        if self.lanes == 64 {
+            self.rd_s64(r)
+        } else {
+            let lo = self.rd_s(r);
+            self.b.u_convert(self.t.u64, None, lo).unwrap()
+        }
+    }
+
+    fn wr_mask(&mut self, r: u16, m: Word) {
+        if self.lanes == 64 {
+            self.wr_s64(r, m)
+        } else {
+            let lo = self.b.u_convert(self.t.u32, None, m).unwrap();
+            self.wr_s(r, lo)
+        }
+    }
+
+    fn v_ptr(&mut self, r: u16, lane: Word) -> Word {
+        let base = self.c32(r as u32 * self.lanes);
+        let i = self.b.i_add(self.t.u32, None, base, lane).unwrap();
+        self.b.access_chain(self.t.fn_u32, None, self.v, [i]).unwrap()
+    }
+
+    fn rd_v(&mut self, r: u16, lane: Word) -> Result<Word, String> {
+        if r as u32 >= self.vgprs {
+            return Err(format!("v{r} is beyond the registers this kernel was given"));
+        }
+        let p = self.v_ptr(r, lane);
+        Ok(self.b.load(self.t.u32, None, p, None, []).unwrap())
+    }
+
+    fn wr_v(&mut self, r: u16, lane: Word, v: Word) -> Lowered {
+        if r as u32 >= self.vgprs {
+            return Err(format!("v{r} is beyond the registers this kernel was given"));
+        }
+        let p = self.v_ptr(r, lane);
+        self.b.store(p, v, None, []).unwrap();
+        Ok(())
+    }
+
+    fn rd_scc(&mut self) -> Word {
+        self.b.load(self.t.bool, None, self.scc, None, []).unwrap()
+    }
+
+    fn wr_scc(&mut self, v: Word) {
+        self.b.store(self.scc, v, None, []).unwrap();
+    }
+
+    fn exec(&mut self) -> Word {
+        self.rd_mask(EXEC)
+    }
+
+    fn bool_to_u32(&mut self, c: Word) -> Word {
+        let (one, zero) = (self.c32(1), self.c32(0));
+        self.b.select(self.t.u32, None, c, one, zero).unwrap()
+    }
+
+    /// A 32-bit source; `lane` for vector registers.
+    fn src32(&mut self, s: Src, lane: Option<Word>) -> Result<Word, String> {
+        Ok(match s {
+            Src::Sgpr(r) => self.rd_s(r),
+            Src::Vgpr(r) => self.rd_v(r, lane.ok_or("a vector register read outside a lane loop")?)?,
+            Src::Const(c) => self.c32(c as u32),
+            Src::Scc => {
+                let c = self.rd_scc();
+                self.bool_to_u32(c)
+            }
+            Src::Vccz | Src::Execz => {
+                let m = self.rd_mask(if s == Src::Vccz { VCC } else { EXEC });
+                let z = self.c64(0);
+                let c = self.b.i_equal(self.t.bool, None, m, z).unwrap();
+                self.bool_to_u32(c)
+            }
+            Src::None => return Err("missing operand".into()),
+        })
+    }
+
+    fn src64(&mut self, s: Src, lane: Option<Word>) -> Result<Word, String> {
+        Ok(match s {
+            Src::Sgpr(r) => self.rd_s64(r),
+            Src::Vgpr(r) => {
+                let l = lane.ok_or("a vector register read outside a lane loop")?;
+                let lo = self.rd_v(r, l)?;
+                let hi = self.rd_v(r + 1, l)?;
+                self.join64(lo, hi)
+            }
+            Src::Const(c) => self.c64(c),
+            _ => {
+                let v = self.src32(s, lane)?;
+                self.b.u_convert(self.t.u64, None, v).unwrap()
+            }
+        })
+    }
+
+    /// Bit `lane` of a u64 mask, as a bool.
+    fn mask_bit(&mut self, m: Word, lane: Word) -> Word {
+        let l = self.b.u_convert(self.t.u64, None, lane).unwrap();
+        let s = self.b.shift_right_logical(self.t.u64, None, m, l).unwrap();
+        let one = self.c64(1);
+        let b = self.b.bitwise_and(self.t.u64, None, s, one).unwrap();
+        self.b.i_not_equal(self.t.bool, None, b, one).map(|x| self.b.logical_not(self.t.bool, None, x).unwrap()).unwrap()
+    }
+
+    /// Sets bit `lane` of the MASK variable when `bit` holds.
+    fn mask_set(&mut self, lane: Word, bit: Word) {
+        let l = self.b.u_convert(self.t.u64, None, lane).unwrap();
+        let (one, zero) = (self.c64(1), self.c64(0));
+        let v = self.b.select(self.t.u64, None, bit, one, zero).unwrap();
+        let v = self.b.shift_left_logical(self.t.u64, None, v, l).unwrap();
+        let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+        let m = self.b.bitwise_or(self.t.u64, None, m, v).unwrap();
+        self.b.store(self.mask, m, None, []).unwrap();
+    }
+
+    /// Runs `body` for every lane of the wave; with `under_exec`, only lanes EXEC enables.
+    fn lanes_loop(&mut self, under_exec: bool, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
+        let exec = if under_exec { Some(self.exec()) } else { None };
+        let zero = self.c32(0);
+        self.b.store(self.lane, zero, None, []).unwrap();
+        let (header, bodyl, merge, cont) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(header)).unwrap();
+        let l = self.b.load(self.t.u32, None, self.lane, None, []).unwrap();
+        let n = self.c32(self.lanes);
+        let more = self.b.u_less_than(self.t.bool, None, l, n).unwrap();
+        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch_conditional(more, bodyl, merge, []).unwrap();
+        self.b.begin_block(Some(bodyl)).unwrap();
+        let mut result = Ok(());
+        if let Some(exec) = exec {
+            let on = self.mask_bit(exec, l);
+            let (then, join) = (self.b.id(), self.b.id());
+            self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+            self.b.branch_conditional(on, then, join, []).unwrap();
+            self.b.begin_block(Some(then)).unwrap();
+            result = body(self, l);
+            self.b.branch(join).unwrap();
+            self.b.begin_block(Some(join)).unwrap();
+        } else {
+            result = result.and(body(self, l));
+        }
+        self.b.branch(cont).unwrap();
+        self.b.begin_block(Some(cont)).unwrap();
+        let one = self.c32(1);
+        let next = self.b.i_add(self.t.u32, None, l, one).unwrap();
+        self.b.store(self.lane, next, None, []).unwrap();
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(merge)).unwrap();
+        result
+    }
+
+    // ---- the module ----
+
+    fn module(&mut self, code: &CodeObject, kernel: &Kernel, prog: &Program, cfg: &Cfg, wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
+        let t = &self.t;
+        let (void, u32t, u64t, v3) = (t.void, t.u32, t.u64, t.v3u32);
+        // Inputs and push constants.
+        let in_v3 = self.b.type_pointer(None, StorageClass::Input, v3);
+        let group_id = self.b.variable(in_v3, None, StorageClass::Input, None);
+        self.b.decorate(group_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)]);
+        let local_id = self.b.variable(in_v3, None, StorageClass::Input, None);
+        self.b.decorate(local_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::LocalInvocationId)]);
+        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t]);
+        self.b.decorate(push_t, spirv::Decoration::Block, []);
+        for (i, off) in [0u32, 8, 16, 20, 24, 28].into_iter().enumerate() {
+            self.b.member_decorate(push_t, i as u32, spirv::Decoration::Offset, [Operand::LiteralBit32(off)]);
+        }
+        let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
+        self.push = self.b.variable(pc_push, None, StorageClass::PushConstant, None);
+        // Register files.
+        let n128 = self.c32(128);
+        let arr_s = self.b.type_array(u32t, n128);
+        let nv = self.c32(self.vgprs * self.lanes);
+        let arr_v = self.b.type_array(u32t, nv);
+        let fn_arr_s = self.b.type_pointer(None, StorageClass::Function, arr_s);
+        let fn_arr_v = self.b.type_pointer(None, StorageClass::Function, arr_v);
+        let null_s = self.b.constant_null(arr_s);
+        let null_v = self.b.constant_null(arr_v);
+        let fn_ty = self.b.type_function(void, []);
+        let main = self.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty).unwrap();
+        self.b.begin_block(None).unwrap();
+        self.s = self.b.variable(fn_arr_s, None, StorageClass::Function, Some(null_s));
+        self.v = self.b.variable(fn_arr_v, None, StorageClass::Function, Some(null_v));
+        let f = self.b.constant_false(self.t.bool);
+        self.scc = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        self.state = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        self.lane = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        self.mask = self.b.variable(self.t.fn_u64, None, StorageClass::Function, None);
+        self.wave_setup(kernel, prog, group_id, local_id, wg)?;
+        // The dispatch loop over the kernel's blocks.
+        let kernel_blocks = &cfg.functions[0].blocks;
+        let labels: Vec<Word> = kernel_blocks.iter().map(|_| self.b.id()).collect();
+        let (header, body, smerge, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(header)).unwrap();
+        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch(body).unwrap();
+        self.b.begin_block(Some(body)).unwrap();
+        let st = self.b.load(u32t, None, self.state, None, []).unwrap();
+        self.b.selection_merge(smerge, spirv::SelectionControl::NONE).unwrap();
+        let cases: Vec<(Operand, Word)> = kernel_blocks.iter().zip(&labels).map(|(&b, &l)| (Operand::LiteralBit32(b as u32), l)).collect();
+        self.b.switch(st, smerge, cases).unwrap();
+        for (&bid, &label) in kernel_blocks.iter().zip(&labels) {
+            self.b.begin_block(Some(label)).unwrap();
+            let blk = &cfg.blocks[bid];
+            for i in blk.first..=blk.last {
+                let step = &prog.steps[i];
+                if let Err(reason) = self.step(step) {
+                    self.sites.push(Site { pc: step.pc, text: step.text(), reason });
+                }
+            }
+            let next = match blk.exit {
+                Exit::Goto(t) => Some(self.c32(t as u32)),
+                Exit::End => Some(self.c32(EXIT)),
+                Exit::Branch { cond, taken, next } => {
+                    let c = self.branch_cond(cond);
+                    let (a, b) = (self.c32(taken as u32), self.c32(next as u32));
+                    Some(self.b.select(u32t, None, c, a, b).unwrap())
+                }
+                Exit::Call { .. } | Exit::Return => {
+                    let st = &prog.steps[blk.last];
+                    self.sites.push(Site { pc: st.pc, text: st.text(), reason: "function calls are not recompiled yet".into() });
+                    None
+                }
+            };
+            if let Some(n) = next {
+                self.b.store(self.state, n, None, []).unwrap();
+            }
+            self.b.branch(smerge).unwrap();
+        }
+        self.b.begin_block(Some(smerge)).unwrap();
+        self.b.branch(cont).unwrap();
+        self.b.begin_block(Some(cont)).unwrap();
+        let st = self.b.load(u32t, None, self.state, None, []).unwrap();
+        let exit = self.c32(EXIT);
+        let go = self.b.i_not_equal(self.t.bool, None, st, exit).unwrap();
+        self.b.branch_conditional(go, header, merge, []).unwrap();
+        self.b.begin_block(Some(merge)).unwrap();
+        self.b.ret().unwrap();
+        self.b.end_function().unwrap();
+        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [group_id, local_id, self.push]);
+        self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [waves, 1, 1]);
+        // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
+        if kernel.kd.float_denorm_mode_32() == 3 {
+            self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
+        } else {
+            self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
+        }
+        let _ = code;
+        if !self.sites.is_empty() {
+            return Err(RecompileError::Unsupported(std::mem::take(&mut self.sites)));
+        }
+        Ok(())
+    }
+
+    /// SGPRs from the kernel descriptor, work-item ids in v0–v2 (packed in v0 on gfx11) and
+    /// EXEC for the lanes inside the grid.
+    fn wave_setup(&mut self, kernel: &Kernel, prog: &Program, group_id: Word, local_id: Word, wg: [u32; 3]) -> Result<(), RecompileError> {
+        let (u32t, u64t) = (self.t.u32, self.t.u64);
+        let gid = self.b.load(self.t.v3u32, None, group_id, None, []).unwrap();
+        let lid = self.b.load(self.t.v3u32, None, local_id, None, []).unwrap();
+        let wave = self.b.composite_extract(u32t, None, lid, [0]).unwrap();
+        let gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
+        let push_u64 = |g: &mut Gen, member: u32| {
+            let i = g.c32(member);
+            let p = g.b.access_chain(g.t.pc_u64, None, g.push, [i]).unwrap();
+            g.b.load(u64t, None, p, None, []).unwrap()
+        };
+        for (s, input) in kernel.kd.sgpr_inputs() {
+            match input {
+                SgprInput::KernargSegmentPtr => {
+                    let a = push_u64(self, 0);
+                    self.wr_s64(s, a);
+                }
+                SgprInput::DispatchPtr => {
+                    let a = push_u64(self, 1);
+                    self.wr_s64(s, a);
+                }
+                SgprInput::WorkgroupId(d) => self.wr_s(s, gids[d as usize]),
+                // No scratch (refused above): the rest are zero.
+                _ => {}
+            }
+        }
+        let grid: Vec<Word> = (0..3)
+            .map(|d| {
+                let i = self.c32(2 + d);
+                let p = self.b.access_chain(self.t.pc_u32, None, self.push, [i]).unwrap();
+                self.b.load(u32t, None, p, None, []).unwrap()
+            })
+            .collect();
+        // Work-items of this workgroup inside the grid, per dimension: min(wg, grid - id * wg).
+        let size: Vec<Word> = (0..3)
+            .map(|d| {
+                let w = self.c32(wg[d]);
+                let base = self.b.i_mul(u32t, None, gids[d], w).unwrap();
+                let left = self.b.i_sub(u32t, None, grid[d], base).unwrap();
+                self.b.ext_inst(u32t, None, self.glsl, 38 /* UMin */, [Operand::IdRef(left), Operand::IdRef(w)]).unwrap()
+            })
+            .collect();
+        let zero64 = self.c64(0);
+        self.b.store(self.mask, zero64, None, []).unwrap();
+        let gfx11 = prog.steps.first().is_some_and(|s| s.inst.gen == rdna_isa::Generation::Gfx11);
+        let ids = kernel.kd.enable_vgpr_workitem_id();
+        let lanes = self.lanes;
+        self.lanes_loop(false, &mut |g: &mut Gen, lane: Word| {
+            let t = g.t.u32;
+            let nl = g.c32(lanes);
+            let base = g.b.i_mul(t, None, wave, nl).unwrap();
+            let flat = g.b.i_add(t, None, base, lane).unwrap();
+            let (cx, cxy) = (g.c32(wg[0]), g.c32(wg[0] * wg[1]));
+            let cy = g.c32(wg[1]);
+            let x = g.b.u_mod(t, None, flat, cx).unwrap();
+            let fy = g.b.u_div(t, None, flat, cx).unwrap();
+            let y = g.b.u_mod(t, None, fy, cy).unwrap();
+            let z = g.b.u_div(t, None, flat, cxy).unwrap();
+            let cz = g.c32(wg[2]);
+            let ok = [g.b.u_less_than(g.t.bool, None, x, size[0]).unwrap(), g.b.u_less_than(g.t.bool, None, y, size[1]).unwrap(), g.b.u_less_than(g.t.bool, None, z, size[2]).unwrap(), g.b.u_less_than(g.t.bool, None, z, cz).unwrap()];
+            let mut all = ok[0];
+            for &o in &ok[1..] {
+                all = g.b.logical_and(g.t.bool, None, all, o).unwrap();
+            }
+            g.mask_set(lane, all);
+            if gfx11 {
+                let (c10, c20) = (g.c32(10), g.c32(20));
+                let mut packed = x;
+                if ids >= 1 {
+                    let y10 = g.b.shift_left_logical(t, None, y, c10).unwrap();
+                    packed = g.b.bitwise_or(t, None, packed, y10).unwrap();
+                }
+                if ids >= 2 {
+                    let z20 = g.b.shift_left_logical(t, None, z, c20).unwrap();
+                    packed = g.b.bitwise_or(t, None, packed, z20).unwrap();
+                }
+                g.wr_v(0, lane, packed)?;
+            } else {
+                g.wr_v(0, lane, x)?;
+                if ids >= 1 {
+                    g.wr_v(1, lane, y)?;
+                }
+                if ids >= 2 {
+                    g.wr_v(2, lane, z)?;
+                }
+            }
+            Ok(())
+        })
+        .map_err(RecompileError::Setup)?;
+        let m = self.b.load(u64t, None, self.mask, None, []).unwrap();
+        self.wr_mask(EXEC, m);
+        // A wave with no work-item in the grid does not run (as on the hardware).
+        let entry = self.c32(0);
+        let exit = self.c32(EXIT);
+        let none = self.b.i_equal(self.t.bool, None, m, zero64).unwrap();
+        let first = self.b.select(u32t, None, none, exit, entry).unwrap();
+        self.b.store(self.state, first, None, []).unwrap();
+        Ok(())
+    }
+
+    fn branch_cond(&mut self, c: BranchIf) -> Word {
+        let z = self.c64(0);
+        match c {
+            BranchIf::Always => self.b.constant_true(self.t.bool),
+            BranchIf::Scc0 => {
+                let s = self.rd_scc();
+                self.b.logical_not(self.t.bool, None, s).unwrap()
+            }
+            BranchIf::Scc1 => self.rd_scc(),
+            BranchIf::Vccz | BranchIf::Vccnz => {
+                let m = self.rd_mask(VCC);
+                if c == BranchIf::Vccz { self.b.i_equal(self.t.bool, None, m, z).unwrap() } else { self.b.i_not_equal(self.t.bool, None, m, z).unwrap() }
+            }
+            BranchIf::Execz | BranchIf::Execnz => {
+                let m = self.exec();
+                if c == BranchIf::Execz { self.b.i_equal(self.t.bool, None, m, z).unwrap() } else { self.b.i_not_equal(self.t.bool, None, m, z).unwrap() }
+            }
+        }
+    }
+
+    // ---- instructions ----
+
+    fn step(&mut self, st: &Step) -> Lowered {
+        match st.kind {
+            Kind::Nop | Kind::Branch(_) | Kind::EndPgm => Ok(()),
+            Kind::Smem(m) if !m.buffer => self.smem(st, m.dwords),
+            Kind::SLogic { op, wide } => self.slogic(st, op, wide),
+            Kind::SaveExec { op, wrexec } => self.saveexec(st, op, wrexec),
+            Kind::Salu(op) => self.salu(st, op),
+            Kind::Valu(op) if st.plain => self.valu(st, op),
+            Kind::Vcmp { ty, cond, x } if st.plain => self.vcmp(st, ty, cond, x),
+            Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
+            Kind::Valu(_) | Kind::Vcmp { .. } => Err("VALU modifiers, DPP and SDWA are not recompiled yet".into()),
+            _ => Err("this instruction family is not recompiled yet".into()),
+        }
+    }
+
+    fn smem(&mut self, st: &Step, dwords: u8) -> Lowered {
+        let raw = st.inst.raw;
+        let sbase = ((raw & 0x3f) * 2) as u16;
+        let offset = ((((raw >> 32) & 0x1f_ffff) as u32) << 11) as i32 >> 11;
+        let soffset = st.inst.field(Field::Soffset);
+        let sdata = ((raw >> 6) & 0x7f) as u16;
+        let u64t = self.t.u64;
+        let base = self.rd_s64(sbase);
+        let off = self.c64(offset as i64 as u64);
+        let mut addr = self.b.i_add(u64t, None, base, off).unwrap();
+        if soffset != NULL && soffset < 128 {
+            let so = self.rd_s(soffset);
+            let so = self.b.u_convert(u64t, None, so).unwrap();
+            addr = self.b.i_add(u64t, None, addr, so).unwrap();
+        }
+        let mask = self.c64(!3);
+        let addr = self.b.bitwise_and(u64t, None, addr, mask).unwrap();
+        for i in 0..dwords as u16 {
+            let o = self.c64(4 * i as u64);
+            let a = self.b.i_add(u64t, None, addr, o).unwrap();
+            let v = self.load_global(a);
+            self.wr_s(sdata + i, v);
+        }
+        Ok(())
+    }
+
+    fn load_global(&mut self, addr: Word) -> Word {
+        let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
+        self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
+    }
+
+    fn store_global(&mut self, addr: Word, v: Word) {
+        let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
+        self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
+    }
+
+    fn logic(&mut self, op: Logic, ty: Word, a: Word, b: Word) -> Word {
+        let bld = &mut self.b;
+        match op {
+            Logic::And => bld.bitwise_and(ty, None, a, b).unwrap(),
+            Logic::Or => bld.bitwise_or(ty, None, a, b).unwrap(),
+            Logic::Xor => bld.bitwise_xor(ty, None, a, b).unwrap(),
+            Logic::Andn2 => {
+                let nb = bld.not(ty, None, b).unwrap();
+                bld.bitwise_and(ty, None, a, nb).unwrap()
+            }
+            Logic::Orn2 => {
+                let nb = bld.not(ty, None, b).unwrap();
+                bld.bitwise_or(ty, None, a, nb).unwrap()
+            }
+            Logic::Nand => {
+                let x = bld.bitwise_and(ty, None, a, b).unwrap();
+                bld.not(ty, None, x).unwrap()
+            }
+            Logic::Nor => {
+                let x = bld.bitwise_or(ty, None, a, b).unwrap();
+                bld.not(ty, None, x).unwrap()
+            }
+            Logic::Xnor => {
+                let x = bld.bitwise_xor(ty, None, a, b).unwrap();
+                bld.not(ty, None, x).unwrap()
+            }
+            Logic::Andn1 => {
+                let na = bld.not(ty, None, a).unwrap();
+                bld.bitwise_and(ty, None, na, b).unwrap()
+            }
+            Logic::Orn1 => {
+                let na = bld.not(ty, None, a).unwrap();
+                bld.bitwise_or(ty, None, na, b).unwrap()
+            }
+        }
+    }
+
+    fn slogic(&mut self, st: &Step, op: Logic, wide: bool) -> Lowered {
+        let (ty, zero) = if wide { (self.t.u64, self.c64(0)) } else { (self.t.u32, self.c32(0)) };
+        let (a, b) = if wide { (self.src64(st.src[0], None)?, self.src64(st.src[1], None)?) } else { (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?) };
+        let d = self.logic(op, ty, a, b);
+        if wide {
+            self.wr_s64(st.dst, d);
+        } else {
+            self.wr_s(st.dst, d);
+        }
+        let nz = self.b.i_not_equal(self.t.bool, None, d, zero).unwrap();
+        self.wr_scc(nz);
+        Ok(())
+    }
+
+    /// `s_<op>_saveexec`: SDST = EXEC; EXEC = op(S0, EXEC) (`wrexec`: op(EXEC, S0) and SDST gets
+    /// the new EXEC); SCC = EXEC != 0.
+    fn saveexec(&mut self, st: &Step, op: Logic, wrexec: bool) -> Lowered {
+        let s0 = if self.lanes == 64 { self.src64(st.src[0], None)? } else {
+            let v = self.src32(st.src[0], None)?;
+            self.b.u_convert(self.t.u64, None, v).unwrap()
+        };
+        let exec = self.exec();
+        let new = if wrexec { self.logic(op, self.t.u64, exec, s0) } else { self.logic(op, self.t.u64, s0, exec) };
+        let keep = self.c64(if self.lanes == 64 { u64::MAX } else { u32::MAX as u64 });
+        let new = self.b.bitwise_and(self.t.u64, None, new, keep).unwrap();
+        self.wr_mask(st.dst, if wrexec { new } else { exec });
+        self.wr_mask(EXEC, new);
+        let z = self.c64(0);
+        let nz = self.b.i_not_equal(self.t.bool, None, new, z).unwrap();
+        self.wr_scc(nz);
+        Ok(())
+    }
+
+    fn salu(&mut self, st: &Step, op: Salu) -> Lowered {
+        use Salu::*;
+        let (u32t, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let d = st.dst;
+        match op {
+            MovB32 | MovkI32 => {
+                let a = self.src32(st.src[0], None)?;
+                self.wr_s(d, a);
+            }
+            MovB64 => {
+                let a = self.src64(st.src[0], None)?;
+                self.wr_s64(d, a);
+            }
+            CselectB32 | CselectB64 => {
+                let c = self.rd_scc();
+                if op == CselectB32 {
+                    let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
+                    let r = self.b.select(u32t, None, c, a, b).unwrap();
+                    self.wr_s(d, r);
+                } else {
+                    let (a, b) = (self.src64(st.src[0], None)?, self.src64(st.src[1], None)?);
+                    let r = self.b.select(u64t, None, c, a, b).unwrap();
+                    self.wr_s64(d, r);
+                }
+            }
+            AddU32 | AddcU32 | SubU32 | SubbU32 => {
+                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
+                let (a, b) = (self.b.u_convert(u64t, None, a).unwrap(), self.b.u_convert(u64t, None, b).unwrap());
+                let cin = if matches!(op, AddcU32 | SubbU32) {
+                    let c = self.rd_scc();
+                    let (one, zero) = (self.c64(1), self.c64(0));
+                    self.b.select(u64t, None, c, one, zero).unwrap()
+                } else {
+                    self.c64(0)
+                };
+                let r = if matches!(op, AddU32 | AddcU32) {
+                    let s = self.b.i_add(u64t, None, a, b).unwrap();
+                    self.b.i_add(u64t, None, s, cin).unwrap()
+                } else {
+                    let s = self.b.i_sub(u64t, None, a, b).unwrap();
+                    self.b.i_sub(u64t, None, s, cin).unwrap()
+                };
+                let lo = self.b.u_convert(u32t, None, r).unwrap();
+                self.wr_s(d, lo);
+                // Carry or borrow: bit 32 of the 64-bit result.
+                let c32 = self.c64(32);
+                let hi = self.b.shift_right_logical(u64t, None, r, c32).unwrap();
+                let one = self.c64(1);
+                let bit = self.b.bitwise_and(u64t, None, hi, one).unwrap();
+                let c = self.b.i_equal(boolt, None, bit, one).unwrap();
+                self.wr_scc(c);
+            }
+            AddI32 | SubI32 => {
+                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
+                let r = if op == AddI32 { self.b.i_add(u32t, None, a, b).unwrap() } else { self.b.i_sub(u32t, None, a, b).unwrap() };
+                self.wr_s(d, r);
+                // Signed overflow: the operands' signs (for sub, a's and !b's) agree and differ from the result's.
+                let bb = if op == AddI32 { b } else { self.b.not(u32t, None, b).unwrap() };
+                let x1 = self.b.bitwise_xor(u32t, None, a, r).unwrap();
+                let x2 = self.b.bitwise_xor(u32t, None, bb, r).unwrap();
+                let both = self.b.bitwise_and(u32t, None, x1, x2).unwrap();
+                let c31 = self.c32(31);
+                let s = self.b.shift_right_logical(u32t, None, both, c31).unwrap();
+                let one = self.c32(1);
+                let c = self.b.i_equal(boolt, None, s, one).unwrap();
+                self.wr_scc(c);
+            }
+            MulI32 => {
+                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
+                let r = self.b.i_mul(u32t, None, a, b).unwrap();
+                self.wr_s(d, r);
+            }
+            LshlB32 | LshrB32 | AshrI32 => {
+                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
+                let m = self.c32(31);
+                let sh = self.b.bitwise_and(u32t, None, b, m).unwrap();
+                let r = match op {
+                    LshlB32 => self.b.shift_left_logical(u32t, None, a, sh).unwrap(),
+                    LshrB32 => self.b.shift_right_logical(u32t, None, a, sh).unwrap(),
+                    _ => self.b.shift_right_arithmetic(u32t, None, a, sh).unwrap(),
+                };
+                self.wr_s(d, r);
+                let z = self.c32(0);
+                let c = self.b.i_not_equal(boolt, None, r, z).unwrap();
+                self.wr_scc(c);
+            }
+            Bcnt1B32 => {
+                let a = self.src32(st.src[0], None)?;
+                let r = self.b.bit_count(u32t, None, a).unwrap();
+                self.wr_s(d, r);
+                let z = self.c32(0);
+                let c = self.b.i_not_equal(boolt, None, r, z).unwrap();
+                self.wr_scc(c);
+            }
+            CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32 => {
+                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
+                let bl = &mut self.b;
+                let c = match op {
+                    CmpEqU32 | CmpEqI32 => bl.i_equal(boolt, None, a, b),
+                    CmpLgU32 | CmpLgI32 => bl.i_not_equal(boolt, None, a, b),
+                    CmpGtU32 => bl.u_greater_than(boolt, None, a, b),
+                    CmpGeU32 => bl.u_greater_than_equal(boolt, None, a, b),
+                    CmpLtU32 => bl.u_less_than(boolt, None, a, b),
+                    CmpLeU32 => bl.u_less_than_equal(boolt, None, a, b),
+                    CmpGtI32 => bl.s_greater_than(boolt, None, a, b),
+                    CmpGeI32 => bl.s_greater_than_equal(boolt, None, a, b),
+                    CmpLtI32 => bl.s_less_than(boolt, None, a, b),
+                    _ => bl.s_less_than_equal(boolt, None, a, b),
+                }
+                .unwrap();
+                self.wr_scc(c);
+            }
+            _ => return Err(format!("scalar operation {op:?} is not recompiled yet")),
+        }
+        Ok(())
+    }
+
+    /// The lane mask a carry-in or v_cndmask reads: SRC2 in VOP3, VCC otherwise.
+    fn mask_in(&mut self, st: &Step) -> Result<Word, String> {
+        if st.inst.format == Format::Vop3 {
+            match st.src[2] {
+                Src::Sgpr(r) => Ok(self.rd_mask(r)),
+                other => self.src64(other, None),
+            }
+        } else {
+            Ok(self.rd_mask(VCC))
+        }
+    }
+
+    fn valu(&mut self, st: &Step, op: VOp) -> Lowered {
+        use VOp::*;
+        // Wave-level operations first: they are not per-lane loops.
+        if op == ReadfirstlaneB32 {
+            let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
+            let exec = self.exec();
+            let lsb = self.b.ext_inst(self.t.u64, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(exec)]);
+            // FindILsb is defined on 32-bit integers: search the two halves.
+            let _ = lsb;
+            let (lo, hi) = self.split64(exec);
+            let l0 = self.b.ext_inst(self.t.u32, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(lo)]).unwrap();
+            let l1 = self.b.ext_inst(self.t.u32, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(hi)]).unwrap();
+            let c32 = self.c32(32);
+            let l1 = self.b.i_add(self.t.u32, None, l1, c32).unwrap();
+            let z = self.c32(0);
+            let lo_set = self.b.i_not_equal(self.t.bool, None, lo, z).unwrap();
+            let hi_set = self.b.i_not_equal(self.t.bool, None, hi, z).unwrap();
+            let l = self.b.select(self.t.u32, None, hi_set, l1, z).unwrap();
+            let l = self.b.select(self.t.u32, None, lo_set, l0, l).unwrap();
+            let v = self.rd_v(r, l)?;
+            self.wr_s(st.dst, v);
+            return Ok(());
+        }
+        let carry_out = matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32);
+        let mask_in = if matches!(op, AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | CndmaskB32) { Some(self.mask_in(st)?) } else { None };
+        let supported = matches!(
+            op,
+            MovB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | LshlrevB32 | LshrrevB32 | AshrrevI32 | AndB32 | OrB32 | XorB32 | NotB32 | LshlOrB32 | LshlAddU32
+                | AddLshlU32 | Add3U32 | AndOrB32 | Or3B32 | Xor3B32 | MulLoU32 | MulHiU32 | MulU32U24 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32
+                | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | LshlrevB64 | AddF32 | SubF32 | SubrevF32 | MulF32 | FmacF32 | FmaF32 | CvtF32U32 | CvtF32I32
+                | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32
+        );
+        if !supported {
+            return Err(format!("vector operation {op:?} is not recompiled yet"));
+        }
+        let zero64 = self.c64(0);
+        self.b.store(self.mask, zero64, None, []).unwrap();
+        let lanes = self.lanes;
+        let st2 = st.clone();
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let st = &st2;
+            let (u, u64t, f, boolt) = (g.t.u32, g.t.u64, g.t.f32, g.t.bool);
+            let l = Some(lane);
+            if op == LshlrevB64 {
+                let sh = g.src32(st.src[0], l)?;
+                let v = g.src64(st.src[1], l)?;
+                let m = g.c32(63);
+                let sh = g.b.bitwise_and(u, None, sh, m).unwrap();
+                let sh = g.b.u_convert(u64t, None, sh).unwrap();
+                let r = g.b.shift_left_logical(u64t, None, v, sh).unwrap();
+                let (lo, hi) = g.split64(r);
+                g.wr_v(st.dst, lane, lo)?;
+                return g.wr_v(st.dst + 1, lane, hi);
+            }
+            let a = g.src32(st.src[0], l)?;
+            let b = if st.nsrc > 1 { g.src32(st.src[1], l)? } else { a };
+            let c = if st.nsrc > 2 && !carry_out && op != CndmaskB32 { g.src32(st.src[2], l)? } else { a };
+            let m31 = g.c32(31);
+            let bl = &mut g.b;
+            let fa = |bl: &mut Builder, x: Word| bl.bitcast(f, None, x).unwrap();
+            let r = match op {
+                MovB32 => a,
+                AddNcU32 => bl.i_add(u, None, a, b).unwrap(),
+                SubNcU32 => bl.i_sub(u, None, a, b).unwrap(),
+                SubrevNcU32 => bl.i_sub(u, None, b, a).unwrap(),
+                LshlrevB32 | LshrrevB32 | AshrrevI32 => {
+                    let sh = bl.bitwise_and(u, None, a, m31).unwrap();
+                    match op {
+                        LshlrevB32 => bl.shift_left_logical(u, None, b, sh).unwrap(),
+                        LshrrevB32 => bl.shift_right_logical(u, None, b, sh).unwrap(),
+                        _ => bl.shift_right_arithmetic(u, None, b, sh).unwrap(),
+                    }
+                }
+                AndB32 => bl.bitwise_and(u, None, a, b).unwrap(),
+                OrB32 => bl.bitwise_or(u, None, a, b).unwrap(),
+                XorB32 => bl.bitwise_xor(u, None, a, b).unwrap(),
+                NotB32 => bl.not(u, None, a).unwrap(),
+                LshlOrB32 | LshlAddU32 => {
+                    let sh = bl.bitwise_and(u, None, b, m31).unwrap();
+                    let x = bl.shift_left_logical(u, None, a, sh).unwrap();
+                    if op == LshlOrB32 { bl.bitwise_or(u, None, x, c).unwrap() } else { bl.i_add(u, None, x, c).unwrap() }
+                }
+                AddLshlU32 => {
+                    let s = bl.i_add(u, None, a, b).unwrap();
+                    let sh = bl.bitwise_and(u, None, c, m31).unwrap();
+                    bl.shift_left_logical(u, None, s, sh).unwrap()
+                }
+                Add3U32 => {
+                    let s = bl.i_add(u, None, a, b).unwrap();
+                    bl.i_add(u, None, s, c).unwrap()
+                }
+                AndOrB32 => {
+                    let x = bl.bitwise_and(u, None, a, b).unwrap();
+                    bl.bitwise_or(u, None, x, c).unwrap()
+                }
+                Or3B32 => {
+                    let x = bl.bitwise_or(u, None, a, b).unwrap();
+                    bl.bitwise_or(u, None, x, c).unwrap()
+                }
+                Xor3B32 => {
+                    let x = bl.bitwise_xor(u, None, a, b).unwrap();
+                    bl.bitwise_xor(u, None, x, c).unwrap()
+                }
+                MulLoU32 => bl.i_mul(u, None, a, b).unwrap(),
+                MulHiU32 => {
+                    let (a, b) = (bl.u_convert(u64t, None, a).unwrap(), bl.u_convert(u64t, None, b).unwrap());
+                    let p = bl.i_mul(u64t, None, a, b).unwrap();
+                    let c32 = g.consts.get(&(u64t, 32)).copied();
+                    let c32 = match c32 {
+                        Some(x) => x,
+                        None => {
+                            let x = bl.constant_bit64(u64t, 32);
+                            g.consts.insert((u64t, 32), x);
+                            x
+                        }
+                    };
+                    let hi = bl.shift_right_logical(u64t, None, p, c32).unwrap();
+                    bl.u_convert(u, None, hi).unwrap()
+                }
+                MulU32U24 => {
+                    let m = *g.consts.entry((u, 0xff_ffff)).or_insert_with(|| bl.constant_bit32(u, 0xff_ffff));
+                    let (a, b) = (bl.bitwise_and(u, None, a, m).unwrap(), bl.bitwise_and(u, None, b, m).unwrap());
+                    bl.i_mul(u, None, a, b).unwrap()
+                }
+                BfeU32 => {
+                    let off = bl.bitwise_and(u, None, b, m31).unwrap();
+                    let m5 = *g.consts.entry((u, 31)).or_insert_with(|| bl.constant_bit32(u, 31));
+                    let w = bl.bitwise_and(u, None, c, m5).unwrap();
+                    // (a >> off) & ((1 << w) - 1), w = 0 giving 0.
+                    let x = bl.shift_right_logical(u, None, a, off).unwrap();
+                    let one = *g.consts.entry((u, 1)).or_insert_with(|| bl.constant_bit32(u, 1));
+                    let sh = bl.shift_left_logical(u, None, one, w).unwrap();
+                    let mask = bl.i_sub(u, None, sh, one).unwrap();
+                    bl.bitwise_and(u, None, x, mask).unwrap()
+                }
+                AddF32 | SubF32 | SubrevF32 | MulF32 => {
+                    let (x, y) = (fa(bl, a), fa(bl, b));
+                    let r = match op {
+                        AddF32 => bl.f_add(f, None, x, y).unwrap(),
+                        SubF32 => bl.f_sub(f, None, x, y).unwrap(),
+                        SubrevF32 => bl.f_sub(f, None, y, x).unwrap(),
+                        _ => bl.f_mul(f, None, x, y).unwrap(),
+                    };
+                    bl.bitcast(u, None, r).unwrap()
+                }
+                FmacF32 | FmaF32 => {
+                    let acc = if op == FmacF32 { g.rd_v(st.dst, lane)? } else { c };
+                    let bl = &mut g.b;
+                    let (x, y, z) = (fa(bl, a), fa(bl, b), fa(bl, acc));
+                    let r = bl.ext_inst(f, None, g.glsl, GLSL_FMA, [Operand::IdRef(x), Operand::IdRef(y), Operand::IdRef(z)]).unwrap();
+                    bl.bitcast(u, None, r).unwrap()
+                }
+                CvtF32U32 | CvtF32I32 => {
+                    let r = if op == CvtF32U32 { bl.convert_u_to_f(f, None, a).unwrap() } else { bl.convert_s_to_f(f, None, a).unwrap() };
+                    bl.bitcast(u, None, r).unwrap()
+                }
+                MbcntLoU32B32 | MbcntHiU32B32 => {
+                    // popcount(a & bits of the lanes below this one in the low/high half) + b.
+                    let l64 = bl.u_convert(u64t, None, lane).unwrap();
+                    let one = *g.consts.entry((u64t, 1)).or_insert_with(|| bl.constant_bit64(u64t, 1));
+                    let below = bl.shift_left_logical(u64t, None, one, l64).unwrap();
+                    let below = bl.i_sub(u64t, None, below, one).unwrap();
+                    let half = if op == MbcntLoU32B32 {
+                        bl.u_convert(u, None, below).unwrap()
+                    } else {
+                        let c32 = *g.consts.entry((u64t, 32)).or_insert_with(|| bl.constant_bit64(u64t, 32));
+                        let h = bl.shift_right_logical(u64t, None, below, c32).unwrap();
+                        bl.u_convert(u, None, h).unwrap()
+                    };
+                    let x = bl.bitwise_and(u, None, a, half).unwrap();
+                    let n = bl.bit_count(u, None, x).unwrap();
+                    bl.i_add(u, None, n, b).unwrap()
+                }
+                CndmaskB32 => {
+                    let bit = g.mask_bit(mask_in.unwrap(), lane);
+                    g.b.select(u, None, bit, b, a).unwrap()
+                }
+                AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 => {
+                    let cin = match mask_in {
+                        Some(m) => {
+                            let bit = g.mask_bit(m, lane);
+                            let (one, zero) = (g.c64(1), g.c64(0));
+                            g.b.select(u64t, None, bit, one, zero).unwrap()
+                        }
+                        None => g.c64(0),
+                    };
+                    let bl = &mut g.b;
+                    let (x, y) = (bl.u_convert(u64t, None, a).unwrap(), bl.u_convert(u64t, None, b).unwrap());
+                    let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (y, x) } else { (x, y) };
+                    let r = if matches!(op, AddCoU32 | AddCoCiU32) {
+                        let s = bl.i_add(u64t, None, x, y).unwrap();
+                        bl.i_add(u64t, None, s, cin).unwrap()
+                    } else {
+                        let s = bl.i_sub(u64t, None, x, y).unwrap();
+                        bl.i_sub(u64t, None, s, cin).unwrap()
+                    };
+                    let c32 = g.c64(32);
+                    let one = g.c64(1);
+                    let hi = g.b.shift_right_logical(u64t, None, r, c32).unwrap();
+                    let bit = g.b.bitwise_and(u64t, None, hi, one).unwrap();
+                    let carry = g.b.i_equal(boolt, None, bit, one).unwrap();
+                    g.mask_set(lane, carry);
+                    g.b.u_convert(u, None, r).unwrap()
+                }
+                _ => unreachable!("checked above"),
+            };
+            let _ = lanes;
+            g.wr_v(st.dst, lane, r)
+        })?;
+        if carry_out {
+            let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+            self.wr_mask(st.sdst, m);
+        }
+        Ok(())
+    }
+
+    fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {
+        if !matches!(ty, Num::U32 | Num::I32 | Num::F32) {
+            return Err(format!("{ty:?} compares are not recompiled yet"));
+        }
+        let zero64 = self.c64(0);
+        self.b.store(self.mask, zero64, None, []).unwrap();
+        let st2 = st.clone();
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let (a, b) = (g.src32(st2.src[0], Some(lane))?, g.src32(st2.src[1], Some(lane))?);
+            let boolt = g.t.bool;
+            let f = g.t.f32;
+            let (lt, eq, gt, un) = match ty {
+                Num::F32 => {
+                    let (x, y) = (g.b.bitcast(f, None, a).unwrap(), g.b.bitcast(f, None, b).unwrap());
+                    let nx = g.b.is_nan(boolt, None, x).unwrap();
+                    let ny = g.b.is_nan(boolt, None, y).unwrap();
+                    (g.b.f_ord_less_than(boolt, None, x, y).unwrap(), g.b.f_ord_equal(boolt, None, x, y).unwrap(), g.b.f_ord_greater_than(boolt, None, x, y).unwrap(), g.b.logical_or(boolt, None, nx, ny).unwrap())
+                }
+                Num::I32 => (g.b.s_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.s_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
+                _ => (g.b.u_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.u_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
+            };
+            let mut t = g.b.constant_false(boolt);
+            for (on, c) in [(cond.lt, lt), (cond.eq, eq), (cond.gt, gt), (cond.unord, un)] {
+                if on {
+                    t = g.b.logical_or(boolt, None, t, c).unwrap();
+                }
+            }
+            g.mask_set(lane, t);
+            Ok(())
+        })?;
+        let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+        self.wr_mask(if x { EXEC } else { st.dst }, m);
+        Ok(())
+    }
+
+    /// GLOBAL loads and stores of whole dwords.
+    fn global(&mut self, st: &Step, k: MemKind) -> Lowered {
+        let raw = st.inst.raw;
+        let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
+        let (bytes, store) = match k {
+            MemKind::Load { bytes, sext: false, d16: false, .. } if bytes % 4 == 0 => (bytes, false),
+            MemKind::Store { bytes, hi: false } if bytes % 4 == 0 => (bytes, true),
+            _ => return Err("sub-dword, d16 and atomic global accesses are not recompiled yet".into()),
+        };
+        if !g11 && raw >> 13 & 1 != 0 {
+            return Err("global loads into LDS are not recompiled yet".into());
+        }
+        let ow = if g11 { 13 } else { 12 };
+        let off = (raw & ((1 << ow) - 1)) as u32;
+        let offset = ((off << (32 - ow)) as i32 >> (32 - ow)) as i64;
+        let saddr = st.inst.field(Field::Saddr);
+        let vaddr = (raw >> 32 & 0xff) as u16;
+        let vdst = (raw >> 56 & 0xff) as u16;
+        let vdata = (raw >> 40 & 0xff) as u16;
+        let sbase = if saddr != NULL && saddr < 128 { Some(self.rd_s64(saddr)) } else { None };
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let u64t = g.t.u64;
+            let base = match sbase {
+                Some(s) => {
+                    let v = g.rd_v(vaddr, lane)?;
+                    let v = g.b.u_convert(u64t, None, v).unwrap();
+                    g.b.i_add(u64t, None, s, v).unwrap()
+                }
+                None => {
+                    let (lo, hi) = (g.rd_v(vaddr, lane)?, g.rd_v(vaddr + 1, lane)?);
+                    g.join64(lo, hi)
+                }
+            };
+            let o = g.c64(offset as u64);
+            let addr = g.b.i_add(u64t, None, base, o).unwrap();
+            for i in 0..(bytes / 4) as u16 {
+                let oi = g.c64(4 * i as u64);
+                let a = g.b.i_add(u64t, None, addr, oi).unwrap();
+                if store {
+                    let v = g.rd_v(vdata + i, lane)?;
+                    g.store_global(a, v);
+                } else {
+                    let v = g.load_global(a);
+                    g.wr_v(vdst + i, lane, v)?;
+                }
+            }
+            Ok(())
+        })
+    }
+}
