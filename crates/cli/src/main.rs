@@ -332,15 +332,15 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
             }
             let prepared = rdna_emu::dispatch::Prepared::load(path)?;
             let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
-            let outputs = rdna_vk::dispatch::run(&dev, &prepared)?;
-            write_buffers(dir, &outputs.buffers)?;
+            let (buffers, outputs) = rdna_vk::dispatch::run(&dev, &prepared)?;
+            write_buffers(dir, &buffers)?;
             eprintln!(
                 "rdna: ran {} workgroups of {} waves on {} ({} instructions recompiled); wrote {} buffers to {}",
                 outputs.workgroups,
                 outputs.waves_per_group,
                 dev.info.name,
                 outputs.instructions,
-                outputs.buffers.len(),
+                buffers.len(),
                 dir.display()
             );
             return Ok(());

@@ -167,3 +167,19 @@ fn local_pointer_arguments_get_dynamic_lds() {
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("LDS access out of bounds"));
 }
+
+/// The recompiled SAXPY on the machine's Vulkan device (lavapipe in CI) writes exactly what the
+/// emulator writes.
+#[test]
+fn vulkan_backend_matches_the_emulator_on_saxpy() {
+    let (a, b) = (tmp("vk-emu"), tmp("vk-vk"));
+    for (backend, dir) in [("emu", &a), ("vulkan", &b)] {
+        let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(root().join("examples/saxpy.json")).args(["--backend", backend, "--out"]).arg(dir).output().unwrap();
+        assert!(r.status.success(), "{backend}: {}", String::from_utf8_lossy(&r.stderr));
+    }
+    for name in ["out", "x", "y"] {
+        let (x, y) = (std::fs::read(a.join(format!("{name}.bin"))).unwrap(), std::fs::read(b.join(format!("{name}.bin"))).unwrap());
+        assert_eq!(x.len(), 16384);
+        assert!(x == y, "{name}.bin differs between the emulator and Vulkan");
+    }
+}

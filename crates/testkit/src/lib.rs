@@ -101,29 +101,57 @@ pub fn plain_launch<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel) -> (rdna_em
 /// [`plain_launch`] with buffers filled from `seed` (0: zeros) with small values (each byte
 /// 0..8), so that data-dependent branches go both ways while indices stay mostly in range.
 pub fn launch_filled<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel, seed: u64) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
-    let meta = k.meta.as_ref().expect("clang-19 code objects carry metadata");
     let mut mem = rdna_emu::Memory::new();
+    let addrs: Vec<u64> = buffer_data(k, seed).iter().enumerate().map(|(i, d)| mem.map(&format!("b{i}"), d, PLAIN_BUFFER)).collect();
+    let (kernarg, dynamic) = plain_kernarg(k, &addrs);
+    let (grid, wg) = plain_grid(k);
+    (rdna_emu::Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: dynamic }, mem)
+}
+
+/// Size of each buffer argument of a plain launch.
+pub const PLAIN_BUFFER: u64 = 256 << 10;
+
+/// The initial contents of each buffer argument of a plain launch (see [`launch_filled`]).
+pub fn buffer_data(k: &rdna_hsa::Kernel, seed: u64) -> Vec<Vec<u8>> {
+    let meta = k.meta.as_ref().expect("clang-19 code objects carry metadata");
+    let n = meta.args.iter().filter(|a| a.value_kind == "global_buffer").count();
+    (0..n)
+        .map(|i| {
+            if seed == 0 {
+                return vec![0; PLAIN_BUFFER as usize];
+            }
+            let mut x = seed ^ (i as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+            (0..PLAIN_BUFFER)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 40) as u8 & 7
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The grid and workgroup of a plain launch.
+pub fn plain_grid(k: &rdna_hsa::Kernel) -> ([u32; 3], [u32; 3]) {
+    let wg = if k.name.contains("matmul") { [16, 16, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [64, 1, 1] };
+    let grid = if wg[1] == 16 { [32, 32, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [256, 1, 1] };
+    (grid, wg)
+}
+
+/// The argument segment of a plain launch, given its buffers' addresses; and the dynamic LDS.
+pub fn plain_kernarg(k: &rdna_hsa::Kernel, buffer_addrs: &[u64]) -> (Vec<u8>, u32) {
+    let meta = k.meta.as_ref().expect("clang-19 code objects carry metadata");
     let mut kernarg = vec![0u8; meta.kernarg_segment_size.max(256) as usize];
     let mut dynamic = 0u32;
-    for (i, a) in meta.args.iter().enumerate() {
+    let mut nbuf = 0;
+    for a in &meta.args {
         let o = a.offset as usize;
         match a.value_kind.as_str() {
             "global_buffer" => {
-                let mut x = seed;
-                let data: Vec<u8> = if seed == 0 {
-                    Vec::new()
-                } else {
-                    (0..256 << 10)
-                        .map(|_| {
-                            x ^= x << 13;
-                            x ^= x >> 7;
-                            x ^= x << 17;
-                            (x >> 40) as u8 & 7
-                        })
-                        .collect()
-                };
-                let addr = mem.map(&format!("b{i}"), &data, 256 << 10);
-                kernarg[o..o + 8].copy_from_slice(&addr.to_le_bytes());
+                kernarg[o..o + 8].copy_from_slice(&buffer_addrs[nbuf].to_le_bytes());
+                nbuf += 1;
             }
             "by_value" => kernarg[o] = 64,
             "dynamic_shared_pointer" => {
@@ -137,9 +165,7 @@ pub fn launch_filled<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel, seed: u64)
             _ => {}
         }
     }
-    let wg = if k.name.contains("matmul") { [16, 16, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [64, 1, 1] };
-    let grid = if wg[1] == 16 { [32, 32, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [256, 1, 1] };
-    (rdna_emu::Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: dynamic }, mem)
+    (kernarg, dynamic)
 }
 
 /// The clang-19 flags for a test kernel in a wave size.

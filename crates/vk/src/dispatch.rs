@@ -1,36 +1,48 @@
-//! `rdna run --backend vulkan`: a dispatch file's kernel recompiled to SPIR-V and run on a
-//! Vulkan device, with the same buffers in and out as the emulator.
+//! `rdna run --backend vulkan`: a kernel recompiled to SPIR-V and run on a Vulkan device, with
+//! the same buffers in and out as the emulator.
 
 use rdna_emu::dispatch::Prepared;
 use rdna_emu::Launch;
+use rdna_hsa::{CodeObject, Kernel};
 
 use crate::Device;
 
-/// Buffers after a run, by name (in the dispatch file's order), and what ran.
+/// Buffers after a run, in the order given, and what ran.
 pub struct VkOutputs {
-    pub buffers: Vec<(String, Vec<u8>)>,
+    pub buffers: Vec<Vec<u8>>,
     pub workgroups: u64,
     pub waves_per_group: u32,
     pub instructions: usize,
 }
 
-/// Recompiles and runs the dispatch on `dev`.
-pub fn run(dev: &Device, p: &Prepared) -> Result<VkOutputs, String> {
-    let kernel = &p.code.kernels[p.kernel];
-    let compiled = rdna_spirv::recompile(&p.code, kernel, p.workgroup).map_err(|e| format!("kernel {}: {e}", kernel.name))?;
+/// One dispatch: a kernel, its grid, its buffers (initial bytes, size) and how to lay out its
+/// argument segment once the buffers' device addresses are known.
+pub struct Job<'a> {
+    pub code: &'a CodeObject,
+    pub kernel: &'a Kernel,
+    pub grid: [u32; 3],
+    pub workgroup: [u32; 3],
+    pub buffers: Vec<(&'a [u8], u64)>,
+    pub kernarg: &'a dyn Fn(&[u64]) -> Vec<u8>,
+    pub dynamic_lds: u32,
+}
+
+/// Recompiles and runs a job on `dev`.
+pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
+    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
     let mut bufs = Vec::new();
     let result = (|| -> Result<u64, String> {
-        for (name, data, size) in &p.buffers {
-            bufs.push((name.clone(), dev.buffer_with(data, *size).map_err(|e| e.to_string())?, *size));
+        for &(data, size) in &job.buffers {
+            bufs.push((dev.buffer_with(data, size).map_err(|e| e.to_string())?, size));
         }
-        let addr = |n: &str| bufs.iter().find(|(b, _, _)| b == n).map_or(0, |(_, b, _)| b.address);
-        let kernarg = p.kernarg(&addr);
+        let addrs: Vec<u64> = bufs.iter().map(|(b, _)| b.address).collect();
+        let kernarg = (job.kernarg)(&addrs);
         let kbuf = dev.buffer_with(&kernarg, kernarg.len() as u64).map_err(|e| e.to_string())?;
-        let launch = Launch { code: &p.code, kernel, grid: p.grid, workgroup: p.workgroup, kernarg, dynamic_lds: p.dynamic_lds() };
+        let launch = Launch { code: job.code, kernel: job.kernel, grid: job.grid, workgroup: job.workgroup, kernarg, dynamic_lds: job.dynamic_lds };
         let packet = rdna_emu::dispatch_packet(&launch, kbuf.address, 0);
         let pbuf = dev.buffer_with(&packet, packet.len() as u64).map_err(|e| e.to_string())?;
-        let groups = [0, 1, 2].map(|d| p.grid[d].div_ceil(p.workgroup[d]));
-        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, p.grid);
+        let groups = [0, 1, 2].map(|d| job.grid[d].div_ceil(job.workgroup[d]));
+        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid);
         let r = dev.dispatch(&compiled.words, "main", &push, groups, None).map_err(|e| e.to_string());
         dev.free(kbuf);
         dev.free(pbuf);
@@ -39,12 +51,30 @@ pub fn run(dev: &Device, p: &Prepared) -> Result<VkOutputs, String> {
     })();
     let buffers = bufs
         .into_iter()
-        .map(|(name, b, size)| {
+        .map(|(b, size)| {
             let mut data = b.read();
             data.truncate(size as usize);
             dev.free(b);
-            (name, data)
+            data
         })
         .collect();
     Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions })
+}
+
+/// Runs a dispatch file's job; buffers come back with their names.
+pub fn run(dev: &Device, p: &Prepared) -> Result<(Vec<(String, Vec<u8>)>, VkOutputs), String> {
+    let names: Vec<&str> = p.buffers.iter().map(|(n, _, _)| n.as_str()).collect();
+    let kernarg = |addrs: &[u64]| p.kernarg(&|n| names.iter().position(|&b| b == n).map_or(0, |i| addrs[i]));
+    let job = Job {
+        code: &p.code,
+        kernel: &p.code.kernels[p.kernel],
+        grid: p.grid,
+        workgroup: p.workgroup,
+        buffers: p.buffers.iter().map(|(_, d, s)| (d.as_slice(), *s)).collect(),
+        kernarg: &kernarg,
+        dynamic_lds: p.dynamic_lds(),
+    };
+    let out = run_job(dev, &job)?;
+    let named = names.iter().map(|n| n.to_string()).zip(out.buffers.iter().cloned()).collect();
+    Ok((named, out))
 }
