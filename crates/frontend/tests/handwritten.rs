@@ -18,15 +18,16 @@ fn shape(p: &Program, cfg: &Cfg) -> Vec<(u32, u32, Exit)> {
     cfg.blocks.iter().map(|b| (p.steps[b.first].pc, p.steps[b.last].pc, b.exit)).collect()
 }
 
+/// s0 counts to 10 in a one-block loop.
+const COUNTED_LOOP: &str = "s_mov_b32 s0, 0
+     s_add_u32 s0, s0, 1
+     s_cmp_lt_u32 s0, 10
+     s_cbranch_scc1 -3
+     s_endpgm";
+
 #[test]
 fn a_counted_loop_is_one_block_looping_on_itself() {
-    let p = program(
-        "s_mov_b32 s0, 0
-         s_add_u32 s0, s0, 1
-         s_cmp_lt_u32 s0, 10
-         s_cbranch_scc1 -3
-         s_endpgm",
-    );
+    let p = program(COUNTED_LOOP);
     let cfg = Cfg::build(&p, 0).unwrap();
     assert_eq!(shape(&p, &cfg), vec![(0, 0, Exit::Goto(1)), (4, 12, Exit::Branch { cond: BranchIf::Scc1, taken: 1, next: 2 }), (16, 16, Exit::End)]);
     let st = Structure::of(&cfg);
@@ -121,13 +122,7 @@ fn running_into_undecodable_words_is_reported() {
 #[test]
 fn the_counted_loop_structures_as_a_loop_with_an_if() {
     use rdna_frontend::structurize::{structurize, Node};
-    let p = program(
-        "s_mov_b32 s0, 0
-         s_add_u32 s0, s0, 1
-         s_cmp_lt_u32 s0, 10
-         s_cbranch_scc1 -3
-         s_endpgm",
-    );
+    let p = program(COUNTED_LOOP);
     let cfg = Cfg::build(&p, 0).unwrap();
     let tree = structurize(&cfg, &Structure::of(&cfg));
     let want = vec![

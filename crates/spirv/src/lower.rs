@@ -53,7 +53,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3]) -> Res
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
     let mut g = Gen::new(lanes, vgprs);
-    g.module(code, kernel, &prog, &cfg, workgroup, waves)?;
+    g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
     Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions })
 }
@@ -188,8 +188,7 @@ impl Gen {
     }
 
     fn join64(&mut self, lo: Word, hi: Word) -> Word {
-        let (t, t64) = (self.t.u32, self.t.u64);
-        let _ = t;
+        let t64 = self.t.u64;
         let lo = self.b.u_convert(t64, None, lo).unwrap();
         let hi = self.b.u_convert(t64, None, hi).unwrap();
         let c32 = self.c64(32);
@@ -307,7 +306,7 @@ impl Gen {
         let s = self.b.shift_right_logical(self.t.u64, None, m, l).unwrap();
         let one = self.c64(1);
         let b = self.b.bitwise_and(self.t.u64, None, s, one).unwrap();
-        self.b.i_not_equal(self.t.bool, None, b, one).map(|x| self.b.logical_not(self.t.bool, None, x).unwrap()).unwrap()
+        self.b.i_equal(self.t.bool, None, b, one).unwrap()
     }
 
     /// Sets bit `lane` of the MASK variable when `bit` holds.
@@ -360,7 +359,7 @@ impl Gen {
 
     // ---- the module ----
 
-    fn module(&mut self, code: &CodeObject, kernel: &Kernel, prog: &Program, cfg: &Cfg, wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
+    fn module(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
         let t = &self.t;
         let (void, u32t, u64t, v3) = (t.void, t.u32, t.u64, t.v3u32);
         // Inputs and push constants.
@@ -455,7 +454,6 @@ impl Gen {
         } else {
             self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
         }
-        let _ = code;
         if !self.sites.is_empty() {
             return Err(RecompileError::Unsupported(std::mem::take(&mut self.sites)));
         }
@@ -842,9 +840,7 @@ impl Gen {
         if op == ReadfirstlaneB32 {
             let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
             let exec = self.exec();
-            let lsb = self.b.ext_inst(self.t.u64, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(exec)]);
             // FindILsb is defined on 32-bit integers: search the two halves.
-            let _ = lsb;
             let (lo, hi) = self.split64(exec);
             let l0 = self.b.ext_inst(self.t.u32, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(lo)]).unwrap();
             let l1 = self.b.ext_inst(self.t.u32, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(hi)]).unwrap();
@@ -873,7 +869,6 @@ impl Gen {
         }
         let zero64 = self.c64(0);
         self.b.store(self.mask, zero64, None, []).unwrap();
-        let lanes = self.lanes;
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             let st = &st2;
@@ -893,7 +888,8 @@ impl Gen {
             let a = g.src32(st.src[0], l)?;
             let b = if st.nsrc > 1 { g.src32(st.src[1], l)? } else { a };
             let c = if st.nsrc > 2 && !carry_out && op != CndmaskB32 { g.src32(st.src[2], l)? } else { a };
-            let m31 = g.c32(31);
+            let (m31, m24, one32) = (g.c32(31), g.c32(0xff_ffff), g.c32(1));
+            let (one64, c32_64) = (g.c64(1), g.c64(32));
             let bl = &mut g.b;
             let fa = |bl: &mut Builder, x: Word| bl.bitcast(f, None, x).unwrap();
             let r = match op {
@@ -943,32 +939,20 @@ impl Gen {
                 MulHiU32 => {
                     let (a, b) = (bl.u_convert(u64t, None, a).unwrap(), bl.u_convert(u64t, None, b).unwrap());
                     let p = bl.i_mul(u64t, None, a, b).unwrap();
-                    let c32 = g.consts.get(&(u64t, 32)).copied();
-                    let c32 = match c32 {
-                        Some(x) => x,
-                        None => {
-                            let x = bl.constant_bit64(u64t, 32);
-                            g.consts.insert((u64t, 32), x);
-                            x
-                        }
-                    };
-                    let hi = bl.shift_right_logical(u64t, None, p, c32).unwrap();
+                    let hi = bl.shift_right_logical(u64t, None, p, c32_64).unwrap();
                     bl.u_convert(u, None, hi).unwrap()
                 }
                 MulU32U24 => {
-                    let m = *g.consts.entry((u, 0xff_ffff)).or_insert_with(|| bl.constant_bit32(u, 0xff_ffff));
-                    let (a, b) = (bl.bitwise_and(u, None, a, m).unwrap(), bl.bitwise_and(u, None, b, m).unwrap());
+                    let (a, b) = (bl.bitwise_and(u, None, a, m24).unwrap(), bl.bitwise_and(u, None, b, m24).unwrap());
                     bl.i_mul(u, None, a, b).unwrap()
                 }
                 BfeU32 => {
                     let off = bl.bitwise_and(u, None, b, m31).unwrap();
-                    let m5 = *g.consts.entry((u, 31)).or_insert_with(|| bl.constant_bit32(u, 31));
-                    let w = bl.bitwise_and(u, None, c, m5).unwrap();
+                    let w = bl.bitwise_and(u, None, c, m31).unwrap();
                     // (a >> off) & ((1 << w) - 1), w = 0 giving 0.
                     let x = bl.shift_right_logical(u, None, a, off).unwrap();
-                    let one = *g.consts.entry((u, 1)).or_insert_with(|| bl.constant_bit32(u, 1));
-                    let sh = bl.shift_left_logical(u, None, one, w).unwrap();
-                    let mask = bl.i_sub(u, None, sh, one).unwrap();
+                    let sh = bl.shift_left_logical(u, None, one32, w).unwrap();
+                    let mask = bl.i_sub(u, None, sh, one32).unwrap();
                     bl.bitwise_and(u, None, x, mask).unwrap()
                 }
                 AddF32 | SubF32 | SubrevF32 | MulF32 => {
@@ -995,14 +979,12 @@ impl Gen {
                 MbcntLoU32B32 | MbcntHiU32B32 => {
                     // popcount(a & bits of the lanes below this one in the low/high half) + b.
                     let l64 = bl.u_convert(u64t, None, lane).unwrap();
-                    let one = *g.consts.entry((u64t, 1)).or_insert_with(|| bl.constant_bit64(u64t, 1));
-                    let below = bl.shift_left_logical(u64t, None, one, l64).unwrap();
-                    let below = bl.i_sub(u64t, None, below, one).unwrap();
+                    let below = bl.shift_left_logical(u64t, None, one64, l64).unwrap();
+                    let below = bl.i_sub(u64t, None, below, one64).unwrap();
                     let half = if op == MbcntLoU32B32 {
                         bl.u_convert(u, None, below).unwrap()
                     } else {
-                        let c32 = *g.consts.entry((u64t, 32)).or_insert_with(|| bl.constant_bit64(u64t, 32));
-                        let h = bl.shift_right_logical(u64t, None, below, c32).unwrap();
+                        let h = bl.shift_right_logical(u64t, None, below, c32_64).unwrap();
                         bl.u_convert(u, None, h).unwrap()
                     };
                     let x = bl.bitwise_and(u, None, a, half).unwrap();
@@ -1042,7 +1024,6 @@ impl Gen {
                 }
                 _ => unreachable!("checked above"),
             };
-            let _ = lanes;
             g.wr_v(st.dst, lane, r)
         })?;
         if carry_out {
