@@ -86,9 +86,63 @@ enum Cmd {
         #[arg(long)]
         dot: bool,
     },
+    /// Recompile a kernel to a SPIR-V compute shader (entry point `main`; its push constants are
+    /// described in the rdna-spirv crate docs).
+    Spirv {
+        /// The code object.
+        file: PathBuf,
+        /// The kernel.
+        #[arg(long)]
+        kernel: String,
+        /// Workgroup size the shader is built for: X[,Y[,Z]].
+        #[arg(long, default_value = "256")]
+        workgroup: String,
+        /// Where to write the module (binary SPIR-V).
+        #[arg(short = 'o', long)]
+        out: Option<PathBuf>,
+        /// Print the module as SPIR-V assembly text.
+        #[arg(long)]
+        text: bool,
+    },
     /// Run the bundled example (SAXPY on gfx1030) on the emulator and compare with the expected
     /// result.
     Demo,
+}
+
+/// `rdna spirv`: a kernel recompiled to SPIR-V, written as binary and/or printed as text.
+fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, dest: Option<&std::path::Path>, text: bool) -> Result<(), String> {
+    let data = read_input(path)?;
+    let co = rdna_hsa::CodeObject::parse(&data).map_err(|e| format!("{}: {e}", path.display()))?;
+    let k = co.kernels.iter().find(|k| k.name == kernel).ok_or_else(|| {
+        format!("{}: no kernel '{kernel}' (it has: {})", path.display(), co.kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", "))
+    })?;
+    let mut wg = [1u32; 3];
+    let parts: Vec<&str> = workgroup.split(',').collect();
+    if parts.len() > 3 {
+        return Err(format!("--workgroup '{workgroup}': at most three sizes, X,Y,Z"));
+    }
+    for (d, p) in parts.iter().enumerate() {
+        wg[d] = p.trim().parse().map_err(|_| format!("--workgroup '{workgroup}': '{p}' is not a number"))?;
+    }
+    let compiled = rdna_spirv::recompile(&co, k, wg).map_err(|e| format!("kernel {kernel}: {e}"))?;
+    if let Some(dest) = dest {
+        let bytes: Vec<u8> = compiled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
+    }
+    if text {
+        writeln!(out, "{}", rdna_spirv::disassemble(&compiled.words)).map_err(|e| e.to_string())?;
+    } else if dest.is_none() {
+        return Err("say where the module goes (-o FILE) or print it (--text)".into());
+    } else {
+        eprintln!(
+            "rdna: {kernel}: {} instructions, {} waves of {} lanes per workgroup, {} SPIR-V words",
+            compiled.instructions,
+            compiled.waves_per_group,
+            compiled.lanes,
+            compiled.words.len()
+        );
+    }
+    Ok(())
 }
 
 /// `rdna cfg`: each kernel's graph, loops and structured form.
@@ -269,6 +323,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
         Cmd::Demo => demo(&mut out)?,
+        Cmd::Spirv { file, kernel, workgroup, out: path, text } => spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text)?,
         Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
         Cmd::Isa { name, list, arch, coverage } => {
             let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;

@@ -199,8 +199,7 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
         }
     }
     if matches!(op, AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32) {
-        let sd = if vop3 { st.sdst } else { crate::wave::sreg::VCC as u16 };
-        w.write_mask(sd, carry & exec);
+        w.write_mask(st.carry_dst(), carry & exec);
     }
     let d = st.dst as usize * LANES;
     if let Some(dst) = w.v.get_mut(d..d + n) {

@@ -49,6 +49,16 @@ pub struct Step {
 }
 
 impl Step {
+    /// Where a carry-out or VCC-style mask result goes: the SDST field of a VOP3 encoding, VCC
+    /// for the short (e32) forms, which have no such field.
+    pub fn carry_dst(&self) -> u16 {
+        if self.inst.format.is_vop3() {
+            self.sdst
+        } else {
+            crate::wave::sreg::VCC as u16
+        }
+    }
+
     /// The instruction's text, as LLVM prints it.
     pub fn text(&self) -> String {
         rdna_disasm::to_text(&self.inst, PrintOptions { wave64: self.inst.wave64 })

@@ -865,11 +865,8 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
     // Carry-out / VCC results (VOP3B SDST, or VCC for the e32 forms).
     let writes_carry = matches!(op, VOp::AddCoU32 | VOp::SubCoU32 | VOp::SubrevCoU32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::DivScaleF32 | VOp::DivScaleF64 | VOp::MadU64U32 | VOp::MadI64I32);
     if writes_carry {
-        let dst = if st.inst.format.is_vop3() { st.sdst } else { sreg::VCC as u16 };
-        let old = w.read_mask_reg(dst);
         // Lanes that did not run write 0 to the mask.
-        let _ = old;
-        w.write_mask(dst, carry & exec);
+        w.write_mask(st.carry_dst(), carry & exec);
     }
     Ok(())
 }

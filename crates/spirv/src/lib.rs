@@ -20,6 +20,15 @@ use rdna_frontend::{CfgError, Site};
 /// waves, hence invocations, one workgroup has).
 pub use lower::recompile;
 
+/// A module as SPIR-V assembly text.
+pub fn disassemble(words: &[u32]) -> String {
+    use rspirv::binary::Disassemble;
+    match rspirv::dr::load_words(words) {
+        Ok(m) => m.disassemble(),
+        Err(e) => format!("; not a SPIR-V module: {e}"),
+    }
+}
+
 /// A recompiled kernel.
 #[derive(Clone, Debug)]
 pub struct Compiled {
@@ -31,6 +40,9 @@ pub struct Compiled {
     pub lanes: u32,
     /// Instructions lowered.
     pub instructions: usize,
+    /// Device memory each wave needs for its VGPRs: the runtime provides
+    /// `vgpr_bytes_per_wave × waves_per_group × workgroups` zeroed bytes.
+    pub vgpr_bytes_per_wave: u64,
 }
 
 /// Why a kernel could not be recompiled.
@@ -45,14 +57,16 @@ pub enum RecompileError {
 }
 
 /// The push constants every recompiled kernel takes, 40 bytes: the kernel argument segment's
-/// and the dispatch packet's device addresses, then the grid size in work-items.
-pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3]) -> Vec<u8> {
-    let mut p = Vec::with_capacity(32);
+/// and the dispatch packet's device addresses, the grid size in work-items (and 4 bytes of
+/// padding), then the address of the waves' VGPR memory.
+pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], vgprs: u64) -> Vec<u8> {
+    let mut p = Vec::with_capacity(40);
     p.extend_from_slice(&kernarg.to_le_bytes());
     p.extend_from_slice(&packet.to_le_bytes());
     for g in grid {
         p.extend_from_slice(&g.to_le_bytes());
     }
     p.extend_from_slice(&0u32.to_le_bytes());
+    p.extend_from_slice(&vgprs.to_le_bytes());
     p
 }

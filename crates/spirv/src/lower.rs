@@ -55,24 +55,26 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3]) -> Res
     let mut g = Gen::new(lanes, vgprs);
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
-    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions })
+    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: vgprs as u64 * lanes as u64 * 4 })
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
+/// The 9-bit source fields (`Src0..2`) name SGPRs and constants too; they are counted through
+/// the decoded sources, which know which they are.
 fn vgprs_used(prog: &Program, cfg: &Cfg) -> u32 {
     let mut n = 3u32;
     for b in &cfg.blocks {
         for st in &prog.steps[b.first..=b.last] {
             for op in st.inst.entry.operands {
-                if op.class == rdna_isa::Class::Vgpr || matches!(op.field, Field::Vdst | Field::Addr | Field::Data | Field::Vdata | Field::Vaddr) {
+                let source_field = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2);
+                if !source_field && (op.class == rdna_isa::Class::Vgpr || matches!(op.field, Field::Vdst | Field::Addr | Field::Data | Field::Vdata | Field::Vaddr)) {
                     let raw = st.inst.field(op.field) as u32;
-                    let r = if raw >= 256 { raw - 256 } else { raw };
-                    n = n.max((r + op.width as u32 + 1).min(256));
+                    n = n.max(raw % 256 + op.width as u32);
                 }
             }
-            for s in st.src {
+            for (s, w) in st.src.iter().zip(st.sw) {
                 if let Src::Vgpr(r) = s {
-                    n = n.max(r as u32 + 3);
+                    n = n.max(*r as u32 + w as u32);
                 }
             }
         }
@@ -104,12 +106,13 @@ struct Gen {
     glsl: Word,
     // Function variables (set in `module`).
     s: Word,
-    v: Word,
     scc: Word,
     state: Word,
     lane: Word,
     mask: Word,
     push: Word,
+    /// Device address of this wave's VGPRs (see `v_ptr`).
+    vbase: Word,
     sites: Vec<Site>,
 }
 
@@ -142,7 +145,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, v: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, sites: Vec::new() }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new() }
     }
 
     // ---- constants and register access ----
@@ -182,6 +185,9 @@ impl Gen {
     }
 
     fn wr_s64(&mut self, r: u16, v: Word) {
+        if r == NULL {
+            return;
+        }
         let (lo, hi) = self.split64(v);
         self.wr_s(r, lo);
         self.wr_s(r + 1, hi);
@@ -223,10 +229,18 @@ impl Gen {
         }
     }
 
+    /// VGPRs live in device memory, `vgprs × lanes` dwords per wave, register-major: an array
+    /// indexed by lane (a Function variable) is lowered by some drivers, lavapipe among them, to
+    /// a ladder of branches per access, and compiling that takes minutes.
     fn v_ptr(&mut self, r: u16, lane: Word) -> Word {
-        let base = self.c32(r as u32 * self.lanes);
-        let i = self.b.i_add(self.t.u32, None, base, lane).unwrap();
-        self.b.access_chain(self.t.fn_u32, None, self.v, [i]).unwrap()
+        let u64t = self.t.u64;
+        let l = self.b.u_convert(u64t, None, lane).unwrap();
+        let four = self.c64(4);
+        let lo = self.b.i_mul(u64t, None, l, four).unwrap();
+        let off = self.c64(r as u64 * self.lanes as u64 * 4);
+        let o = self.b.i_add(u64t, None, off, lo).unwrap();
+        let a = self.b.i_add(u64t, None, self.vbase, o).unwrap();
+        self.b.convert_u_to_ptr(self.t.psb_u32, None, a).unwrap()
     }
 
     fn rd_v(&mut self, r: u16, lane: Word) -> Result<Word, String> {
@@ -234,7 +248,7 @@ impl Gen {
             return Err(format!("v{r} is beyond the registers this kernel was given"));
         }
         let p = self.v_ptr(r, lane);
-        Ok(self.b.load(self.t.u32, None, p, None, []).unwrap())
+        Ok(self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap())
     }
 
     fn wr_v(&mut self, r: u16, lane: Word, v: Word) -> Lowered {
@@ -242,7 +256,7 @@ impl Gen {
             return Err(format!("v{r} is beyond the registers this kernel was given"));
         }
         let p = self.v_ptr(r, lane);
-        self.b.store(p, v, None, []).unwrap();
+        self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
         Ok(())
     }
 
@@ -331,7 +345,8 @@ impl Gen {
         let l = self.b.load(self.t.u32, None, self.lane, None, []).unwrap();
         let n = self.c32(self.lanes);
         let more = self.b.u_less_than(self.t.bool, None, l, n).unwrap();
-        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
+        // Unrolled 32 or 64 times, lane loops make drivers such as lavapipe compile for seconds.
+        self.b.loop_merge(merge, cont, spirv::LoopControl::DONT_UNROLL, []).unwrap();
         self.b.branch_conditional(more, bodyl, merge, []).unwrap();
         self.b.begin_block(Some(bodyl)).unwrap();
         let mut result = Ok(());
@@ -368,9 +383,11 @@ impl Gen {
         self.b.decorate(group_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)]);
         let local_id = self.b.variable(in_v3, None, StorageClass::Input, None);
         self.b.decorate(local_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::LocalInvocationId)]);
-        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t]);
+        let num_groups = self.b.variable(in_v3, None, StorageClass::Input, None);
+        self.b.decorate(num_groups, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)]);
+        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t]);
         self.b.decorate(push_t, spirv::Decoration::Block, []);
-        for (i, off) in [0u32, 8, 16, 20, 24, 28].into_iter().enumerate() {
+        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32].into_iter().enumerate() {
             self.b.member_decorate(push_t, i as u32, spirv::Decoration::Offset, [Operand::LiteralBit32(off)]);
         }
         let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
@@ -378,23 +395,18 @@ impl Gen {
         // Register files.
         let n128 = self.c32(128);
         let arr_s = self.b.type_array(u32t, n128);
-        let nv = self.c32(self.vgprs * self.lanes);
-        let arr_v = self.b.type_array(u32t, nv);
         let fn_arr_s = self.b.type_pointer(None, StorageClass::Function, arr_s);
-        let fn_arr_v = self.b.type_pointer(None, StorageClass::Function, arr_v);
         let null_s = self.b.constant_null(arr_s);
-        let null_v = self.b.constant_null(arr_v);
         let fn_ty = self.b.type_function(void, []);
         let main = self.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty).unwrap();
         self.b.begin_block(None).unwrap();
         self.s = self.b.variable(fn_arr_s, None, StorageClass::Function, Some(null_s));
-        self.v = self.b.variable(fn_arr_v, None, StorageClass::Function, Some(null_v));
         let f = self.b.constant_false(self.t.bool);
         self.scc = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         self.state = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.lane = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.mask = self.b.variable(self.t.fn_u64, None, StorageClass::Function, None);
-        self.wave_setup(kernel, prog, group_id, local_id, wg)?;
+        self.wave_setup(kernel, prog, [group_id, local_id, num_groups], wg, waves)?;
         // The dispatch loop over the kernel's blocks.
         let kernel_blocks = &cfg.functions[0].blocks;
         let labels: Vec<Word> = kernel_blocks.iter().map(|_| self.b.id()).collect();
@@ -446,7 +458,7 @@ impl Gen {
         self.b.begin_block(Some(merge)).unwrap();
         self.b.ret().unwrap();
         self.b.end_function().unwrap();
-        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [group_id, local_id, self.push]);
+        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [group_id, local_id, num_groups, self.push]);
         self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [waves, 1, 1]);
         // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
         if kernel.kd.float_denorm_mode_32() == 3 {
@@ -462,10 +474,11 @@ impl Gen {
 
     /// SGPRs from the kernel descriptor, work-item ids in v0–v2 (packed in v0 on gfx11) and
     /// EXEC for the lanes inside the grid.
-    fn wave_setup(&mut self, kernel: &Kernel, prog: &Program, group_id: Word, local_id: Word, wg: [u32; 3]) -> Result<(), RecompileError> {
+    fn wave_setup(&mut self, kernel: &Kernel, prog: &Program, [group_id, local_id, num_groups]: [Word; 3], wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
         let (u32t, u64t) = (self.t.u32, self.t.u64);
         let gid = self.b.load(self.t.v3u32, None, group_id, None, []).unwrap();
         let lid = self.b.load(self.t.v3u32, None, local_id, None, []).unwrap();
+        let ngroups = self.b.load(self.t.v3u32, None, num_groups, None, []).unwrap();
         let wave = self.b.composite_extract(u32t, None, lid, [0]).unwrap();
         let gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
         let push_u64 = |g: &mut Gen, member: u32| {
@@ -473,6 +486,22 @@ impl Gen {
             let p = g.b.access_chain(g.t.pc_u64, None, g.push, [i]).unwrap();
             g.b.load(u64t, None, p, None, []).unwrap()
         };
+        // This wave's VGPRs: wave (z·Y·X + y·X + x)·waves + wave of the dispatch.
+        let n: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap()).collect();
+        let wide = |g: &mut Gen, x: Word| g.b.u_convert(u64t, None, x).unwrap();
+        let (gx, gy, gz, nx, ny) = (wide(self, gids[0]), wide(self, gids[1]), wide(self, gids[2]), wide(self, n[0]), wide(self, n[1]));
+        let zy = self.b.i_mul(u64t, None, gz, ny).unwrap();
+        let zy = self.b.i_add(u64t, None, zy, gy).unwrap();
+        let flat = self.b.i_mul(u64t, None, zy, nx).unwrap();
+        let flat = self.b.i_add(u64t, None, flat, gx).unwrap();
+        let cw = self.c64(waves as u64);
+        let w = self.b.i_mul(u64t, None, flat, cw).unwrap();
+        let wv = wide(self, wave);
+        let w = self.b.i_add(u64t, None, w, wv).unwrap();
+        let per_wave = self.c64(self.vgprs as u64 * self.lanes as u64 * 4);
+        let off = self.b.i_mul(u64t, None, w, per_wave).unwrap();
+        let regs = push_u64(self, 6);
+        self.vbase = self.b.i_add(u64t, None, regs, off).unwrap();
         for (s, input) in kernel.kd.sgpr_inputs() {
             match input {
                 SgprInput::KernargSegmentPtr => {
@@ -1028,7 +1057,7 @@ impl Gen {
         })?;
         if carry_out {
             let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
-            self.wr_mask(st.sdst, m);
+            self.wr_mask(st.carry_dst(), m);
         }
         Ok(())
     }

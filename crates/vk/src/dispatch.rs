@@ -7,6 +7,9 @@ use rdna_hsa::{CodeObject, Kernel};
 
 use crate::Device;
 
+/// The most device memory one dispatch's VGPRs may take.
+const MAX_VGPR_MEMORY: u64 = 2 << 30;
+
 /// Buffers after a run, in the order given, and what ran.
 pub struct VkOutputs {
     pub buffers: Vec<Vec<u8>>,
@@ -30,6 +33,11 @@ pub struct Job<'a> {
 /// Recompiles and runs a job on `dev`.
 pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
     let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
+    let groups = [0, 1, 2].map(|d| job.grid[d].div_ceil(job.workgroup[d]));
+    let waves = groups.iter().map(|&g| g as u64).product::<u64>() * compiled.waves_per_group as u64;
+    let vgpr_bytes = waves.checked_mul(compiled.vgpr_bytes_per_wave).filter(|&b| b <= MAX_VGPR_MEMORY).ok_or_else(|| {
+        format!("{waves} waves of {} bytes of VGPRs each need more than {} MiB of device memory; dispatch a smaller grid", compiled.vgpr_bytes_per_wave, MAX_VGPR_MEMORY >> 20)
+    })?;
     let mut bufs = Vec::new();
     let result = (|| -> Result<u64, String> {
         for &(data, size) in &job.buffers {
@@ -41,11 +49,12 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         let launch = Launch { code: job.code, kernel: job.kernel, grid: job.grid, workgroup: job.workgroup, kernarg, dynamic_lds: job.dynamic_lds };
         let packet = rdna_emu::dispatch_packet(&launch, kbuf.address, 0);
         let pbuf = dev.buffer_with(&packet, packet.len() as u64).map_err(|e| e.to_string())?;
-        let groups = [0, 1, 2].map(|d| job.grid[d].div_ceil(job.workgroup[d]));
-        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid);
+        let vbuf = dev.buffer(vgpr_bytes).map_err(|e| e.to_string())?;
+        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid, vbuf.address);
         let r = dev.dispatch(&compiled.words, "main", &push, groups, None).map_err(|e| e.to_string());
         dev.free(kbuf);
         dev.free(pbuf);
+        dev.free(vbuf);
         r?;
         Ok(groups.iter().map(|&g| g as u64).product::<u64>())
     })();
