@@ -19,18 +19,18 @@ fn bits(raw: u64, lo: u32, n: u32) -> u32 {
 
 /// Source modifiers decoded from the encoding.
 #[derive(Clone, Copy, Default)]
-struct Mods {
-    neg: u8,
-    abs: u8,
-    clamp: bool,
-    omod: u8,
-    op_sel: u8,
+pub struct Mods {
+    pub neg: u8,
+    pub abs: u8,
+    pub clamp: bool,
+    pub omod: u8,
+    pub op_sel: u8,
     /// VOP3P: op_sel_hi (3 bits) and neg_hi.
-    op_sel_hi: u8,
-    neg_hi: u8,
+    pub op_sel_hi: u8,
+    pub neg_hi: u8,
 }
 
-fn mods(st: &Step) -> Mods {
+pub fn mods(st: &Step) -> Mods {
     let raw = st.inst.raw;
     let f = st.inst.format;
     let vop3b = st.vop3b;
@@ -137,7 +137,7 @@ fn sdwa_sel(v: u64, sel: u32, sext: bool) -> u64 {
 }
 
 /// Float sign-bit position of an operand: f16 (15), f64 (63) or 32-bit data (31).
-fn sign_bit(imm: ImmTy, width: u8) -> u32 {
+pub fn sign_bit(imm: ImmTy, width: u8) -> u32 {
     match imm {
         ImmTy::F16 | ImmTy::I16 => 15,
         _ if width >= 2 => 63,

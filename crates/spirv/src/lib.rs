@@ -43,6 +43,10 @@ pub struct Compiled {
     /// Device memory each wave needs for its VGPRs: the runtime provides
     /// `vgpr_bytes_per_wave × waves_per_group × workgroups` zeroed bytes.
     pub vgpr_bytes_per_wave: u64,
+    /// Loop iterations one wave may run between two checks of the iteration limit. A device
+    /// that stops shaders after N loop iterations in all (Mesa's lavapipe: 65,535) passes
+    /// `N - iteration_margin` as the limit, and a wave that reaches it stops and reports it.
+    pub iteration_margin: u32,
 }
 
 /// Why a kernel could not be recompiled.
@@ -56,17 +60,26 @@ pub enum RecompileError {
     Unsupported(Vec<Site>),
 }
 
-/// The push constants every recompiled kernel takes, 40 bytes: the kernel argument segment's
-/// and the dispatch packet's device addresses, the grid size in work-items (and 4 bytes of
-/// padding), then the address of the waves' VGPR memory.
-pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], vgprs: u64) -> Vec<u8> {
-    let mut p = Vec::with_capacity(40);
+/// The push constants every recompiled kernel takes, 48 bytes: the kernel argument segment's
+/// and the dispatch packet's device addresses, the grid size in work-items, the wave size
+/// ([`Compiled::lanes`]), the address of the waves' VGPR memory (whose first
+/// [`STATUS_BYTES`] hold the status word), then the loop-iteration limit (see
+/// [`Compiled::iteration_margin`]; `u32::MAX` for none) and 4 bytes of padding.
+pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32) -> Vec<u8> {
+    let mut p = Vec::with_capacity(48);
     p.extend_from_slice(&kernarg.to_le_bytes());
     p.extend_from_slice(&packet.to_le_bytes());
     for g in grid {
         p.extend_from_slice(&g.to_le_bytes());
     }
-    p.extend_from_slice(&0u32.to_le_bytes());
+    p.extend_from_slice(&lanes.to_le_bytes());
     p.extend_from_slice(&vgprs.to_le_bytes());
+    p.extend_from_slice(&iteration_limit.to_le_bytes());
+    p.extend_from_slice(&0u32.to_le_bytes());
     p
 }
+
+/// Bytes at the start of the VGPR memory before the first wave's registers: a status word that
+/// a wave sets to [`STATUS_ITERATION_LIMIT`] when it stopped at the loop-iteration limit.
+pub const STATUS_BYTES: u64 = 16;
+pub const STATUS_ITERATION_LIMIT: u32 = 1;

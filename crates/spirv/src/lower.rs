@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use rdna_emu::program::{Program, Src, Step};
-use rdna_emu::sem::{BranchIf, Cond, Kind, Logic, MemKind, Num, Salu, VOp};
+use rdna_emu::sem::{BranchIf, Cond, Kind, Logic, MemKind, Num};
 use rdna_frontend::{kernel_program, Cfg, Exit, Site};
 use rdna_hsa::{CodeObject, Kernel, SgprInput};
 use rdna_isa::{Field, Format};
@@ -22,9 +22,9 @@ const EXIT: u32 = u32::MAX;
 const VCC: u16 = 106;
 const NULL: u16 = 125;
 const EXEC: u16 = 126;
-/// GLSL.std.450 instruction numbers.
-const GLSL_FMA: u32 = 50;
-const GLSL_FIND_LSB: u32 = 73;
+
+mod salu;
+mod valu;
 
 type Lowered = Result<(), String>;
 
@@ -55,7 +55,8 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3]) -> Res
     let mut g = Gen::new(lanes, vgprs);
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
-    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: vgprs as u64 * lanes as u64 * 4 })
+    let iteration_margin = (g.max_block_loops + 2) * lanes + 4;
+    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: vgprs as u64 * lanes as u64 * 4, iteration_margin })
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
@@ -114,6 +115,18 @@ struct Gen {
     /// Device address of this wave's VGPRs (see `v_ptr`).
     vbase: Word,
     sites: Vec<Site>,
+    /// Whether an f64 operation was lowered (the Float64 capability is declared on first use).
+    uses_f64: bool,
+    /// The wave size, loaded from the push constants (see `wave_setup`).
+    lane_count: Word,
+    /// Loop iterations so far (a Function variable), and the limit from the push constants.
+    iters: Word,
+    iter_limit: Word,
+    /// Device address of the status word (the start of the VGPR memory).
+    status: Word,
+    /// Lane loops in the block being lowered, and the most in any block (setup included).
+    block_loops: u32,
+    max_block_loops: u32,
 }
 
 impl Gen {
@@ -145,7 +158,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new() }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
     }
 
     // ---- constants and register access ----
@@ -268,6 +281,14 @@ impl Gen {
         self.b.store(self.scc, v, None, []).unwrap();
     }
 
+    /// Adds one to the loop-iteration count (see [`crate::Compiled::iteration_margin`]).
+    fn count_iteration(&mut self) {
+        let n = self.b.load(self.t.u32, None, self.iters, None, []).unwrap();
+        let one = self.c32(1);
+        let n = self.b.i_add(self.t.u32, None, n, one).unwrap();
+        self.b.store(self.iters, n, None, []).unwrap();
+    }
+
     fn exec(&mut self) -> Word {
         self.rd_mask(EXEC)
     }
@@ -343,10 +364,10 @@ impl Gen {
         self.b.branch(header).unwrap();
         self.b.begin_block(Some(header)).unwrap();
         let l = self.b.load(self.t.u32, None, self.lane, None, []).unwrap();
-        let n = self.c32(self.lanes);
+        let n = self.lane_count;
         let more = self.b.u_less_than(self.t.bool, None, l, n).unwrap();
-        // Unrolled 32 or 64 times, lane loops make drivers such as lavapipe compile for seconds.
-        self.b.loop_merge(merge, cont, spirv::LoopControl::DONT_UNROLL, []).unwrap();
+        // The bound is not a constant, so drivers do not unroll 32 or 64 copies (see `wave_setup`).
+        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
         self.b.branch_conditional(more, bodyl, merge, []).unwrap();
         self.b.begin_block(Some(bodyl)).unwrap();
         let mut result = Ok(());
@@ -367,6 +388,9 @@ impl Gen {
         let one = self.c32(1);
         let next = self.b.i_add(self.t.u32, None, l, one).unwrap();
         self.b.store(self.lane, next, None, []).unwrap();
+        self.count_iteration();
+        self.block_loops += 1;
+        self.max_block_loops = self.max_block_loops.max(self.block_loops);
         self.b.branch(header).unwrap();
         self.b.begin_block(Some(merge)).unwrap();
         result
@@ -385,9 +409,9 @@ impl Gen {
         self.b.decorate(local_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::LocalInvocationId)]);
         let num_groups = self.b.variable(in_v3, None, StorageClass::Input, None);
         self.b.decorate(num_groups, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)]);
-        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t]);
+        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t]);
         self.b.decorate(push_t, spirv::Decoration::Block, []);
-        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32].into_iter().enumerate() {
+        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44].into_iter().enumerate() {
             self.b.member_decorate(push_t, i as u32, spirv::Decoration::Offset, [Operand::LiteralBit32(off)]);
         }
         let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
@@ -406,22 +430,30 @@ impl Gen {
         self.state = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.lane = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.mask = self.b.variable(self.t.fn_u64, None, StorageClass::Function, None);
+        let zero = self.c32(0);
+        self.iters = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
         self.wave_setup(kernel, prog, [group_id, local_id, num_groups], wg, waves)?;
         // The dispatch loop over the kernel's blocks.
         let kernel_blocks = &cfg.functions[0].blocks;
         let labels: Vec<Word> = kernel_blocks.iter().map(|_| self.b.id()).collect();
-        let (header, body, smerge, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        let (header, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
         self.b.branch(header).unwrap();
         self.b.begin_block(Some(header)).unwrap();
         self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
         self.b.branch(body).unwrap();
         self.b.begin_block(Some(body)).unwrap();
-        let st = self.b.load(u32t, None, self.state, None, []).unwrap();
-        self.b.selection_merge(smerge, spirv::SelectionControl::NONE).unwrap();
-        let cases: Vec<(Operand, Word)> = kernel_blocks.iter().zip(&labels).map(|(&b, &l)| (Operand::LiteralBit32(b as u32), l)).collect();
-        self.b.switch(st, smerge, cases).unwrap();
+        // One selection per block, in order, each testing the state afresh: a block may run
+        // right after the one that chose it. (An OpSwitch here made Mesa 22's lavapipe lose
+        // the results of invocations that diverge in the lane loops nested in its cases.)
         for (&bid, &label) in kernel_blocks.iter().zip(&labels) {
+            let st = self.b.load(u32t, None, self.state, None, []).unwrap();
+            let me = self.c32(bid as u32);
+            let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();
+            let join = self.b.id();
+            self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+            self.b.branch_conditional(here, label, join, []).unwrap();
             self.b.begin_block(Some(label)).unwrap();
+            self.block_loops = 0;
             let blk = &cfg.blocks[bid];
             for i in blk.first..=blk.last {
                 let step = &prog.steps[i];
@@ -446,11 +478,25 @@ impl Gen {
             if let Some(n) = next {
                 self.b.store(self.state, n, None, []).unwrap();
             }
-            self.b.branch(smerge).unwrap();
+            self.b.branch(join).unwrap();
+            self.b.begin_block(Some(join)).unwrap();
         }
-        self.b.begin_block(Some(smerge)).unwrap();
         self.b.branch(cont).unwrap();
         self.b.begin_block(Some(cont)).unwrap();
+        self.count_iteration();
+        // At the iteration limit the wave stops and says so in the status word.
+        let n = self.b.load(u32t, None, self.iters, None, []).unwrap();
+        let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
+        let (stop, go_on) = (self.b.id(), self.b.id());
+        self.b.selection_merge(go_on, spirv::SelectionControl::NONE).unwrap();
+        self.b.branch_conditional(over, stop, go_on, []).unwrap();
+        self.b.begin_block(Some(stop)).unwrap();
+        let flag = self.c32(crate::STATUS_ITERATION_LIMIT);
+        self.store_global(self.status, flag);
+        let exit = self.c32(EXIT);
+        self.b.store(self.state, exit, None, []).unwrap();
+        self.b.branch(go_on).unwrap();
+        self.b.begin_block(Some(go_on)).unwrap();
         let st = self.b.load(u32t, None, self.state, None, []).unwrap();
         let exit = self.c32(EXIT);
         let go = self.b.i_not_equal(self.t.bool, None, st, exit).unwrap();
@@ -459,12 +505,20 @@ impl Gen {
         self.b.ret().unwrap();
         self.b.end_function().unwrap();
         self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [group_id, local_id, num_groups, self.push]);
-        self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [waves, 1, 1]);
+        // One wave per Vulkan workgroup (see `wave_setup`).
+        self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
         // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
         if kernel.kd.float_denorm_mode_32() == 3 {
             self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
         } else {
             self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
+        }
+        if self.uses_f64 {
+            if kernel.kd.float_denorm_mode_16_64() == 3 {
+                self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [64]);
+            } else {
+                self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f64 denormal flushing is not recompiled yet".into() });
+            }
         }
         if !self.sites.is_empty() {
             return Err(RecompileError::Unsupported(std::mem::take(&mut self.sites)));
@@ -479,15 +533,23 @@ impl Gen {
         let gid = self.b.load(self.t.v3u32, None, group_id, None, []).unwrap();
         let lid = self.b.load(self.t.v3u32, None, local_id, None, []).unwrap();
         let ngroups = self.b.load(self.t.v3u32, None, num_groups, None, []).unwrap();
-        let wave = self.b.composite_extract(u32t, None, lid, [0]).unwrap();
-        let gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
+        // Each Vulkan workgroup is one wave: x counts waves, `waves` per kernel workgroup. (LDS
+        // and barriers, which need a workgroup's waves together, are not recompiled yet; and
+        // lavapipe's loop-iteration limit is shared by the invocations run together.)
+        let _ = lid;
+        let cw32 = self.c32(waves);
+        let gx = self.b.composite_extract(u32t, None, gid, [0]).unwrap();
+        let wave = self.b.u_mod(u32t, None, gx, cw32).unwrap();
+        let mut gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
+        gids[0] = self.b.u_div(u32t, None, gx, cw32).unwrap();
         let push_u64 = |g: &mut Gen, member: u32| {
             let i = g.c32(member);
             let p = g.b.access_chain(g.t.pc_u64, None, g.push, [i]).unwrap();
             g.b.load(u64t, None, p, None, []).unwrap()
         };
         // This wave's VGPRs: wave (z·Y·X + y·X + x)·waves + wave of the dispatch.
-        let n: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap()).collect();
+        let mut n: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap()).collect();
+        n[0] = self.b.u_div(u32t, None, n[0], cw32).unwrap();
         let wide = |g: &mut Gen, x: Word| g.b.u_convert(u64t, None, x).unwrap();
         let (gx, gy, gz, nx, ny) = (wide(self, gids[0]), wide(self, gids[1]), wide(self, gids[2]), wide(self, n[0]), wide(self, n[1]));
         let zy = self.b.i_mul(u64t, None, gz, ny).unwrap();
@@ -501,7 +563,19 @@ impl Gen {
         let per_wave = self.c64(self.vgprs as u64 * self.lanes as u64 * 4);
         let off = self.b.i_mul(u64t, None, w, per_wave).unwrap();
         let regs = push_u64(self, 6);
+        self.status = regs;
+        let skip = self.c64(crate::STATUS_BYTES);
+        let off = self.b.i_add(u64t, None, off, skip).unwrap();
         self.vbase = self.b.i_add(u64t, None, regs, off).unwrap();
+        let seven = self.c32(7);
+        let p = self.b.access_chain(self.t.pc_u32, None, self.push, [seven]).unwrap();
+        self.iter_limit = self.b.load(self.t.u32, None, p, None, []).unwrap();
+        // The lane loops' trip count comes from a push constant (it always equals the wave
+        // size): a constant bound lets drivers unroll 32 or 64 copies, and Mesa 22's lavapipe
+        // mis-executes divergent invocations in loops marked DontUnroll instead.
+        let five = self.c32(5);
+        let p = self.b.access_chain(self.t.pc_u32, None, self.push, [five]).unwrap();
+        self.lane_count = self.b.load(self.t.u32, None, p, None, []).unwrap();
         for (s, input) in kernel.kd.sgpr_inputs() {
             match input {
                 SgprInput::KernargSegmentPtr => {
@@ -620,10 +694,10 @@ impl Gen {
             Kind::SLogic { op, wide } => self.slogic(st, op, wide),
             Kind::SaveExec { op, wrexec } => self.saveexec(st, op, wrexec),
             Kind::Salu(op) => self.salu(st, op),
-            Kind::Valu(op) if st.plain => self.valu(st, op),
+            Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } if st.plain => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
-            Kind::Valu(_) | Kind::Vcmp { .. } => Err("VALU modifiers, DPP and SDWA are not recompiled yet".into()),
+            Kind::Vcmp { .. } => Err("compares with modifiers, DPP or SDWA are not recompiled yet".into()),
             _ => Err("this instruction family is not recompiled yet".into()),
         }
     }
@@ -734,123 +808,6 @@ impl Gen {
         Ok(())
     }
 
-    fn salu(&mut self, st: &Step, op: Salu) -> Lowered {
-        use Salu::*;
-        let (u32t, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
-        let d = st.dst;
-        match op {
-            MovB32 | MovkI32 => {
-                let a = self.src32(st.src[0], None)?;
-                self.wr_s(d, a);
-            }
-            MovB64 => {
-                let a = self.src64(st.src[0], None)?;
-                self.wr_s64(d, a);
-            }
-            CselectB32 | CselectB64 => {
-                let c = self.rd_scc();
-                if op == CselectB32 {
-                    let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
-                    let r = self.b.select(u32t, None, c, a, b).unwrap();
-                    self.wr_s(d, r);
-                } else {
-                    let (a, b) = (self.src64(st.src[0], None)?, self.src64(st.src[1], None)?);
-                    let r = self.b.select(u64t, None, c, a, b).unwrap();
-                    self.wr_s64(d, r);
-                }
-            }
-            AddU32 | AddcU32 | SubU32 | SubbU32 => {
-                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
-                let (a, b) = (self.b.u_convert(u64t, None, a).unwrap(), self.b.u_convert(u64t, None, b).unwrap());
-                let cin = if matches!(op, AddcU32 | SubbU32) {
-                    let c = self.rd_scc();
-                    let (one, zero) = (self.c64(1), self.c64(0));
-                    self.b.select(u64t, None, c, one, zero).unwrap()
-                } else {
-                    self.c64(0)
-                };
-                let r = if matches!(op, AddU32 | AddcU32) {
-                    let s = self.b.i_add(u64t, None, a, b).unwrap();
-                    self.b.i_add(u64t, None, s, cin).unwrap()
-                } else {
-                    let s = self.b.i_sub(u64t, None, a, b).unwrap();
-                    self.b.i_sub(u64t, None, s, cin).unwrap()
-                };
-                let lo = self.b.u_convert(u32t, None, r).unwrap();
-                self.wr_s(d, lo);
-                // Carry or borrow: bit 32 of the 64-bit result.
-                let c32 = self.c64(32);
-                let hi = self.b.shift_right_logical(u64t, None, r, c32).unwrap();
-                let one = self.c64(1);
-                let bit = self.b.bitwise_and(u64t, None, hi, one).unwrap();
-                let c = self.b.i_equal(boolt, None, bit, one).unwrap();
-                self.wr_scc(c);
-            }
-            AddI32 | SubI32 => {
-                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
-                let r = if op == AddI32 { self.b.i_add(u32t, None, a, b).unwrap() } else { self.b.i_sub(u32t, None, a, b).unwrap() };
-                self.wr_s(d, r);
-                // Signed overflow: the operands' signs (for sub, a's and !b's) agree and differ from the result's.
-                let bb = if op == AddI32 { b } else { self.b.not(u32t, None, b).unwrap() };
-                let x1 = self.b.bitwise_xor(u32t, None, a, r).unwrap();
-                let x2 = self.b.bitwise_xor(u32t, None, bb, r).unwrap();
-                let both = self.b.bitwise_and(u32t, None, x1, x2).unwrap();
-                let c31 = self.c32(31);
-                let s = self.b.shift_right_logical(u32t, None, both, c31).unwrap();
-                let one = self.c32(1);
-                let c = self.b.i_equal(boolt, None, s, one).unwrap();
-                self.wr_scc(c);
-            }
-            MulI32 => {
-                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
-                let r = self.b.i_mul(u32t, None, a, b).unwrap();
-                self.wr_s(d, r);
-            }
-            LshlB32 | LshrB32 | AshrI32 => {
-                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
-                let m = self.c32(31);
-                let sh = self.b.bitwise_and(u32t, None, b, m).unwrap();
-                let r = match op {
-                    LshlB32 => self.b.shift_left_logical(u32t, None, a, sh).unwrap(),
-                    LshrB32 => self.b.shift_right_logical(u32t, None, a, sh).unwrap(),
-                    _ => self.b.shift_right_arithmetic(u32t, None, a, sh).unwrap(),
-                };
-                self.wr_s(d, r);
-                let z = self.c32(0);
-                let c = self.b.i_not_equal(boolt, None, r, z).unwrap();
-                self.wr_scc(c);
-            }
-            Bcnt1B32 => {
-                let a = self.src32(st.src[0], None)?;
-                let r = self.b.bit_count(u32t, None, a).unwrap();
-                self.wr_s(d, r);
-                let z = self.c32(0);
-                let c = self.b.i_not_equal(boolt, None, r, z).unwrap();
-                self.wr_scc(c);
-            }
-            CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32 => {
-                let (a, b) = (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?);
-                let bl = &mut self.b;
-                let c = match op {
-                    CmpEqU32 | CmpEqI32 => bl.i_equal(boolt, None, a, b),
-                    CmpLgU32 | CmpLgI32 => bl.i_not_equal(boolt, None, a, b),
-                    CmpGtU32 => bl.u_greater_than(boolt, None, a, b),
-                    CmpGeU32 => bl.u_greater_than_equal(boolt, None, a, b),
-                    CmpLtU32 => bl.u_less_than(boolt, None, a, b),
-                    CmpLeU32 => bl.u_less_than_equal(boolt, None, a, b),
-                    CmpGtI32 => bl.s_greater_than(boolt, None, a, b),
-                    CmpGeI32 => bl.s_greater_than_equal(boolt, None, a, b),
-                    CmpLtI32 => bl.s_less_than(boolt, None, a, b),
-                    _ => bl.s_less_than_equal(boolt, None, a, b),
-                }
-                .unwrap();
-                self.wr_scc(c);
-            }
-            _ => return Err(format!("scalar operation {op:?} is not recompiled yet")),
-        }
-        Ok(())
-    }
-
     /// The lane mask a carry-in or v_cndmask reads: SRC2 in VOP3, VCC otherwise.
     fn mask_in(&mut self, st: &Step) -> Result<Word, String> {
         if st.inst.format == Format::Vop3 {
@@ -861,205 +818,6 @@ impl Gen {
         } else {
             Ok(self.rd_mask(VCC))
         }
-    }
-
-    fn valu(&mut self, st: &Step, op: VOp) -> Lowered {
-        use VOp::*;
-        // Wave-level operations first: they are not per-lane loops.
-        if op == ReadfirstlaneB32 {
-            let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
-            let exec = self.exec();
-            // FindILsb is defined on 32-bit integers: search the two halves.
-            let (lo, hi) = self.split64(exec);
-            let l0 = self.b.ext_inst(self.t.u32, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(lo)]).unwrap();
-            let l1 = self.b.ext_inst(self.t.u32, None, self.glsl, GLSL_FIND_LSB, [Operand::IdRef(hi)]).unwrap();
-            let c32 = self.c32(32);
-            let l1 = self.b.i_add(self.t.u32, None, l1, c32).unwrap();
-            let z = self.c32(0);
-            let lo_set = self.b.i_not_equal(self.t.bool, None, lo, z).unwrap();
-            let hi_set = self.b.i_not_equal(self.t.bool, None, hi, z).unwrap();
-            let l = self.b.select(self.t.u32, None, hi_set, l1, z).unwrap();
-            let l = self.b.select(self.t.u32, None, lo_set, l0, l).unwrap();
-            let v = self.rd_v(r, l)?;
-            self.wr_s(st.dst, v);
-            return Ok(());
-        }
-        let carry_out = matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32);
-        let mask_in = if matches!(op, AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | CndmaskB32) { Some(self.mask_in(st)?) } else { None };
-        let supported = matches!(
-            op,
-            MovB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | LshlrevB32 | LshrrevB32 | AshrrevI32 | AndB32 | OrB32 | XorB32 | NotB32 | LshlOrB32 | LshlAddU32
-                | AddLshlU32 | Add3U32 | AndOrB32 | Or3B32 | Xor3B32 | MulLoU32 | MulHiU32 | MulU32U24 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32
-                | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | LshlrevB64 | AddF32 | SubF32 | SubrevF32 | MulF32 | FmacF32 | FmaF32 | CvtF32U32 | CvtF32I32
-                | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32
-        );
-        if !supported {
-            return Err(format!("vector operation {op:?} is not recompiled yet"));
-        }
-        let zero64 = self.c64(0);
-        self.b.store(self.mask, zero64, None, []).unwrap();
-        let st2 = st.clone();
-        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let st = &st2;
-            let (u, u64t, f, boolt) = (g.t.u32, g.t.u64, g.t.f32, g.t.bool);
-            let l = Some(lane);
-            if op == LshlrevB64 {
-                let sh = g.src32(st.src[0], l)?;
-                let v = g.src64(st.src[1], l)?;
-                let m = g.c32(63);
-                let sh = g.b.bitwise_and(u, None, sh, m).unwrap();
-                let sh = g.b.u_convert(u64t, None, sh).unwrap();
-                let r = g.b.shift_left_logical(u64t, None, v, sh).unwrap();
-                let (lo, hi) = g.split64(r);
-                g.wr_v(st.dst, lane, lo)?;
-                return g.wr_v(st.dst + 1, lane, hi);
-            }
-            let a = g.src32(st.src[0], l)?;
-            let b = if st.nsrc > 1 { g.src32(st.src[1], l)? } else { a };
-            let c = if st.nsrc > 2 && !carry_out && op != CndmaskB32 { g.src32(st.src[2], l)? } else { a };
-            let (m31, m24, one32) = (g.c32(31), g.c32(0xff_ffff), g.c32(1));
-            let (one64, c32_64) = (g.c64(1), g.c64(32));
-            let bl = &mut g.b;
-            let fa = |bl: &mut Builder, x: Word| bl.bitcast(f, None, x).unwrap();
-            let r = match op {
-                MovB32 => a,
-                AddNcU32 => bl.i_add(u, None, a, b).unwrap(),
-                SubNcU32 => bl.i_sub(u, None, a, b).unwrap(),
-                SubrevNcU32 => bl.i_sub(u, None, b, a).unwrap(),
-                LshlrevB32 | LshrrevB32 | AshrrevI32 => {
-                    let sh = bl.bitwise_and(u, None, a, m31).unwrap();
-                    match op {
-                        LshlrevB32 => bl.shift_left_logical(u, None, b, sh).unwrap(),
-                        LshrrevB32 => bl.shift_right_logical(u, None, b, sh).unwrap(),
-                        _ => bl.shift_right_arithmetic(u, None, b, sh).unwrap(),
-                    }
-                }
-                AndB32 => bl.bitwise_and(u, None, a, b).unwrap(),
-                OrB32 => bl.bitwise_or(u, None, a, b).unwrap(),
-                XorB32 => bl.bitwise_xor(u, None, a, b).unwrap(),
-                NotB32 => bl.not(u, None, a).unwrap(),
-                LshlOrB32 | LshlAddU32 => {
-                    let sh = bl.bitwise_and(u, None, b, m31).unwrap();
-                    let x = bl.shift_left_logical(u, None, a, sh).unwrap();
-                    if op == LshlOrB32 { bl.bitwise_or(u, None, x, c).unwrap() } else { bl.i_add(u, None, x, c).unwrap() }
-                }
-                AddLshlU32 => {
-                    let s = bl.i_add(u, None, a, b).unwrap();
-                    let sh = bl.bitwise_and(u, None, c, m31).unwrap();
-                    bl.shift_left_logical(u, None, s, sh).unwrap()
-                }
-                Add3U32 => {
-                    let s = bl.i_add(u, None, a, b).unwrap();
-                    bl.i_add(u, None, s, c).unwrap()
-                }
-                AndOrB32 => {
-                    let x = bl.bitwise_and(u, None, a, b).unwrap();
-                    bl.bitwise_or(u, None, x, c).unwrap()
-                }
-                Or3B32 => {
-                    let x = bl.bitwise_or(u, None, a, b).unwrap();
-                    bl.bitwise_or(u, None, x, c).unwrap()
-                }
-                Xor3B32 => {
-                    let x = bl.bitwise_xor(u, None, a, b).unwrap();
-                    bl.bitwise_xor(u, None, x, c).unwrap()
-                }
-                MulLoU32 => bl.i_mul(u, None, a, b).unwrap(),
-                MulHiU32 => {
-                    let (a, b) = (bl.u_convert(u64t, None, a).unwrap(), bl.u_convert(u64t, None, b).unwrap());
-                    let p = bl.i_mul(u64t, None, a, b).unwrap();
-                    let hi = bl.shift_right_logical(u64t, None, p, c32_64).unwrap();
-                    bl.u_convert(u, None, hi).unwrap()
-                }
-                MulU32U24 => {
-                    let (a, b) = (bl.bitwise_and(u, None, a, m24).unwrap(), bl.bitwise_and(u, None, b, m24).unwrap());
-                    bl.i_mul(u, None, a, b).unwrap()
-                }
-                BfeU32 => {
-                    let off = bl.bitwise_and(u, None, b, m31).unwrap();
-                    let w = bl.bitwise_and(u, None, c, m31).unwrap();
-                    // (a >> off) & ((1 << w) - 1), w = 0 giving 0.
-                    let x = bl.shift_right_logical(u, None, a, off).unwrap();
-                    let sh = bl.shift_left_logical(u, None, one32, w).unwrap();
-                    let mask = bl.i_sub(u, None, sh, one32).unwrap();
-                    bl.bitwise_and(u, None, x, mask).unwrap()
-                }
-                AddF32 | SubF32 | SubrevF32 | MulF32 => {
-                    let (x, y) = (fa(bl, a), fa(bl, b));
-                    let r = match op {
-                        AddF32 => bl.f_add(f, None, x, y).unwrap(),
-                        SubF32 => bl.f_sub(f, None, x, y).unwrap(),
-                        SubrevF32 => bl.f_sub(f, None, y, x).unwrap(),
-                        _ => bl.f_mul(f, None, x, y).unwrap(),
-                    };
-                    bl.bitcast(u, None, r).unwrap()
-                }
-                FmacF32 | FmaF32 => {
-                    let acc = if op == FmacF32 { g.rd_v(st.dst, lane)? } else { c };
-                    let bl = &mut g.b;
-                    let (x, y, z) = (fa(bl, a), fa(bl, b), fa(bl, acc));
-                    let r = bl.ext_inst(f, None, g.glsl, GLSL_FMA, [Operand::IdRef(x), Operand::IdRef(y), Operand::IdRef(z)]).unwrap();
-                    bl.bitcast(u, None, r).unwrap()
-                }
-                CvtF32U32 | CvtF32I32 => {
-                    let r = if op == CvtF32U32 { bl.convert_u_to_f(f, None, a).unwrap() } else { bl.convert_s_to_f(f, None, a).unwrap() };
-                    bl.bitcast(u, None, r).unwrap()
-                }
-                MbcntLoU32B32 | MbcntHiU32B32 => {
-                    // popcount(a & bits of the lanes below this one in the low/high half) + b.
-                    let l64 = bl.u_convert(u64t, None, lane).unwrap();
-                    let below = bl.shift_left_logical(u64t, None, one64, l64).unwrap();
-                    let below = bl.i_sub(u64t, None, below, one64).unwrap();
-                    let half = if op == MbcntLoU32B32 {
-                        bl.u_convert(u, None, below).unwrap()
-                    } else {
-                        let h = bl.shift_right_logical(u64t, None, below, c32_64).unwrap();
-                        bl.u_convert(u, None, h).unwrap()
-                    };
-                    let x = bl.bitwise_and(u, None, a, half).unwrap();
-                    let n = bl.bit_count(u, None, x).unwrap();
-                    bl.i_add(u, None, n, b).unwrap()
-                }
-                CndmaskB32 => {
-                    let bit = g.mask_bit(mask_in.unwrap(), lane);
-                    g.b.select(u, None, bit, b, a).unwrap()
-                }
-                AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 => {
-                    let cin = match mask_in {
-                        Some(m) => {
-                            let bit = g.mask_bit(m, lane);
-                            let (one, zero) = (g.c64(1), g.c64(0));
-                            g.b.select(u64t, None, bit, one, zero).unwrap()
-                        }
-                        None => g.c64(0),
-                    };
-                    let bl = &mut g.b;
-                    let (x, y) = (bl.u_convert(u64t, None, a).unwrap(), bl.u_convert(u64t, None, b).unwrap());
-                    let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (y, x) } else { (x, y) };
-                    let r = if matches!(op, AddCoU32 | AddCoCiU32) {
-                        let s = bl.i_add(u64t, None, x, y).unwrap();
-                        bl.i_add(u64t, None, s, cin).unwrap()
-                    } else {
-                        let s = bl.i_sub(u64t, None, x, y).unwrap();
-                        bl.i_sub(u64t, None, s, cin).unwrap()
-                    };
-                    let c32 = g.c64(32);
-                    let one = g.c64(1);
-                    let hi = g.b.shift_right_logical(u64t, None, r, c32).unwrap();
-                    let bit = g.b.bitwise_and(u64t, None, hi, one).unwrap();
-                    let carry = g.b.i_equal(boolt, None, bit, one).unwrap();
-                    g.mask_set(lane, carry);
-                    g.b.u_convert(u, None, r).unwrap()
-                }
-                _ => unreachable!("checked above"),
-            };
-            g.wr_v(st.dst, lane, r)
-        })?;
-        if carry_out {
-            let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
-            self.wr_mask(st.carry_dst(), m);
-        }
-        Ok(())
     }
 
     fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {

@@ -399,6 +399,16 @@ impl Buffer {
     }
 
     /// The buffer's contents.
+    /// The little-endian dword at byte `offset` (0 past the end).
+    pub fn read_u32(&self, offset: u64) -> u32 {
+        if offset + 4 > self.size {
+            return 0;
+        }
+        let mut b = [0u8; 4];
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr.add(offset as usize), b.as_mut_ptr(), 4) };
+        u32::from_le_bytes(b)
+    }
+
     pub fn read(&self) -> Vec<u8> {
         let mut v = vec![0u8; self.size as usize];
         unsafe { std::ptr::copy_nonoverlapping(self.ptr, v.as_mut_ptr(), v.len()) };

@@ -30,6 +30,7 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
     let mut matched = Vec::new();
     let mut failures = Vec::new();
+    let mut limited = Vec::new();
     for (cl, for_target) in rdna_testkit::kernel_sources() {
         for mcpu in TARGETS {
             if for_target.is_some_and(|t| t != mcpu) {
@@ -78,6 +79,11 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
                     let t0 = std::time::Instant::now();
                     let out = match run_job(&dev, &job) {
                         Ok(o) => o,
+                        // A device limit met with an explicit refusal is not a difference.
+                        Err(e) if e.contains("loop iterations than") => {
+                            limited.push(tag);
+                            continue;
+                        }
                         Err(e) => {
                             failures.push(format!("{tag}: {e}"));
                             continue;
@@ -113,6 +119,7 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     }
     eprintln!("{same} of {total} kernel builds recompiled and identical to the emulator on {}:", dev.info.name);
     eprintln!("  {}", matched.join(" "));
+    eprintln!("refused at {}'s loop-iteration limit: {}", dev.info.name, limited.join(" "));
     eprintln!("what stops the others (sites):");
     let mut v: Vec<_> = missing.into_iter().collect();
     v.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
@@ -120,5 +127,5 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
         eprintln!("  {n:5}  {reason}");
     }
     assert!(failures.is_empty(), "{} kernel build(s) differ from the emulator or failed to run:\n{}", failures.len(), failures.join("\n"));
-    assert!(same >= 4, "only {same} kernels recompiled and compared");
+    assert!(same >= 32, "only {same} kernels recompiled and compared");
 }

@@ -1,0 +1,830 @@
+//! VALU lowering: one lane's arithmetic, mirroring `rdna_emu::valu::valu_lanes` operation by
+//! operation (that function is the reference; each arm here follows the arm of the same name).
+//!
+//! Sources are read with the emulator's modifier decoding (`rdna_emu::valu::mods`): abs and
+//! neg act on the operand's sign bit, clamp and omod on f32/f64 results. Packed (VOP3P),
+//! op_sel, DPP and SDWA forms are refused with a reason naming them.
+
+use rdna_emu::program::{Src, Step};
+use rdna_emu::sem::VOp;
+use rdna_emu::valu::{mods, sign_bit, Mods};
+use rdna_isa::Format;
+use rspirv::dr::{InsertPoint, Instruction, Operand};
+use rspirv::spirv::{Capability, Decoration, GLOp, Op, Word};
+
+use super::{Gen, Lowered};
+
+/// What an operation produces, for output modifiers and the registers it writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Out {
+    U32,
+    F32,
+    U64,
+    F64,
+}
+
+/// The result kind of every operation lowered per lane; `None`: not lowered yet.
+pub(super) fn out_of(op: VOp) -> Option<Out> {
+    use VOp::*;
+    Some(match op {
+        MovB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | LshlrevB32 | LshrrevB32 | AshrrevI32 | AndB32 | OrB32 | XorB32 | NotB32 | XnorB32 | LshlOrB32
+        | LshlAddU32 | AddLshlU32 | Add3U32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | MulLoU32 | MulHiU32 | MulHiI32 | MulU32U24 | MulI32I24
+        | MulHiU32U24 | MulHiI32I24 | MadU32U24 | MadI32I24 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32
+        | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
+        | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
+        | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
+        AddF32 | SubF32 | SubrevF32 | MulF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
+        | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 => Out::F32,
+        MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
+        AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
+        | FrexpMantF64 => Out::F64,
+        _ => return None,
+    })
+}
+
+/// Operations whose third source is a lane mask (VCC, or SRC2 in VOP3), not a lane value.
+fn reads_mask(op: VOp) -> bool {
+    use VOp::*;
+    matches!(op, CndmaskB32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32)
+}
+
+fn writes_carry(op: VOp) -> bool {
+    use VOp::*;
+    matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32)
+}
+
+impl Gen {
+    /// Appends `code` with result type `ty` and id operands `args`; returns the result id.
+    pub(super) fn op(&mut self, code: Op, ty: Word, args: &[Word]) -> Word {
+        let id = self.b.id();
+        let inst = Instruction::new(code, Some(ty), Some(id), args.iter().map(|&a| Operand::IdRef(a)).collect());
+        self.b.insert_into_block(InsertPoint::End, inst).unwrap();
+        // Each float operation rounds on its own: a driver must not fuse a multiply and an add.
+        if matches!(code, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) {
+            self.b.decorate(id, Decoration::NoContraction, []);
+        }
+        id
+    }
+
+    /// A correctly rounded f32 fused multiply-add that does not trust the driver's `Fma` (Mesa
+    /// lavapipe lowers it to a separate multiply and add). The product of two f32 is exact in
+    /// f64; the f64 sum is made round-to-odd with an exact two-sum error term, after which one
+    /// rounding to f32 gives the fused result (f64 carries more than 24 + 2 bits).
+    fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let (u64t, boolt, f) = (self.t.u64, self.t.bool, self.t.f32);
+        let ft = self.f64t();
+        let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
+        let p = self.op(Op::FMul, ft, &[x, y]);
+        let s = self.op(Op::FAdd, ft, &[p, z]);
+        // Two-sum: err = (p - (s - bb)) + (z - bb), bb = s - p; exactly (p + z) - s.
+        let bb = self.op(Op::FSub, ft, &[s, p]);
+        let t1 = self.op(Op::FSub, ft, &[s, bb]);
+        let t1 = self.op(Op::FSub, ft, &[p, t1]);
+        let t2 = self.op(Op::FSub, ft, &[z, bb]);
+        let err = self.op(Op::FAdd, ft, &[t1, t2]);
+        let zero = self.cf64(0.0);
+        let inexact = self.op(Op::FOrdNotEqual, boolt, &[err, zero]);
+        let bits = self.from_f64(s);
+        let one = self.c64(1);
+        let lsb = self.op(Op::BitwiseAnd, u64t, &[bits, one]);
+        let z64 = self.c64(0);
+        let even = self.op(Op::IEqual, boolt, &[lsb, z64]);
+        let (inf, nan) = (self.op(Op::IsInf, boolt, &[s]), self.op(Op::IsNan, boolt, &[s]));
+        let special = self.op(Op::LogicalOr, boolt, &[inf, nan]);
+        let finite = self.op(Op::LogicalNot, boolt, &[special]);
+        let fix = self.op(Op::LogicalAnd, boolt, &[inexact, even]);
+        let fix = self.op(Op::LogicalAnd, boolt, &[fix, finite]);
+        // Toward the error: up in magnitude when it has the sum's sign.
+        let (s_neg, e_neg) = (self.op(Op::FOrdLessThan, boolt, &[s, zero]), self.op(Op::FOrdLessThan, boolt, &[err, zero]));
+        let away = self.op(Op::LogicalEqual, boolt, &[s_neg, e_neg]);
+        let up = self.op(Op::IAdd, u64t, &[bits, one]);
+        let down = self.op(Op::ISub, u64t, &[bits, one]);
+        let moved = self.sel(u64t, away, up, down);
+        let odd = self.sel(u64t, fix, moved, bits);
+        let odd = self.as_f64(odd);
+        let r = self.op(Op::FConvert, f, &[odd]);
+        self.from_f32(r)
+    }
+
+    /// A GLSL.std.450 instruction.
+    pub(super) fn gl(&mut self, f: GLOp, ty: Word, args: &[Word]) -> Word {
+        let glsl = self.glsl;
+        self.b.ext_inst(ty, None, glsl, f as u32, args.iter().map(|&a| Operand::IdRef(a))).unwrap()
+    }
+
+    /// The 64-bit float type (declaring the capability on first use).
+    pub(super) fn f64t(&mut self) -> Word {
+        if !self.uses_f64 {
+            self.uses_f64 = true;
+            self.b.capability(Capability::Float64);
+        }
+        self.b.type_float(64)
+    }
+
+    pub(super) fn cf32(&mut self, v: f32) -> Word {
+        let t = self.t.f32;
+        *self.consts.entry((t, v.to_bits() as u64)).or_insert_with(|| self.b.constant_bit32(t, v.to_bits()))
+    }
+
+    pub(super) fn cf64(&mut self, v: f64) -> Word {
+        let t = self.f64t();
+        *self.consts.entry((t, v.to_bits())).or_insert_with(|| self.b.constant_bit64(t, v.to_bits()))
+    }
+
+    pub(super) fn as_f32(&mut self, u: Word) -> Word {
+        self.op(Op::Bitcast, self.t.f32, &[u])
+    }
+
+    pub(super) fn as_f64(&mut self, u: Word) -> Word {
+        let t = self.f64t();
+        self.op(Op::Bitcast, t, &[u])
+    }
+
+    pub(super) fn from_f32(&mut self, f: Word) -> Word {
+        self.op(Op::Bitcast, self.t.u32, &[f])
+    }
+
+    pub(super) fn from_f64(&mut self, f: Word) -> Word {
+        self.op(Op::Bitcast, self.t.u64, &[f])
+    }
+
+    pub(super) fn sel(&mut self, ty: Word, c: Word, a: Word, b: Word) -> Word {
+        self.op(Op::Select, ty, &[c, a, b])
+    }
+
+    /// `v_min/max_f32|f64` exactly as `rdna_emu::float::minmax32/64`: a signalling NaN input
+    /// gives that NaN quieted (IEEE mode), a quiet NaN loses to a number, -0 orders below +0.
+    fn fminmax(&mut self, wide: bool, a: Word, b: Word, max: bool) -> Word {
+        let (ut, boolt) = (if wide { self.t.u64 } else { self.t.u32 }, self.t.bool);
+        let (fa, fb) = if wide { (self.as_f64(a), self.as_f64(b)) } else { (self.as_f32(a), self.as_f32(b)) };
+        let (na, nb) = (self.op(Op::IsNan, boolt, &[fa]), self.op(Op::IsNan, boolt, &[fb]));
+        let quiet_bit = if wide { self.c64(1 << 51) } else { self.c32(1 << 22) };
+        let zero = if wide { self.c64(0) } else { self.c32(0) };
+        let (qa, qb) = (self.op(Op::BitwiseAnd, ut, &[a, quiet_bit]), self.op(Op::BitwiseAnd, ut, &[b, quiet_bit]));
+        let (qa0, qb0) = (self.op(Op::IEqual, boolt, &[qa, zero]), self.op(Op::IEqual, boolt, &[qb, zero]));
+        let (sa, sb) = (self.op(Op::LogicalAnd, boolt, &[na, qa0]), self.op(Op::LogicalAnd, boolt, &[nb, qb0]));
+        let any_snan = self.op(Op::LogicalOr, boolt, &[sa, sb]);
+        let nan = self.sel(ut, na, a, b);
+        let quieted = self.op(Op::BitwiseOr, ut, &[nan, quiet_bit]);
+        // Ordered: a < b, or equal with a negative and b not.
+        let lt = self.op(Op::FOrdLessThan, boolt, &[fa, fb]);
+        let eq = self.op(Op::FOrdEqual, boolt, &[fa, fb]);
+        let sign = if wide { self.c64(1 << 63) } else { self.c32(1 << 31) };
+        let (ga, gb) = (self.op(Op::BitwiseAnd, ut, &[a, sign]), self.op(Op::BitwiseAnd, ut, &[b, sign]));
+        let (neg_a, neg_b) = (self.op(Op::INotEqual, boolt, &[ga, zero]), self.op(Op::INotEqual, boolt, &[gb, zero]));
+        let pos_b = self.op(Op::LogicalNot, boolt, &[neg_b]);
+        let z = self.op(Op::LogicalAnd, boolt, &[neg_a, pos_b]);
+        let z = self.op(Op::LogicalAnd, boolt, &[eq, z]);
+        let lt = self.op(Op::LogicalOr, boolt, &[lt, z]);
+        let ordered = if max { self.sel(ut, lt, b, a) } else { self.sel(ut, lt, a, b) };
+        let r = self.sel(ut, nb, a, ordered);
+        let r = self.sel(ut, na, b, r);
+        self.sel(ut, any_snan, quieted, r)
+    }
+
+    /// Rust's saturating float-to-integer conversion (`as u32` / `as i32`): NaN gives 0.
+    fn f_to_int_sat(&mut self, x: Word, wide: bool, signed: bool) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let ft = if wide { self.f64t() } else { self.t.f32 };
+        let c = |g: &mut Gen, v: f64| if wide { g.cf64(v) } else { g.cf32(v as f32) };
+        let t = self.gl(GLOp::Trunc, ft, &[x]);
+        let nan = self.op(Op::IsNan, boolt, &[x]);
+        let (lo, hi) = if signed { (-2147483648.0, 2147483648.0) } else { (0.0, 4294967296.0) };
+        let (clo, chi) = (c(self, lo), c(self, hi));
+        let below = self.op(Op::FOrdLessThanEqual, boolt, &[t, clo]);
+        let above = self.op(Op::FOrdGreaterThanEqual, boolt, &[t, chi]);
+        let inside = self.op(Op::FOrdGreaterThan, boolt, &[t, clo]);
+        let inside2 = self.op(Op::FOrdLessThan, boolt, &[t, chi]);
+        let inside = self.op(Op::LogicalAnd, boolt, &[inside, inside2]);
+        // Convert only an in-range value (out of range the conversion is undefined).
+        let zero_f = c(self, 0.0);
+        let safe = self.sel(ft, inside, t, zero_f);
+        let v = self.op(if signed { Op::ConvertFToS } else { Op::ConvertFToU }, u, &[safe]);
+        let (vlo, vhi, z) = if signed { (self.c32(i32::MIN as u32), self.c32(i32::MAX as u32), self.c32(0)) } else { (self.c32(0), self.c32(u32::MAX), self.c32(0)) };
+        let v = self.sel(u, below, vlo, v);
+        let v = self.sel(u, above, vhi, v);
+        self.sel(u, nan, z, v)
+    }
+
+    /// `x · 2^n` for an f64 `x` and `n` in [-1000, 1000]: 2^n is a normal f64, built from bits.
+    fn scale_f64(&mut self, x: Word, n: Word) -> Word {
+        let (i, u64t) = (self.t.u32, self.t.u64);
+        let bias = self.c32(1023);
+        let e = self.op(Op::IAdd, i, &[n, bias]);
+        let e = self.op(Op::UConvert, u64t, &[e]);
+        let c52 = self.c64(52);
+        let bits = self.op(Op::ShiftLeftLogical, u64t, &[e, c52]);
+        let p = self.as_f64(bits);
+        let ft = self.f64t();
+        self.op(Op::FMul, ft, &[x, p])
+    }
+
+    /// `rdna_emu::float::ldexp64`: `n` clamped to ±2200, applied in steps of at most 2^1000.
+    fn ldexp64(&mut self, x: Word, n: Word) -> Word {
+        let (i, boolt) = (self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let (lo, hi) = (self.c32(-2200i32 as u32), self.c32(2200));
+        let n = self.gl(GLOp::SClamp, i, &[n, lo, hi]);
+        let (mut r, mut k) = (x, n);
+        for _ in 0..2 {
+            for up in [true, false] {
+                let (lim, step) = if up { (self.c32(1000), self.cf64(2f64.powi(1000))) } else { (self.c32(-1000i32 as u32), self.cf64(2f64.powi(-1000))) };
+                let go = self.op(if up { Op::SGreaterThan } else { Op::SLessThan }, boolt, &[k, lim]);
+                let scaled = self.op(Op::FMul, ft, &[r, step]);
+                r = self.sel(ft, go, scaled, r);
+                let moved = self.op(Op::ISub, i, &[k, lim]);
+                k = self.sel(i, go, moved, k);
+            }
+        }
+        self.scale_f64(r, k)
+    }
+
+    /// `rdna_emu::float::frexp64` on an f64 given as bits: (mantissa bits, exponent); zero,
+    /// infinities and NaN give themselves and 0. Denormals are scaled by 2^64 first.
+    fn frexp64(&mut self, bits: Word) -> (Word, Word) {
+        let (i, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let ft = self.f64t();
+        let x = self.as_f64(bits);
+        let scaled = self.cf64(2f64.powi(64));
+        let xs = self.op(Op::FMul, ft, &[x, scaled]);
+        let xs = self.from_f64(xs);
+        let c52 = self.c64(52);
+        let m7ff = self.c64(0x7ff);
+        let e0 = self.op(Op::ShiftRightLogical, u64t, &[bits, c52]);
+        let e0 = self.op(Op::BitwiseAnd, u64t, &[e0, m7ff]);
+        let z64 = self.c64(0);
+        let denorm = self.op(Op::IEqual, boolt, &[e0, z64]);
+        let b = self.sel(u64t, denorm, xs, bits);
+        let e = self.op(Op::ShiftRightLogical, u64t, &[b, c52]);
+        let e = self.op(Op::BitwiseAnd, u64t, &[e, m7ff]);
+        let e = self.op(Op::UConvert, i, &[e]);
+        let adj = self.c32(1022);
+        let e = self.op(Op::ISub, i, &[e, adj]);
+        let c64n = self.c32(64);
+        let e_den = self.op(Op::ISub, i, &[e, c64n]);
+        let e = self.sel(i, denorm, e_den, e);
+        let keep = self.c64(!(0x7ffu64 << 52));
+        let m = self.op(Op::BitwiseAnd, u64t, &[b, keep]);
+        let half = self.c64(1022 << 52);
+        let m = self.op(Op::BitwiseOr, u64t, &[m, half]);
+        // Specials: zero, inf, NaN.
+        let zero = self.cf64(0.0);
+        let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
+        let is_nan = self.op(Op::IsNan, boolt, &[x]);
+        let is_inf = self.op(Op::IsInf, boolt, &[x]);
+        let special = self.op(Op::LogicalOr, boolt, &[is_zero, is_nan]);
+        let special = self.op(Op::LogicalOr, boolt, &[special, is_inf]);
+        let m = self.sel(u64t, special, bits, m);
+        let z = self.c32(0);
+        let e = self.sel(i, special, z, e);
+        (m, e)
+    }
+
+    /// Source `i` of a VALU instruction for one lane, 32 or 64 bits wide, with abs/neg applied.
+    fn vsrc(&mut self, st: &Step, m: &Mods, i: usize, lane: Word) -> Result<Word, String> {
+        let wide = st.sw[i] >= 2;
+        let mut v = if wide { self.src64(st.src[i], Some(lane))? } else { self.src32(st.src[i], Some(lane))? };
+        let sb = sign_bit(st.imm[i], st.sw[i]) as u64;
+        let ty = if wide { self.t.u64 } else { self.t.u32 };
+        let bit = if wide { self.c64(1 << sb) } else { self.c32(1 << sb) };
+        if m.abs >> i & 1 != 0 {
+            let nb = self.op(Op::Not, ty, &[bit]);
+            v = self.op(Op::BitwiseAnd, ty, &[v, nb]);
+        }
+        if m.neg >> i & 1 != 0 {
+            v = self.op(Op::BitwiseXor, ty, &[v, bit]);
+        }
+        Ok(v)
+    }
+
+    /// The lane index a `v_readlane`/`v_writelane` names: a scalar source, modulo the wave size.
+    fn lane_select(&mut self, s: Src) -> Result<Word, String> {
+        let l = self.src32(s, None)?;
+        let m = self.c32(self.lanes - 1);
+        Ok(self.op(Op::BitwiseAnd, self.t.u32, &[l, m]))
+    }
+
+    pub(super) fn valu(&mut self, st: &Step, op: VOp) -> Lowered {
+        use VOp::*;
+        let f = st.inst.format;
+        if f.is_sdwa() {
+            return Err("SDWA operand selection is not recompiled yet".into());
+        }
+        if f.is_dpp16() || f.is_dpp8() {
+            return Err("DPP lane permutation is not recompiled yet".into());
+        }
+        if f == Format::Vop3p {
+            return Err("packed (VOP3P) operations are not recompiled yet".into());
+        }
+        let m = mods(st);
+        if m.op_sel != 0 {
+            return Err("op_sel half selection is not recompiled yet".into());
+        }
+        // Wave-level operations: one lane read or written, not a loop.
+        match op {
+            ReadfirstlaneB32 => {
+                let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
+                let exec = self.exec();
+                let l = self.first_lane(exec);
+                let v = self.rd_v(r, l)?;
+                self.wr_s(st.dst, v);
+                return Ok(());
+            }
+            ReadlaneB32 => {
+                let Src::Vgpr(r) = st.src[0] else { return Err("v_readlane of a non-VGPR".into()) };
+                let l = self.lane_select(st.src[1])?;
+                let v = self.rd_v(r, l)?;
+                self.wr_s(st.dst, v);
+                return Ok(());
+            }
+            WritelaneB32 => {
+                let v = self.src32(st.src[0], None)?;
+                let l = self.lane_select(st.src[1])?;
+                return self.wr_v(st.dst, l, v);
+            }
+            _ => {}
+        }
+        let Some(out) = out_of(op) else { return Err(format!("vector operation {op:?} is not recompiled yet")) };
+        if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64) {
+            return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
+        }
+        let mask_in = if reads_mask(op) { Some(self.mask_in(st)?) } else { None };
+        let carry = writes_carry(op);
+        if carry {
+            let zero64 = self.c64(0);
+            self.b.store(self.mask, zero64, None, []).unwrap();
+        }
+        let st2 = st.clone();
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let st = &st2;
+            let n = if reads_mask(op) { 2 } else { st.nsrc as usize };
+            let mut s = [0; 3];
+            for (i, v) in s.iter_mut().enumerate().take(n) {
+                *v = g.vsrc(st, &m, i, lane)?;
+            }
+            // Two-address forms: accumulate into VDST, or take the literal constant K.
+            match op {
+                FmacF32 => s[2] = g.rd_v(st.dst, lane)?,
+                FmamkF32 => {
+                    s[2] = s[1];
+                    s[1] = g.c32(st.inst.literal.unwrap_or(0));
+                }
+                FmaakF32 => s[2] = g.c32(st.inst.literal.unwrap_or(0)),
+                _ => {}
+            }
+            let r = g.lane_op(op, s, mask_in, lane)?;
+            let r = g.output_modifiers(r, out, &m);
+            if matches!(out, Out::U64 | Out::F64) {
+                let (lo, hi) = g.split64(r);
+                g.wr_v(st.dst, lane, lo)?;
+                g.wr_v(st.dst + 1, lane, hi)
+            } else {
+                g.wr_v(st.dst, lane, r)
+            }
+        })?;
+        if carry {
+            let mk = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+            self.wr_mask(st.carry_dst(), mk);
+        }
+        Ok(())
+    }
+
+    /// The lowest set lane of a mask (0 when none), as `v_readfirstlane` picks it.
+    fn first_lane(&mut self, m: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        // FindILsb is defined on 32-bit integers: search the two halves.
+        let (lo, hi) = self.split64(m);
+        let l0 = self.gl(GLOp::FindILsb, u, &[lo]);
+        let l1 = self.gl(GLOp::FindILsb, u, &[hi]);
+        let c32 = self.c32(32);
+        let l1 = self.op(Op::IAdd, u, &[l1, c32]);
+        let z = self.c32(0);
+        let lo_set = self.op(Op::INotEqual, boolt, &[lo, z]);
+        let hi_set = self.op(Op::INotEqual, boolt, &[hi, z]);
+        let l = self.sel(u, hi_set, l1, z);
+        self.sel(u, lo_set, l0, l)
+    }
+
+    /// Clamp to [0, 1] (NaN to 0) and omod scaling of a float result, as the emulator's
+    /// `apply_omod_clamp32` and its f64 counterpart.
+    fn output_modifiers(&mut self, r: Word, out: Out, m: &Mods) -> Word {
+        if !(m.clamp || m.omod != 0) {
+            return r;
+        }
+        let wide = out == Out::F64;
+        let ft = if wide { self.f64t() } else { self.t.f32 };
+        let c = |g: &mut Gen, v: f64| if wide { g.cf64(v) } else { g.cf32(v as f32) };
+        let mut x = if wide { self.as_f64(r) } else { self.as_f32(r) };
+        if m.omod != 0 {
+            let k = c(self, [1.0, 2.0, 4.0, 0.5][m.omod as usize]);
+            x = self.op(Op::FMul, ft, &[x, k]);
+        }
+        if m.clamp {
+            let (z, one) = (c(self, 0.0), c(self, 1.0));
+            let boolt = self.t.bool;
+            let nan = self.op(Op::IsNan, boolt, &[x]);
+            let lo = self.op(Op::FOrdLessThan, boolt, &[x, z]);
+            let hi = self.op(Op::FOrdGreaterThan, boolt, &[x, one]);
+            x = self.sel(ft, hi, one, x);
+            x = self.sel(ft, lo, z, x);
+            x = self.sel(ft, nan, z, x);
+        }
+        if wide { self.from_f64(x) } else { self.from_f32(x) }
+    }
+
+    /// One lane of `op` on its (modified) sources; 32- or 64-bit integer result bits.
+    fn lane_op(&mut self, op: VOp, [a, b, c]: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
+        use VOp::*;
+        let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
+        let (m31, one32, z32) = (self.c32(31), self.c32(1), self.c32(0));
+        let (one64, c32_64) = (self.c64(1), self.c64(32));
+        let lo24 = |g: &mut Gen, x: Word| {
+            let m = g.c32(0xff_ffff);
+            g.op(Op::BitwiseAnd, u, &[x, m])
+        };
+        let s24 = |g: &mut Gen, x: Word| {
+            let c8 = g.c32(8);
+            let x = g.op(Op::ShiftLeftLogical, u, &[x, c8]);
+            g.op(Op::ShiftRightArithmetic, u, &[x, c8])
+        };
+        let widen = |g: &mut Gen, x: Word, signed: bool| g.op(if signed { Op::SConvert } else { Op::UConvert }, u64t, &[x]);
+        let hi32 = |g: &mut Gen, x: Word| {
+            let h = g.op(Op::ShiftRightLogical, u64t, &[x, c32_64]);
+            g.op(Op::UConvert, u, &[h])
+        };
+        let f32op = |g: &mut Gen, code: Op, x: Word, y: Word| {
+            let (x, y) = (g.as_f32(x), g.as_f32(y));
+            let r = g.op(code, f, &[x, y]);
+            g.from_f32(r)
+        };
+        let f64op = |g: &mut Gen, code: Op, x: Word, y: Word| {
+            let (x, y) = (g.as_f64(x), g.as_f64(y));
+            let ft = g.f64t();
+            let r = g.op(code, ft, &[x, y]);
+            g.from_f64(r)
+        };
+        let f32un = |g: &mut Gen, fun: GLOp, x: Word| {
+            let x = g.as_f32(x);
+            let r = g.gl(fun, f, &[x]);
+            g.from_f32(r)
+        };
+        let f64un = |g: &mut Gen, fun: GLOp, x: Word| {
+            let x = g.as_f64(x);
+            let ft = g.f64t();
+            let r = g.gl(fun, ft, &[x]);
+            g.from_f64(r)
+        };
+        let sh31 = |g: &mut Gen, x: Word| g.op(Op::BitwiseAnd, u, &[x, m31]);
+        Ok(match op {
+            MovB32 => a,
+            AddNcU32 => self.op(Op::IAdd, u, &[a, b]),
+            SubNcU32 => self.op(Op::ISub, u, &[a, b]),
+            SubrevNcU32 => self.op(Op::ISub, u, &[b, a]),
+            LshlrevB32 | LshrrevB32 | AshrrevI32 => {
+                let sh = sh31(self, a);
+                let code = match op {
+                    LshlrevB32 => Op::ShiftLeftLogical,
+                    LshrrevB32 => Op::ShiftRightLogical,
+                    _ => Op::ShiftRightArithmetic,
+                };
+                self.op(code, u, &[b, sh])
+            }
+            AndB32 => self.op(Op::BitwiseAnd, u, &[a, b]),
+            OrB32 => self.op(Op::BitwiseOr, u, &[a, b]),
+            XorB32 => self.op(Op::BitwiseXor, u, &[a, b]),
+            XnorB32 => {
+                let x = self.op(Op::BitwiseXor, u, &[a, b]);
+                self.op(Op::Not, u, &[x])
+            }
+            NotB32 => self.op(Op::Not, u, &[a]),
+            LshlOrB32 | LshlAddU32 => {
+                let sh = sh31(self, b);
+                let x = self.op(Op::ShiftLeftLogical, u, &[a, sh]);
+                self.op(if op == LshlOrB32 { Op::BitwiseOr } else { Op::IAdd }, u, &[x, c])
+            }
+            AddLshlU32 => {
+                let s = self.op(Op::IAdd, u, &[a, b]);
+                let sh = sh31(self, c);
+                self.op(Op::ShiftLeftLogical, u, &[s, sh])
+            }
+            Add3U32 => {
+                let s = self.op(Op::IAdd, u, &[a, b]);
+                self.op(Op::IAdd, u, &[s, c])
+            }
+            AndOrB32 => {
+                let x = self.op(Op::BitwiseAnd, u, &[a, b]);
+                self.op(Op::BitwiseOr, u, &[x, c])
+            }
+            Or3B32 => {
+                let x = self.op(Op::BitwiseOr, u, &[a, b]);
+                self.op(Op::BitwiseOr, u, &[x, c])
+            }
+            Xor3B32 => {
+                let x = self.op(Op::BitwiseXor, u, &[a, b]);
+                self.op(Op::BitwiseXor, u, &[x, c])
+            }
+            XadU32 => {
+                let x = self.op(Op::BitwiseXor, u, &[a, b]);
+                self.op(Op::IAdd, u, &[x, c])
+            }
+            MulLoU32 => self.op(Op::IMul, u, &[a, b]),
+            MulHiU32 | MulHiI32 => {
+                let signed = op == MulHiI32;
+                let (x, y) = (widen(self, a, signed), widen(self, b, signed));
+                let p = self.op(Op::IMul, u64t, &[x, y]);
+                hi32(self, p)
+            }
+            MulU32U24 | MulHiU32U24 | MadU32U24 => {
+                let (x, y) = (lo24(self, a), lo24(self, b));
+                let (x, y) = (widen(self, x, false), widen(self, y, false));
+                let p = self.op(Op::IMul, u64t, &[x, y]);
+                match op {
+                    MulU32U24 => self.op(Op::UConvert, u, &[p]),
+                    MulHiU32U24 => hi32(self, p),
+                    _ => {
+                        let lo = self.op(Op::UConvert, u, &[p]);
+                        self.op(Op::IAdd, u, &[lo, c])
+                    }
+                }
+            }
+            MulI32I24 | MulHiI32I24 | MadI32I24 => {
+                let (x, y) = (s24(self, a), s24(self, b));
+                let (x, y) = (widen(self, x, true), widen(self, y, true));
+                let p = self.op(Op::IMul, u64t, &[x, y]);
+                match op {
+                    MulI32I24 => self.op(Op::UConvert, u, &[p]),
+                    MulHiI32I24 => hi32(self, p),
+                    _ => {
+                        let lo = self.op(Op::UConvert, u, &[p]);
+                        self.op(Op::IAdd, u, &[lo, c])
+                    }
+                }
+            }
+            MadU64U32 | MadI64I32 => {
+                // 64-bit product plus a 64-bit addend; the carry-out is unsigned overflow of the
+                // 128-bit sum (u64) or leaving the i64 range (i64).
+                let signed = op == MadI64I32;
+                let (x, y) = (widen(self, a, signed), widen(self, b, signed));
+                let p = self.op(Op::IMul, u64t, &[x, y]);
+                let r = self.op(Op::IAdd, u64t, &[p, c]);
+                let ovf = if signed {
+                    // Signed overflow: p and c share a sign that r does not.
+                    let x1 = self.op(Op::BitwiseXor, u64t, &[p, r]);
+                    let x2 = self.op(Op::BitwiseXor, u64t, &[c, r]);
+                    let both = self.op(Op::BitwiseAnd, u64t, &[x1, x2]);
+                    let z = self.c64(0);
+                    self.op(Op::SLessThan, boolt, &[both, z])
+                } else {
+                    // The u32×u32 product never exceeds 2^64 - 2^33 + 1: only the add carries.
+                    self.op(Op::ULessThan, boolt, &[r, p])
+                };
+                self.mask_set(lane, ovf);
+                r
+            }
+            CndmaskB32 => {
+                let bit = self.mask_bit(mask_in.ok_or("internal: no mask for v_cndmask")?, lane);
+                self.sel(u, bit, b, a)
+            }
+            AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 => {
+                let cin = match mask_in {
+                    Some(mk) => {
+                        let bit = self.mask_bit(mk, lane);
+                        let z = self.c64(0);
+                        self.sel(u64t, bit, one64, z)
+                    }
+                    None => self.c64(0),
+                };
+                let (x, y) = (widen(self, a, false), widen(self, b, false));
+                let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (y, x) } else { (x, y) };
+                let code = if matches!(op, AddCoU32 | AddCoCiU32) { Op::IAdd } else { Op::ISub };
+                let s = self.op(code, u64t, &[x, y]);
+                let r = self.op(code, u64t, &[s, cin]);
+                let hi = self.op(Op::ShiftRightLogical, u64t, &[r, c32_64]);
+                let bit = self.op(Op::BitwiseAnd, u64t, &[hi, one64]);
+                let carry = self.op(Op::IEqual, boolt, &[bit, one64]);
+                self.mask_set(lane, carry);
+                self.op(Op::UConvert, u, &[r])
+            }
+            MbcntLoU32B32 | MbcntHiU32B32 => {
+                // popcount(a & bits of the lanes below this one in the low/high half) + b.
+                let l64 = self.op(Op::UConvert, u64t, &[lane]);
+                let below = self.op(Op::ShiftLeftLogical, u64t, &[one64, l64]);
+                let below = self.op(Op::ISub, u64t, &[below, one64]);
+                let half = if op == MbcntLoU32B32 { self.op(Op::UConvert, u, &[below]) } else { hi32(self, below) };
+                let x = self.op(Op::BitwiseAnd, u, &[a, half]);
+                let n = self.op(Op::BitCount, u, &[x]);
+                self.op(Op::IAdd, u, &[n, b])
+            }
+            BfeU32 | BfeI32 => {
+                // Width 0 gives 0; otherwise the field at `off`, zero- or sign-extended.
+                let (off, w) = (sh31(self, b), sh31(self, c));
+                let x = if op == BfeU32 { self.op(Op::BitFieldUExtract, u, &[a, off, w]) } else {
+                    // Arithmetic shift (bits above 31 copy the sign), then the low w bits, extended.
+                    let s = self.op(Op::ShiftRightArithmetic, u, &[a, off]);
+                    self.op(Op::BitFieldSExtract, u, &[s, z32, w])
+                };
+                let w0 = self.op(Op::IEqual, boolt, &[w, z32]);
+                self.sel(u, w0, z32, x)
+            }
+            BfiB32 => {
+                let x = self.op(Op::BitwiseAnd, u, &[a, b]);
+                let na = self.op(Op::Not, u, &[a]);
+                let y = self.op(Op::BitwiseAnd, u, &[na, c]);
+                self.op(Op::BitwiseOr, u, &[x, y])
+            }
+            BfmB32 => {
+                let (w, off) = (sh31(self, a), sh31(self, b));
+                let x = self.op(Op::ShiftLeftLogical, u, &[one32, w]);
+                let x = self.op(Op::ISub, u, &[x, one32]);
+                self.op(Op::ShiftLeftLogical, u, &[x, off])
+            }
+            AlignbitB32 | AlignbyteB32 => {
+                let (x, y) = (widen(self, a, false), widen(self, b, false));
+                let x = self.op(Op::ShiftLeftLogical, u64t, &[x, c32_64]);
+                let xy = self.op(Op::BitwiseOr, u64t, &[x, y]);
+                let sh = if op == AlignbitB32 { sh31(self, c) } else {
+                    let (m3, c3) = (self.c32(3), self.c32(3));
+                    let k = self.op(Op::BitwiseAnd, u, &[c, m3]);
+                    self.op(Op::ShiftLeftLogical, u, &[k, c3])
+                };
+                let sh = self.op(Op::UConvert, u64t, &[sh]);
+                let r = self.op(Op::ShiftRightLogical, u64t, &[xy, sh]);
+                self.op(Op::UConvert, u, &[r])
+            }
+            MinI32 | MaxI32 | MinU32 | MaxU32 => {
+                let fun = match op {
+                    MinI32 => GLOp::SMin,
+                    MaxI32 => GLOp::SMax,
+                    MinU32 => GLOp::UMin,
+                    _ => GLOp::UMax,
+                };
+                self.gl(fun, u, &[a, b])
+            }
+            Min3I32 | Max3I32 | Min3U32 | Max3U32 => {
+                let fun = match op {
+                    Min3I32 => GLOp::SMin,
+                    Max3I32 => GLOp::SMax,
+                    Min3U32 => GLOp::UMin,
+                    _ => GLOp::UMax,
+                };
+                let x = self.gl(fun, u, &[a, b]);
+                self.gl(fun, u, &[x, c])
+            }
+            Med3I32 | Med3U32 => {
+                let (mn, mx) = if op == Med3I32 { (GLOp::SMin, GLOp::SMax) } else { (GLOp::UMin, GLOp::UMax) };
+                let hi = self.gl(mx, u, &[a, b]);
+                let lo = self.gl(mn, u, &[a, b]);
+                let lo = self.gl(mx, u, &[lo, c]);
+                self.gl(mn, u, &[hi, lo])
+            }
+            BfrevB32 => self.op(Op::BitReverse, u, &[a]),
+            BcntU32B32 => {
+                let n = self.op(Op::BitCount, u, &[a]);
+                self.op(Op::IAdd, u, &[n, b])
+            }
+            FfbhU32 | FfblB32 | FfbhI32 => {
+                // FindUMsb/FindILsb/FindSMsb give -1 for "none"; the hardware counts from bit 31.
+                let none = self.c32(u32::MAX);
+                match op {
+                    FfblB32 => self.gl(GLOp::FindILsb, u, &[a]),
+                    _ => {
+                        let msb = self.gl(if op == FfbhU32 { GLOp::FindUMsb } else { GLOp::FindSMsb }, u, &[a]);
+                        let is_none = self.op(Op::IEqual, boolt, &[msb, none]);
+                        let r = self.op(Op::ISub, u, &[m31, msb]);
+                        self.sel(u, is_none, none, r)
+                    }
+                }
+            }
+            CvtU32F32 | CvtI32F32 => {
+                let x = self.as_f32(a);
+                self.f_to_int_sat(x, false, op == CvtI32F32)
+            }
+            CvtU32F64 | CvtI32F64 => {
+                let x = self.as_f64(a);
+                self.f_to_int_sat(x, true, op == CvtI32F64)
+            }
+            FrexpExpI32F32 | FrexpExpI32F64 => {
+                let x = if op == FrexpExpI32F32 {
+                    let x = self.as_f32(a);
+                    let ft = self.f64t();
+                    let w = self.op(Op::FConvert, ft, &[x]);
+                    self.from_f64(w)
+                } else {
+                    a
+                };
+                self.frexp64(x).1
+            }
+            AddF32 => f32op(self, Op::FAdd, a, b),
+            SubF32 => f32op(self, Op::FSub, a, b),
+            SubrevF32 => f32op(self, Op::FSub, b, a),
+            MulF32 => f32op(self, Op::FMul, a, b),
+            FmacF32 | FmaF32 | FmamkF32 | FmaakF32 => {
+                let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
+                self.fma32(x, y, z)
+            }
+            MinF32 | MaxF32 => self.fminmax(false, a, b, op == MaxF32),
+            Min3F32 | Max3F32 => {
+                let x = self.fminmax(false, a, b, op == Max3F32);
+                self.fminmax(false, x, c, op == Max3F32)
+            }
+            CvtF32U32 | CvtF32I32 => {
+                let r = self.op(if op == CvtF32U32 { Op::ConvertUToF } else { Op::ConvertSToF }, f, &[a]);
+                self.from_f32(r)
+            }
+            CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 => {
+                let k = match op {
+                    CvtF32Ubyte0 => 0,
+                    CvtF32Ubyte1 => 8,
+                    CvtF32Ubyte2 => 16,
+                    _ => 24,
+                };
+                let (off, w) = (self.c32(k), self.c32(8));
+                let byte = self.op(Op::BitFieldUExtract, u, &[a, off, w]);
+                let r = self.op(Op::ConvertUToF, f, &[byte]);
+                self.from_f32(r)
+            }
+            CvtF32F64 => {
+                let x = self.as_f64(a);
+                let r = self.op(Op::FConvert, f, &[x]);
+                self.from_f32(r)
+            }
+            TruncF32 => f32un(self, GLOp::Trunc, a),
+            FloorF32 => f32un(self, GLOp::Floor, a),
+            CeilF32 => f32un(self, GLOp::Ceil, a),
+            RndneF32 => f32un(self, GLOp::RoundEven, a),
+            RcpF32 | RcpIflagF32 => {
+                // The emulator's reciprocal: 1/x in f64, rounded once to f32.
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let w = self.op(Op::FConvert, ft, &[x]);
+                let one = self.cf64(1.0);
+                let q = self.op(Op::FDiv, ft, &[one, w]);
+                let r = self.op(Op::FConvert, f, &[q]);
+                self.from_f32(r)
+            }
+            LdexpF32 => {
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let w = self.op(Op::FConvert, ft, &[x]);
+                let (lo, hi) = (self.c32(-400i32 as u32), self.c32(400));
+                let n = self.gl(GLOp::SClamp, u, &[b, lo, hi]);
+                let q = self.scale_f64(w, n);
+                let r = self.op(Op::FConvert, f, &[q]);
+                self.from_f32(r)
+            }
+            FrexpMantF32 => {
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let w = self.op(Op::FConvert, ft, &[x]);
+                let w = self.from_f64(w);
+                let (mant, _) = self.frexp64(w);
+                let mf = self.as_f64(mant);
+                let r = self.op(Op::FConvert, f, &[mf]);
+                self.from_f32(r)
+            }
+            LshlrevB64 | LshrrevB64 | AshrrevI64 => {
+                let m63 = self.c32(63);
+                let sh = self.op(Op::BitwiseAnd, u, &[a, m63]);
+                let sh = self.op(Op::UConvert, u64t, &[sh]);
+                let code = match op {
+                    LshlrevB64 => Op::ShiftLeftLogical,
+                    LshrrevB64 => Op::ShiftRightLogical,
+                    _ => Op::ShiftRightArithmetic,
+                };
+                self.op(code, u64t, &[b, sh])
+            }
+            AddF64 => f64op(self, Op::FAdd, a, b),
+            MulF64 => f64op(self, Op::FMul, a, b),
+            FmaF64 => {
+                let (x, y, z) = (self.as_f64(a), self.as_f64(b), self.as_f64(c));
+                let ft = self.f64t();
+                let r = self.gl(GLOp::Fma, ft, &[x, y, z]);
+                self.from_f64(r)
+            }
+            MinF64 | MaxF64 => self.fminmax(true, a, b, op == MaxF64),
+            LdexpF64 => {
+                let x = self.as_f64(a);
+                let r = self.ldexp64(x, b);
+                self.from_f64(r)
+            }
+            CvtF64F32 => {
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let r = self.op(Op::FConvert, ft, &[x]);
+                self.from_f64(r)
+            }
+            CvtF64I32 | CvtF64U32 => {
+                let ft = self.f64t();
+                let r = self.op(if op == CvtF64U32 { Op::ConvertUToF } else { Op::ConvertSToF }, ft, &[a]);
+                self.from_f64(r)
+            }
+            TruncF64 => f64un(self, GLOp::Trunc, a),
+            FloorF64 => f64un(self, GLOp::Floor, a),
+            CeilF64 => f64un(self, GLOp::Ceil, a),
+            RndneF64 => f64un(self, GLOp::RoundEven, a),
+            FrexpMantF64 => self.frexp64(a).0,
+            _ => return Err(format!("internal: {op:?} is listed as lowered but has no lowering")),
+        })
+    }
+}
