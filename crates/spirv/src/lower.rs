@@ -119,6 +119,8 @@ struct Gen {
     uses_f64: bool,
     /// The wave size, loaded from the push constants (see `wave_setup`).
     lane_count: Word,
+    /// Waves per kernel workgroup.
+    waves: u32,
     /// Loop iterations so far (a Function variable), and the limit from the push constants.
     iters: Word,
     iter_limit: Word,
@@ -158,7 +160,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
     }
 
     // ---- constants and register access ----
@@ -432,6 +434,7 @@ impl Gen {
         self.mask = self.b.variable(self.t.fn_u64, None, StorageClass::Function, None);
         let zero = self.c32(0);
         self.iters = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
+        self.waves = waves;
         self.wave_setup(kernel, prog, [group_id, local_id, num_groups], wg, waves)?;
         // The dispatch loop over the kernel's blocks.
         let kernel_blocks = &cfg.functions[0].blocks;
@@ -442,9 +445,9 @@ impl Gen {
         self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
         self.b.branch(body).unwrap();
         self.b.begin_block(Some(body)).unwrap();
-        // One selection per block, in order, each testing the state afresh: a block may run
-        // right after the one that chose it. (An OpSwitch here made Mesa 22's lavapipe lose
-        // the results of invocations that diverge in the lane loops nested in its cases.)
+        // One selection per block, in order, each testing the state afresh: a block runs right
+        // after the one that chose it when it comes later, so a pass of the loop often runs
+        // several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).
         for (&bid, &label) in kernel_blocks.iter().zip(&labels) {
             let st = self.b.load(u32t, None, self.state, None, []).unwrap();
             let me = self.c32(bid as u32);
@@ -571,8 +574,8 @@ impl Gen {
         let p = self.b.access_chain(self.t.pc_u32, None, self.push, [seven]).unwrap();
         self.iter_limit = self.b.load(self.t.u32, None, p, None, []).unwrap();
         // The lane loops' trip count comes from a push constant (it always equals the wave
-        // size): a constant bound lets drivers unroll 32 or 64 copies, and Mesa 22's lavapipe
-        // mis-executes divergent invocations in loops marked DontUnroll instead.
+        // size): with a constant bound drivers unroll 32 or 64 copies and lavapipe then takes
+        // seconds to compile a kernel.
         let five = self.c32(5);
         let p = self.b.access_chain(self.t.pc_u32, None, self.push, [five]).unwrap();
         self.lane_count = self.b.load(self.t.u32, None, p, None, []).unwrap();
@@ -690,6 +693,14 @@ impl Gen {
     fn step(&mut self, st: &Step) -> Lowered {
         match st.kind {
             Kind::Nop | Kind::Branch(_) | Kind::EndPgm => Ok(()),
+            // gfx11 kernels end with MSG_DEALLOC_VGPRS, a hint with no effect (as in the emulator).
+            Kind::Sendmsg => match st.src[0] {
+                Src::Const(m) if m & 0xf == 3 => Ok(()),
+                _ => Err("s_sendmsg other than MSG_DEALLOC_VGPRS is not recompiled".into()),
+            },
+            // A workgroup of one wave has nothing to wait for.
+            Kind::Barrier if self.waves == 1 => Ok(()),
+            Kind::Barrier => Err("s_barrier across the waves of a workgroup is not recompiled yet".into()),
             Kind::Smem(m) if !m.buffer => self.smem(st, m.dwords),
             Kind::SLogic { op, wide } => self.slogic(st, op, wide),
             Kind::SaveExec { op, wrexec } => self.saveexec(st, op, wrexec),
