@@ -706,9 +706,8 @@ impl Gen {
             Kind::SaveExec { op, wrexec } => self.saveexec(st, op, wrexec),
             Kind::Salu(op) => self.salu(st, op),
             Kind::Valu(op) => self.valu(st, op),
-            Kind::Vcmp { ty, cond, x } if st.plain => self.vcmp(st, ty, cond, x),
+            Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
-            Kind::Vcmp { .. } => Err("compares with modifiers, DPP or SDWA are not recompiled yet".into()),
             _ => Err("this instruction family is not recompiled yet".into()),
         }
     }
@@ -832,24 +831,29 @@ impl Gen {
     }
 
     fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {
-        if !matches!(ty, Num::U32 | Num::I32 | Num::F32) {
+        if !matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64) {
             return Err(format!("{ty:?} compares are not recompiled yet"));
         }
+        let f = st.inst.format;
+        if f.is_sdwa() || f.is_dpp16() || f.is_dpp8() {
+            return Err("compares with DPP or SDWA are not recompiled yet".into());
+        }
+        let m = rdna_emu::valu::mods(st);
         let zero64 = self.c64(0);
         self.b.store(self.mask, zero64, None, []).unwrap();
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let (a, b) = (g.src32(st2.src[0], Some(lane))?, g.src32(st2.src[1], Some(lane))?);
+            // Sources as the emulator reads them: their width from the step, abs/neg applied.
+            let (a, b) = (g.vsrc(&st2, &m, 0, lane)?, g.vsrc(&st2, &m, 1, lane)?);
             let boolt = g.t.bool;
-            let f = g.t.f32;
             let (lt, eq, gt, un) = match ty {
-                Num::F32 => {
-                    let (x, y) = (g.b.bitcast(f, None, a).unwrap(), g.b.bitcast(f, None, b).unwrap());
+                Num::F32 | Num::F64 => {
+                    let (x, y) = if ty == Num::F32 { (g.as_f32(a), g.as_f32(b)) } else { (g.as_f64(a), g.as_f64(b)) };
                     let nx = g.b.is_nan(boolt, None, x).unwrap();
                     let ny = g.b.is_nan(boolt, None, y).unwrap();
                     (g.b.f_ord_less_than(boolt, None, x, y).unwrap(), g.b.f_ord_equal(boolt, None, x, y).unwrap(), g.b.f_ord_greater_than(boolt, None, x, y).unwrap(), g.b.logical_or(boolt, None, nx, ny).unwrap())
                 }
-                Num::I32 => (g.b.s_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.s_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
+                Num::I32 | Num::I64 => (g.b.s_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.s_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
                 _ => (g.b.u_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.u_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
             };
             let mut t = g.b.constant_false(boolt);
@@ -861,8 +865,8 @@ impl Gen {
             g.mask_set(lane, t);
             Ok(())
         })?;
-        let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
-        self.wr_mask(if x { EXEC } else { st.dst }, m);
+        let mk = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+        self.wr_mask(if x { EXEC } else { st.dst }, mk);
         Ok(())
     }
 

@@ -282,7 +282,7 @@ impl Gen {
     }
 
     /// Source `i` of a VALU instruction for one lane, 32 or 64 bits wide, with abs/neg applied.
-    fn vsrc(&mut self, st: &Step, m: &Mods, i: usize, lane: Word) -> Result<Word, String> {
+    pub(super) fn vsrc(&mut self, st: &Step, m: &Mods, i: usize, lane: Word) -> Result<Word, String> {
         let wide = st.sw[i] >= 2;
         let mut v = if wide { self.src64(st.src[i], Some(lane))? } else { self.src32(st.src[i], Some(lane))? };
         let sb = sign_bit(st.imm[i], st.sw[i]) as u64;
