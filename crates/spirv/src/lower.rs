@@ -748,6 +748,50 @@ impl Gen {
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
     }
 
+    /// Pointer type to one byte of device memory (declaring 8-bit storage on first use).
+    fn psb_u8(&mut self) -> (Word, Word) {
+        self.b.capability(Capability::Int8);
+        self.b.capability(Capability::StorageBuffer8BitAccess);
+        let u8t = self.b.type_int(8, 0);
+        (u8t, self.b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u8t))
+    }
+
+    /// `bytes` (1 or 2) little-endian bytes at `addr`, zero- or sign-extended to 32 bits.
+    fn load_bytes(&mut self, addr: Word, bytes: u8, sext: bool) -> Word {
+        let (u8t, p8) = self.psb_u8();
+        let u = self.t.u32;
+        let mut v = self.c32(0);
+        for i in 0..bytes as u64 {
+            let oi = self.c64(i);
+            let a = self.b.i_add(self.t.u64, None, addr, oi).unwrap();
+            let p = self.b.convert_u_to_ptr(p8, None, a).unwrap();
+            let x = self.b.load(u8t, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
+            let x = self.b.u_convert(u, None, x).unwrap();
+            let sh = self.c32(8 * i as u32);
+            let x = self.b.shift_left_logical(u, None, x, sh).unwrap();
+            v = self.b.bitwise_or(u, None, v, x).unwrap();
+        }
+        if sext {
+            let (z, w) = (self.c32(0), self.c32(8 * bytes as u32));
+            v = self.b.bit_field_s_extract(u, None, v, z, w).unwrap();
+        }
+        v
+    }
+
+    /// The low `bytes` (1 or 2) bytes of `v` to `addr`, a byte at a time.
+    fn store_bytes(&mut self, addr: Word, v: Word, bytes: u8) {
+        let (u8t, p8) = self.psb_u8();
+        for i in 0..bytes as u64 {
+            let oi = self.c64(i);
+            let a = self.b.i_add(self.t.u64, None, addr, oi).unwrap();
+            let p = self.b.convert_u_to_ptr(p8, None, a).unwrap();
+            let sh = self.c32(8 * i as u32);
+            let x = self.b.shift_right_logical(self.t.u32, None, v, sh).unwrap();
+            let x = self.b.u_convert(u8t, None, x).unwrap();
+            self.b.store(p, x, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
+        }
+    }
+
     fn logic(&mut self, op: Logic, ty: Word, a: Word, b: Word) -> Word {
         let bld = &mut self.b;
         match op {
@@ -874,10 +918,11 @@ impl Gen {
     fn global(&mut self, st: &Step, k: MemKind) -> Lowered {
         let raw = st.inst.raw;
         let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
-        let (bytes, store) = match k {
-            MemKind::Load { bytes, sext: false, d16: false, .. } if bytes % 4 == 0 => (bytes, false),
-            MemKind::Store { bytes, hi: false } if bytes % 4 == 0 => (bytes, true),
-            _ => return Err("sub-dword, d16 and atomic global accesses are not recompiled yet".into()),
+        let (bytes, store, sext) = match k {
+            MemKind::Load { bytes, sext, d16: false, .. } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext),
+            MemKind::Store { bytes, hi: false } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false),
+            MemKind::Atomic { .. } => return Err("global atomics are not recompiled yet".into()),
+            _ => return Err("d16 global accesses are not recompiled yet".into()),
         };
         if !g11 && raw >> 13 & 1 != 0 {
             return Err("global loads into LDS are not recompiled yet".into());
@@ -905,6 +950,17 @@ impl Gen {
             };
             let o = g.c64(offset as u64);
             let addr = g.b.i_add(u64t, None, base, o).unwrap();
+            if bytes < 4 {
+                // Bytes and shorts, a byte at a time (8-bit storage access), little-endian.
+                return if store {
+                    let v = g.rd_v(vdata, lane)?;
+                    g.store_bytes(addr, v, bytes);
+                    Ok(())
+                } else {
+                    let v = g.load_bytes(addr, bytes, sext);
+                    g.wr_v(vdst, lane, v)
+                };
+            }
             for i in 0..(bytes / 4) as u16 {
                 let oi = g.c64(4 * i as u64);
                 let a = g.b.i_add(u64t, None, addr, oi).unwrap();
