@@ -708,7 +708,12 @@ impl Gen {
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
-            _ => Err("this instruction family is not recompiled yet".into()),
+            Kind::Ds(_) => Err("LDS (DS) instructions are not recompiled yet".into()),
+            Kind::Smem(_) => Err("buffer SMEM loads are not recompiled yet".into()),
+            Kind::Mem(_) => Err(format!("{:?} memory instructions are not recompiled yet", st.inst.format)),
+            Kind::VcmpClass { .. } => Err("v_cmp_class is not recompiled yet".into()),
+            Kind::Vopd => self.vopd(st),
+            Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
         }
     }
 

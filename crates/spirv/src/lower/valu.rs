@@ -33,7 +33,7 @@ pub(super) fn out_of(op: VOp) -> Option<Out> {
         | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
         | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
-        AddF32 | SubF32 | SubrevF32 | MulF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
+        AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
         | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 => Out::F32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
@@ -390,6 +390,44 @@ impl Gen {
         Ok(())
     }
 
+    /// gfx11 VOPD: two VALU operations that both read their sources before either writes, as
+    /// `rdna_emu::valu::vopd` runs them (each half maps onto the VALU operation of its name).
+    pub(super) fn vopd(&mut self, st: &Step) -> Lowered {
+        use VOp::*;
+        let mut halves = Vec::new();
+        for y in [false, true] {
+            let (name, vdst, src0, vsrc1) = st.inst.vopd_half(y);
+            let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy");
+            let op = VOp::from_name(&base).filter(|&op| {
+                matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32)
+            });
+            let Some(op) = op else { return Err(format!("VOPD operation {name} is not recompiled yet")) };
+            halves.push((op, vdst, rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal), vsrc1));
+        }
+        let vcc = self.rd_mask(super::VCC);
+        let lit = st.inst.literal.unwrap_or(0);
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let mut results = Vec::new();
+            for &(op, vdst, src0, vsrc1) in &halves {
+                let a = g.src32(src0, Some(lane))?;
+                let b = g.rd_v(vsrc1, lane)?;
+                let c = match op {
+                    FmacF32 => g.rd_v(vdst, lane)?,
+                    FmaakF32 => g.c32(lit),
+                    _ => a,
+                };
+                // fmamk: S0 * K + S1.
+                let (b, c) = if op == FmamkF32 { (g.c32(lit), b) } else { (b, c) };
+                let op = if matches!(op, FmaakF32 | FmamkF32) { FmaF32 } else { op };
+                results.push((vdst, g.lane_op(op, [a, b, c], Some(vcc), lane)?));
+            }
+            for (vdst, r) in results {
+                g.wr_v(vdst, lane, r)?;
+            }
+            Ok(())
+        })
+    }
+
     /// The lowest set lane of a mask (0 when none), as `v_readfirstlane` picks it.
     fn first_lane(&mut self, m: Word) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
@@ -722,6 +760,16 @@ impl Gen {
             FmacF32 | FmaF32 | FmamkF32 | FmaakF32 => {
                 let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
                 self.fma32(x, y, z)
+            }
+            MulLegacyF32 => {
+                // DX9 rule: a zero factor gives +0 whatever the other (even inf or NaN).
+                let (x, y) = (self.as_f32(a), self.as_f32(b));
+                let p = self.op(Op::FMul, f, &[x, y]);
+                let z = self.cf32(0.0);
+                let (xz, yz) = (self.op(Op::FOrdEqual, boolt, &[x, z]), self.op(Op::FOrdEqual, boolt, &[y, z]));
+                let either = self.op(Op::LogicalOr, boolt, &[xz, yz]);
+                let r = self.sel(f, either, z, p);
+                self.from_f32(r)
             }
             MinF32 | MaxF32 => self.fminmax(false, a, b, op == MaxF32),
             Min3F32 | Max3F32 => {
