@@ -753,6 +753,51 @@ impl Gen {
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
     }
 
+    /// One lane's atomic at `addr` (device scope, relaxed, as AMD's are); data from `vdata`
+    /// (cmpswap: new value, then the compare value); returns the old value.
+    fn global_atomic(&mut self, addr: Word, op: rdna_emu::sem::Atomic, x2: bool, vdata: u16, lane: Word) -> Result<Word, String> {
+        use rdna_emu::sem::Atomic::*;
+        use spirv::Op as O;
+        let (ty, ptr_ty) = if x2 {
+            self.b.capability(Capability::Int64Atomics);
+            (self.t.u64, self.b.type_pointer(None, StorageClass::PhysicalStorageBuffer, self.t.u64))
+        } else {
+            (self.t.u32, self.t.psb_u32)
+        };
+        let read = |g: &mut Gen, r: u16| -> Result<Word, String> {
+            if x2 {
+                let (lo, hi) = (g.rd_v(r, lane)?, g.rd_v(r + 1, lane)?);
+                Ok(g.join64(lo, hi))
+            } else {
+                g.rd_v(r, lane)
+            }
+        };
+        let data = read(self, vdata)?;
+        let p = self.b.convert_u_to_ptr(ptr_ty, None, addr).unwrap();
+        let scope = self.c32(spirv::Scope::Device as u32);
+        let relaxed = self.c32(0);
+        if op == CmpSwap {
+            let cmp = read(self, vdata + if x2 { 2 } else { 1 })?;
+            return Ok(self.b.atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, data, cmp).unwrap());
+        }
+        let code = match op {
+            Swap => O::AtomicExchange,
+            Add => O::AtomicIAdd,
+            Sub => O::AtomicISub,
+            SMin => O::AtomicSMin,
+            SMax => O::AtomicSMax,
+            UMin => O::AtomicUMin,
+            UMax => O::AtomicUMax,
+            And => O::AtomicAnd,
+            Or => O::AtomicOr,
+            _ => O::AtomicXor,
+        };
+        let id = self.b.id();
+        let inst = rspirv::dr::Instruction::new(code, Some(ty), Some(id), vec![Operand::IdRef(p), Operand::IdRef(scope), Operand::IdRef(relaxed), Operand::IdRef(data)]);
+        self.b.insert_into_block(rspirv::dr::InsertPoint::End, inst).unwrap();
+        Ok(id)
+    }
+
     /// Pointer type to one byte of device memory (declaring 8-bit storage on first use).
     fn psb_u8(&mut self) -> (Word, Word) {
         self.b.capability(Capability::Int8);
@@ -923,12 +968,22 @@ impl Gen {
     fn global(&mut self, st: &Step, k: MemKind) -> Lowered {
         let raw = st.inst.raw;
         let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
+        let mut atomic = None;
         let (bytes, store, sext) = match k {
             MemKind::Load { bytes, sext, d16: false, .. } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext),
             MemKind::Store { bytes, hi: false } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false),
-            MemKind::Atomic { .. } => return Err("global atomics are not recompiled yet".into()),
+            MemKind::Atomic { op, x2 } => {
+                use rdna_emu::sem::Atomic::*;
+                if !matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) {
+                    return Err(format!("global atomic {op:?} is not recompiled yet"));
+                }
+                atomic = Some((op, x2));
+                (if x2 { 8 } else { 4 }, false, false)
+            }
             _ => return Err("d16 global accesses are not recompiled yet".into()),
         };
+        // A FLAT/GLOBAL atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11).
+        let returns = raw >> (if g11 { 14 } else { 16 }) & 1 != 0;
         if !g11 && raw >> 13 & 1 != 0 {
             return Err("global loads into LDS are not recompiled yet".into());
         }
@@ -955,6 +1010,19 @@ impl Gen {
             };
             let o = g.c64(offset as u64);
             let addr = g.b.i_add(u64t, None, base, o).unwrap();
+            if let Some((op, x2)) = atomic {
+                let old = g.global_atomic(addr, op, x2, vdata, lane)?;
+                if returns {
+                    if x2 {
+                        let (lo, hi) = g.split64(old);
+                        g.wr_v(vdst, lane, lo)?;
+                        g.wr_v(vdst + 1, lane, hi)?;
+                    } else {
+                        g.wr_v(vdst, lane, old)?;
+                    }
+                }
+                return Ok(());
+            }
             if bytes < 4 {
                 // Bytes and shorts, a byte at a time (8-bit storage access), little-endian.
                 return if store {
