@@ -124,7 +124,7 @@ fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, de
     for (d, p) in parts.iter().enumerate() {
         wg[d] = p.trim().parse().map_err(|_| format!("--workgroup '{workgroup}': '{p}' is not a number"))?;
     }
-    let compiled = rdna_spirv::recompile(&co, k, wg).map_err(|e| format!("kernel {kernel}: {e}"))?;
+    let compiled = rdna_spirv::recompile(&co, k, wg, 0).map_err(|e| format!("kernel {kernel}: {e}"))?;
     if let Some(dest) = dest {
         let bytes: Vec<u8> = compiled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;

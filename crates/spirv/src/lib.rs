@@ -41,12 +41,14 @@ pub struct Compiled {
     /// Instructions lowered.
     pub instructions: usize,
     /// Device memory each wave needs for its VGPRs: the runtime provides
-    /// `vgpr_bytes_per_wave × waves_per_group × workgroups` zeroed bytes.
+    /// `vgpr_bytes_per_wave × waves_per_group × workgroups` zeroed bytes (after [`STATUS_BYTES`]); each wave's share starts with a slot where its SGPRs rest between barriers.
     pub vgpr_bytes_per_wave: u64,
     /// Loop iterations one wave may run between two checks of the iteration limit. A device
     /// that stops shaders after N loop iterations in all (Mesa's lavapipe: 65,535) passes
     /// `N - iteration_margin` as the limit, and a wave that reaches it stops and reports it.
     pub iteration_margin: u32,
+    /// LDS the module declares as workgroup memory (static plus dynamic), in bytes.
+    pub lds_bytes: u32,
 }
 
 /// Why a kernel could not be recompiled.
@@ -83,3 +85,5 @@ pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgp
 /// a wave sets to [`STATUS_ITERATION_LIMIT`] when it stopped at the loop-iteration limit.
 pub const STATUS_BYTES: u64 = 16;
 pub const STATUS_ITERATION_LIMIT: u32 = 1;
+/// The status word's value after an LDS access out of bounds (the emulator faults there too).
+pub const STATUS_LDS_OUT_OF_BOUNDS: u32 = 2;

@@ -23,12 +23,13 @@ const VCC: u16 = 106;
 const NULL: u16 = 125;
 const EXEC: u16 = 126;
 
+mod lds;
 mod salu;
 mod valu;
 
 type Lowered = Result<(), String>;
 
-pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3]) -> Result<Compiled, RecompileError> {
+pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynamic_lds: u32) -> Result<Compiled, RecompileError> {
     let (prog, entry) = kernel_program(code, kernel).map_err(RecompileError::Setup)?;
     let cfg = Cfg::build(&prog, entry).map_err(RecompileError::Flow)?;
     let lanes = if prog.wave64 { 64 } else { 32 };
@@ -43,20 +44,21 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3]) -> Res
             reason: format!("the kernel uses {} bytes of scratch per lane; scratch is not recompiled yet", kernel.kd.private_segment_fixed_size),
         }]));
     }
-    if kernel.kd.group_segment_fixed_size > 0 {
-        return Err(RecompileError::Unsupported(vec![Site {
-            pc: prog.steps[entry].pc,
-            text: kernel.name.clone(),
-            reason: "the kernel uses LDS; LDS is not recompiled yet".into(),
-        }]));
+    let lds_bytes = kernel.kd.group_segment_fixed_size as u64 + dynamic_lds as u64;
+    if lds_bytes > 64 * 1024 {
+        return Err(RecompileError::Setup(format!("LDS of {lds_bytes} bytes exceeds the 64 KiB of an RDNA workgroup")));
     }
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
     let mut g = Gen::new(lanes, vgprs);
+    g.lds_bytes = lds_bytes as u32;
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
-    let iteration_margin = (g.max_block_loops + 2) * lanes + 4;
-    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: vgprs as u64 * lanes as u64 * 4, iteration_margin })
+    // Loop iterations before the first check (LDS zeroing, wave set-up) or between two (a
+    // block's lane loops, the scheduler's passes over the waves).
+    let iteration_margin = (lds_bytes as u32).div_ceil(64) + waves * (lanes + 4) + (g.max_block_loops + 2) * lanes + 8;
+    let wave_bytes = g.wave_bytes();
+    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32 })
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
@@ -129,7 +131,36 @@ struct Gen {
     /// Lane loops in the block being lowered, and the most in any block (setup included).
     block_loops: u32,
     max_block_loops: u32,
+    /// LDS bytes (static and dynamic) and the workgroup array holding them.
+    lds_bytes: u32,
+    lds: Word,
+    /// Whether the running wave stopped at a barrier, and whether the whole run stopped.
+    yielded: Word,
+    abort: Word,
+    /// The selected wave's slot address and index (see `select_wave`).
+    slot: Word,
+    wave: Word,
+    zero_var: Word,
 }
+
+/// Values every wave of the workgroup shares (see `workgroup_setup`).
+struct WorkgroupCtx {
+    gids: Vec<Word>,
+    size: Vec<Word>,
+    /// Index of the workgroup's first wave in the dispatch.
+    first_wave: Word,
+    /// Address of the VGPR memory (the status word, then the waves).
+    regs: Word,
+}
+
+/// A wave's slot in device memory: SGPRs 0–127, SCC, the dispatch state and the status.
+const SLOT_BYTES: u64 = 544;
+const SLOT_SCC: u32 = 128;
+const SLOT_STATE: u32 = 129;
+const SLOT_STATUS: u32 = 130;
+const WAVE_RUNNING: u32 = 0;
+const WAVE_AT_BARRIER: u32 = 1;
+const WAVE_DONE: u32 = 2;
 
 impl Gen {
     fn new(lanes: u32, vgprs: u32) -> Gen {
@@ -160,7 +191,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, wave: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
     }
 
     // ---- constants and register access ----
@@ -407,8 +438,6 @@ impl Gen {
         let in_v3 = self.b.type_pointer(None, StorageClass::Input, v3);
         let group_id = self.b.variable(in_v3, None, StorageClass::Input, None);
         self.b.decorate(group_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)]);
-        let local_id = self.b.variable(in_v3, None, StorageClass::Input, None);
-        self.b.decorate(local_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::LocalInvocationId)]);
         let num_groups = self.b.variable(in_v3, None, StorageClass::Input, None);
         self.b.decorate(num_groups, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)]);
         let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t]);
@@ -418,6 +447,15 @@ impl Gen {
         }
         let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
         self.push = self.b.variable(pc_push, None, StorageClass::PushConstant, None);
+        // LDS: workgroup memory of whole dwords (one invocation per workgroup uses it).
+        let mut interface = vec![group_id, num_groups, self.push];
+        if self.lds_bytes > 0 {
+            let nd = self.c32(self.lds_bytes.div_ceil(4));
+            let arr = self.b.type_array(u32t, nd);
+            let wg_arr = self.b.type_pointer(None, StorageClass::Workgroup, arr);
+            self.lds = self.b.variable(wg_arr, None, StorageClass::Workgroup, None);
+            interface.push(self.lds);
+        }
         // Register files.
         let n128 = self.c32(128);
         let arr_s = self.b.type_array(u32t, n128);
@@ -434,81 +472,86 @@ impl Gen {
         self.mask = self.b.variable(self.t.fn_u64, None, StorageClass::Function, None);
         let zero = self.c32(0);
         self.iters = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
+        self.yielded = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        self.abort = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         self.waves = waves;
-        self.wave_setup(kernel, prog, [group_id, local_id, num_groups], wg, waves)?;
-        // The dispatch loop over the kernel's blocks.
-        let kernel_blocks = &cfg.functions[0].blocks;
-        let labels: Vec<Word> = kernel_blocks.iter().map(|_| self.b.id()).collect();
-        let (header, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(header)).unwrap();
-        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch(body).unwrap();
-        self.b.begin_block(Some(body)).unwrap();
-        // One selection per block, in order, each testing the state afresh: a block runs right
-        // after the one that chose it when it comes later, so a pass of the loop often runs
-        // several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).
-        for (&bid, &label) in kernel_blocks.iter().zip(&labels) {
-            let st = self.b.load(u32t, None, self.state, None, []).unwrap();
-            let me = self.c32(bid as u32);
-            let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();
-            let join = self.b.id();
-            self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
-            self.b.branch_conditional(here, label, join, []).unwrap();
-            self.b.begin_block(Some(label)).unwrap();
-            self.block_loops = 0;
-            let blk = &cfg.blocks[bid];
-            for i in blk.first..=blk.last {
-                let step = &prog.steps[i];
-                if let Err(reason) = self.step(step) {
-                    self.sites.push(Site { pc: step.pc, text: step.text(), reason });
-                }
-            }
-            let next = match blk.exit {
-                Exit::Goto(t) => Some(self.c32(t as u32)),
-                Exit::End => Some(self.c32(EXIT)),
-                Exit::Branch { cond, taken, next } => {
-                    let c = self.branch_cond(cond);
-                    let (a, b) = (self.c32(taken as u32), self.c32(next as u32));
-                    Some(self.b.select(u32t, None, c, a, b).unwrap())
-                }
-                Exit::Call { .. } | Exit::Return => {
-                    let st = &prog.steps[blk.last];
-                    self.sites.push(Site { pc: st.pc, text: st.text(), reason: "function calls are not recompiled yet".into() });
-                    None
-                }
-            };
-            if let Some(n) = next {
-                self.b.store(self.state, n, None, []).unwrap();
-            }
-            self.b.branch(join).unwrap();
-            self.b.begin_block(Some(join)).unwrap();
-        }
-        self.b.branch(cont).unwrap();
-        self.b.begin_block(Some(cont)).unwrap();
-        self.count_iteration();
-        // At the iteration limit the wave stops and says so in the status word.
-        let n = self.b.load(u32t, None, self.iters, None, []).unwrap();
-        let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
-        let (stop, go_on) = (self.b.id(), self.b.id());
-        self.b.selection_merge(go_on, spirv::SelectionControl::NONE).unwrap();
-        self.b.branch_conditional(over, stop, go_on, []).unwrap();
-        self.b.begin_block(Some(stop)).unwrap();
-        let flag = self.c32(crate::STATUS_ITERATION_LIMIT);
-        self.store_global(self.status, flag);
-        let exit = self.c32(EXIT);
-        self.b.store(self.state, exit, None, []).unwrap();
-        self.b.branch(go_on).unwrap();
-        self.b.begin_block(Some(go_on)).unwrap();
-        let st = self.b.load(u32t, None, self.state, None, []).unwrap();
-        let exit = self.c32(EXIT);
-        let go = self.b.i_not_equal(self.t.bool, None, st, exit).unwrap();
-        self.b.branch_conditional(go, header, merge, []).unwrap();
-        self.b.begin_block(Some(merge)).unwrap();
+        let ctx = self.workgroup_setup([group_id, num_groups], wg, waves);
+        self.zero_lds();
+        // Every wave's initial state, saved to its slot.
+        let cw = self.c32(waves);
+        self.counted_loop(cur, cw, &mut |g: &mut Gen, w: Word| {
+            g.select_wave(&ctx, w);
+            g.b.store(g.s, null_s, None, []).unwrap();
+            g.wave_init(kernel, prog, &ctx, w, wg)?;
+            g.save_wave();
+            Ok(())
+        })
+        .map_err(RecompileError::Setup)?;
+        // The scheduler, as the emulator's: each running wave in order until it ends or reaches
+        // a barrier; when none runs, the waves at the barrier are released.
+        let (sh, sb, sc, sm) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(sh).unwrap();
+        self.b.begin_block(Some(sh)).unwrap();
+        self.b.loop_merge(sm, sc, spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch(sb).unwrap();
+        self.b.begin_block(Some(sb)).unwrap();
+        let fl = self.b.constant_false(self.t.bool);
+        self.b.store(again, fl, None, []).unwrap();
+        let mut sites = Vec::new();
+        self.counted_loop(cur, cw, &mut |g: &mut Gen, w: Word| {
+            g.select_wave(&ctx, w);
+            let st = g.slot_load(SLOT_STATUS);
+            let running = g.c32(WAVE_RUNNING);
+            let run = g.b.i_equal(g.t.bool, None, st, running).unwrap();
+            let ab = g.b.load(g.t.bool, None, g.abort, None, []).unwrap();
+            let nab = g.b.logical_not(g.t.bool, None, ab).unwrap();
+            let run = g.b.logical_and(g.t.bool, None, run, nab).unwrap();
+            g.if_then(run, &mut |g: &mut Gen| {
+                g.restore_wave();
+                sites.extend(g.dispatch_loop(prog, cfg));
+                // Ended, or stopped at a barrier.
+                let y = g.b.load(g.t.bool, None, g.yielded, None, []).unwrap();
+                let (at, done) = (g.c32(WAVE_AT_BARRIER), g.c32(WAVE_DONE));
+                let s = g.b.select(g.t.u32, None, y, at, done).unwrap();
+                g.wr_slot(SLOT_STATUS, s);
+                let fl = g.b.constant_false(g.t.bool);
+                g.b.store(g.yielded, fl, None, []).unwrap();
+                g.save_wave();
+            });
+            Ok(())
+        })
+        .map_err(RecompileError::Setup)?;
+        // Release the waves at the barrier; go round again if there were any.
+        self.counted_loop(cur, cw, &mut |g: &mut Gen, w: Word| {
+            g.select_wave(&ctx, w);
+            let st = g.slot_load(SLOT_STATUS);
+            let at = g.c32(WAVE_AT_BARRIER);
+            let waiting = g.b.i_equal(g.t.bool, None, st, at).unwrap();
+            g.if_then(waiting, &mut |g: &mut Gen| {
+                let running = g.c32(WAVE_RUNNING);
+                g.wr_slot(SLOT_STATUS, running);
+                let t = g.b.constant_true(g.t.bool);
+                g.b.store(again, t, None, []).unwrap();
+            });
+            Ok(())
+        })
+        .map_err(RecompileError::Setup)?;
+        self.b.branch(sc).unwrap();
+        self.b.begin_block(Some(sc)).unwrap();
+        let a = self.b.load(self.t.bool, None, again, None, []).unwrap();
+        let ab = self.b.load(self.t.bool, None, self.abort, None, []).unwrap();
+        let nab = self.b.logical_not(self.t.bool, None, ab).unwrap();
+        let go = self.b.logical_and(self.t.bool, None, a, nab).unwrap();
+        self.b.branch_conditional(go, sh, sm, []).unwrap();
+        self.b.begin_block(Some(sm)).unwrap();
+        self.sites.extend(sites);
         self.b.ret().unwrap();
         self.b.end_function().unwrap();
-        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [group_id, local_id, num_groups, self.push]);
-        // One wave per Vulkan workgroup (see `wave_setup`).
+        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", interface);
+        // One invocation runs a whole workgroup's waves (see `select_wave`).
         self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
         // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
         if kernel.kd.float_denorm_mode_32() == 3 {
@@ -529,30 +572,75 @@ impl Gen {
         Ok(())
     }
 
-    /// SGPRs from the kernel descriptor, work-item ids in v0–v2 (packed in v0 on gfx11) and
-    /// EXEC for the lanes inside the grid.
-    fn wave_setup(&mut self, kernel: &Kernel, prog: &Program, [group_id, local_id, num_groups]: [Word; 3], wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
+    /// `if cond { body }` as a structured selection.
+    fn if_then(&mut self, cond: Word, body: &mut dyn FnMut(&mut Gen)) {
+        let (then, join) = (self.b.id(), self.b.id());
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+        self.b.branch_conditional(cond, then, join, []).unwrap();
+        self.b.begin_block(Some(then)).unwrap();
+        body(self);
+        self.b.branch(join).unwrap();
+        self.b.begin_block(Some(join)).unwrap();
+    }
+
+    /// A loop of `var` over 0..n (a u32 id), each iteration counted (see `count_iteration`).
+    fn counted_loop(&mut self, var: Word, n: Word, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
+        let zero = self.c32(0);
+        self.b.store(var, zero, None, []).unwrap();
+        let (header, bodyl, merge, cont) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(header)).unwrap();
+        let i = self.b.load(self.t.u32, None, var, None, []).unwrap();
+        let more = self.b.u_less_than(self.t.bool, None, i, n).unwrap();
+        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch_conditional(more, bodyl, merge, []).unwrap();
+        self.b.begin_block(Some(bodyl)).unwrap();
+        let result = body(self, i);
+        self.b.branch(cont).unwrap();
+        self.b.begin_block(Some(cont)).unwrap();
+        let one = self.c32(1);
+        let next = self.b.i_add(self.t.u32, None, i, one).unwrap();
+        self.b.store(var, next, None, []).unwrap();
+        self.count_iteration();
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(merge)).unwrap();
+        result
+    }
+
+    /// Zeroes LDS (the emulator's starts zeroed), 16 dwords per loop iteration.
+    fn zero_lds(&mut self) {
+        if self.lds_bytes == 0 {
+            return;
+        }
+        let nd = self.lds_bytes.div_ceil(4);
+        let n = self.c32(nd.div_ceil(16));
+        let lds_ptr = self.lds_ptr_type();
+        self.counted_loop(self.zero_var, n, &mut |g: &mut Gen, i: Word| {
+            let c16 = g.c32(16);
+            let base = g.b.i_mul(g.t.u32, None, i, c16).unwrap();
+            let z = g.c32(0);
+            for k in 0..16 {
+                let ck = g.c32(k);
+                let idx = g.b.i_add(g.t.u32, None, base, ck).unwrap();
+                let limit = g.c32(nd);
+                let inside = g.b.u_less_than(g.t.bool, None, idx, limit).unwrap();
+                g.if_then(inside, &mut |g: &mut Gen| {
+                    let p = g.b.access_chain(lds_ptr, None, g.lds, [idx]).unwrap();
+                    g.b.store(p, z, None, []).unwrap();
+                });
+            }
+            Ok(())
+        })
+        .expect("zeroing LDS cannot fail");
+    }
+
+    /// Workgroup-wide values: ids, grid, sizes, push-constant fields.
+    fn workgroup_setup(&mut self, [group_id, num_groups]: [Word; 2], wg: [u32; 3], waves: u32) -> WorkgroupCtx {
         let (u32t, u64t) = (self.t.u32, self.t.u64);
         let gid = self.b.load(self.t.v3u32, None, group_id, None, []).unwrap();
-        let lid = self.b.load(self.t.v3u32, None, local_id, None, []).unwrap();
         let ngroups = self.b.load(self.t.v3u32, None, num_groups, None, []).unwrap();
-        // Each Vulkan workgroup is one wave: x counts waves, `waves` per kernel workgroup. (LDS
-        // and barriers, which need a workgroup's waves together, are not recompiled yet; and
-        // lavapipe's loop-iteration limit is shared by the invocations run together.)
-        let _ = lid;
-        let cw32 = self.c32(waves);
-        let gx = self.b.composite_extract(u32t, None, gid, [0]).unwrap();
-        let wave = self.b.u_mod(u32t, None, gx, cw32).unwrap();
-        let mut gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
-        gids[0] = self.b.u_div(u32t, None, gx, cw32).unwrap();
-        let push_u64 = |g: &mut Gen, member: u32| {
-            let i = g.c32(member);
-            let p = g.b.access_chain(g.t.pc_u64, None, g.push, [i]).unwrap();
-            g.b.load(u64t, None, p, None, []).unwrap()
-        };
-        // This wave's VGPRs: wave (z·Y·X + y·X + x)·waves + wave of the dispatch.
-        let mut n: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap()).collect();
-        n[0] = self.b.u_div(u32t, None, n[0], cw32).unwrap();
+        let gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
+        let n: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap()).collect();
         let wide = |g: &mut Gen, x: Word| g.b.u_convert(u64t, None, x).unwrap();
         let (gx, gy, gz, nx, ny) = (wide(self, gids[0]), wide(self, gids[1]), wide(self, gids[2]), wide(self, n[0]), wide(self, n[1]));
         let zy = self.b.i_mul(u64t, None, gz, ny).unwrap();
@@ -560,16 +648,9 @@ impl Gen {
         let flat = self.b.i_mul(u64t, None, zy, nx).unwrap();
         let flat = self.b.i_add(u64t, None, flat, gx).unwrap();
         let cw = self.c64(waves as u64);
-        let w = self.b.i_mul(u64t, None, flat, cw).unwrap();
-        let wv = wide(self, wave);
-        let w = self.b.i_add(u64t, None, w, wv).unwrap();
-        let per_wave = self.c64(self.vgprs as u64 * self.lanes as u64 * 4);
-        let off = self.b.i_mul(u64t, None, w, per_wave).unwrap();
-        let regs = push_u64(self, 6);
+        let first_wave = self.b.i_mul(u64t, None, flat, cw).unwrap();
+        let regs = self.push_u64(6);
         self.status = regs;
-        let skip = self.c64(crate::STATUS_BYTES);
-        let off = self.b.i_add(u64t, None, off, skip).unwrap();
-        self.vbase = self.b.i_add(u64t, None, regs, off).unwrap();
         let seven = self.c32(7);
         let p = self.b.access_chain(self.t.pc_u32, None, self.push, [seven]).unwrap();
         self.iter_limit = self.b.load(self.t.u32, None, p, None, []).unwrap();
@@ -579,21 +660,6 @@ impl Gen {
         let five = self.c32(5);
         let p = self.b.access_chain(self.t.pc_u32, None, self.push, [five]).unwrap();
         self.lane_count = self.b.load(self.t.u32, None, p, None, []).unwrap();
-        for (s, input) in kernel.kd.sgpr_inputs() {
-            match input {
-                SgprInput::KernargSegmentPtr => {
-                    let a = push_u64(self, 0);
-                    self.wr_s64(s, a);
-                }
-                SgprInput::DispatchPtr => {
-                    let a = push_u64(self, 1);
-                    self.wr_s64(s, a);
-                }
-                SgprInput::WorkgroupId(d) => self.wr_s(s, gids[d as usize]),
-                // No scratch (refused above): the rest are zero.
-                _ => {}
-            }
-        }
         let grid: Vec<Word> = (0..3)
             .map(|d| {
                 let i = self.c32(2 + d);
@@ -607,14 +673,109 @@ impl Gen {
                 let w = self.c32(wg[d]);
                 let base = self.b.i_mul(u32t, None, gids[d], w).unwrap();
                 let left = self.b.i_sub(u32t, None, grid[d], base).unwrap();
-                self.b.ext_inst(u32t, None, self.glsl, 38 /* UMin */, [Operand::IdRef(left), Operand::IdRef(w)]).unwrap()
+                self.gl(spirv::GLOp::UMin, u32t, &[left, w])
             })
             .collect();
+        WorkgroupCtx { gids, size, first_wave, regs }
+    }
+
+    fn push_u64(&mut self, member: u32) -> Word {
+        let i = self.c32(member);
+        let p = self.b.access_chain(self.t.pc_u64, None, self.push, [i]).unwrap();
+        self.b.load(self.t.u64, None, p, None, []).unwrap()
+    }
+
+    /// Points the register accessors at wave `w` of this workgroup: its slot (saved SGPRs,
+    /// SCC, state, status) and its VGPRs, `SLOT_BYTES` further on.
+    fn select_wave(&mut self, ctx: &WorkgroupCtx, w: Word) {
+        let u64t = self.t.u64;
+        let wv = self.b.u_convert(u64t, None, w).unwrap();
+        let g = self.b.i_add(u64t, None, ctx.first_wave, wv).unwrap();
+        let per_wave = self.c64(self.wave_bytes());
+        let off = self.b.i_mul(u64t, None, g, per_wave).unwrap();
+        let skip = self.c64(crate::STATUS_BYTES);
+        let off = self.b.i_add(u64t, None, off, skip).unwrap();
+        self.slot = self.b.i_add(u64t, None, ctx.regs, off).unwrap();
+        let sb = self.c64(SLOT_BYTES);
+        self.vbase = self.b.i_add(u64t, None, self.slot, sb).unwrap();
+        self.wave = w;
+    }
+
+    /// Device memory per wave: the slot, then `vgprs × lanes` dwords.
+    fn wave_bytes(&self) -> u64 {
+        SLOT_BYTES + self.vgprs as u64 * self.lanes as u64 * 4
+    }
+
+    fn slot_addr(&mut self, dword: u32) -> Word {
+        let o = self.c64(4 * dword as u64);
+        self.b.i_add(self.t.u64, None, self.slot, o).unwrap()
+    }
+
+    fn slot_load(&mut self, dword: u32) -> Word {
+        let a = self.slot_addr(dword);
+        self.load_global(a)
+    }
+
+    fn wr_slot(&mut self, dword: u32, v: Word) {
+        let a = self.slot_addr(dword);
+        self.store_global(a, v);
+    }
+
+    /// The selected wave's SGPRs, SCC and state to its slot.
+    fn save_wave(&mut self) {
+        for r in 0..128u16 {
+            let v = self.rd_s(r);
+            self.wr_slot(r as u32, v);
+        }
+        let c = self.rd_scc();
+        let c = self.bool_to_u32(c);
+        self.wr_slot(SLOT_SCC, c);
+        let st = self.b.load(self.t.u32, None, self.state, None, []).unwrap();
+        self.wr_slot(SLOT_STATE, st);
+    }
+
+    /// The selected wave's SGPRs, SCC and state from its slot.
+    fn restore_wave(&mut self) {
+        for r in 0..128u16 {
+            let v = self.slot_load(r as u32);
+            let i = self.c32(r as u32);
+            let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
+            self.b.store(p, v, None, []).unwrap();
+        }
+        let c = self.slot_load(SLOT_SCC);
+        let z = self.c32(0);
+        let c = self.b.i_not_equal(self.t.bool, None, c, z).unwrap();
+        self.wr_scc(c);
+        let st = self.slot_load(SLOT_STATE);
+        self.b.store(self.state, st, None, []).unwrap();
+    }
+
+    /// SGPRs from the kernel descriptor, work-item ids in v0–v2 (packed in v0 on gfx11), EXEC
+    /// for the lanes inside the grid, and the status: a wave with no work-item in the grid does
+    /// not run (as in the emulator).
+    fn wave_init(&mut self, kernel: &Kernel, prog: &Program, ctx: &WorkgroupCtx, wave: Word, wg: [u32; 3]) -> Lowered {
+        let (u32t, u64t) = (self.t.u32, self.t.u64);
+        for (s, input) in kernel.kd.sgpr_inputs() {
+            match input {
+                SgprInput::KernargSegmentPtr => {
+                    let a = self.push_u64(0);
+                    self.wr_s64(s, a);
+                }
+                SgprInput::DispatchPtr => {
+                    let a = self.push_u64(1);
+                    self.wr_s64(s, a);
+                }
+                SgprInput::WorkgroupId(d) => self.wr_s(s, ctx.gids[d as usize]),
+                // No scratch (refused above): the rest are zero.
+                _ => {}
+            }
+        }
         let zero64 = self.c64(0);
         self.b.store(self.mask, zero64, None, []).unwrap();
         let gfx11 = prog.steps.first().is_some_and(|s| s.inst.gen == rdna_isa::Generation::Gfx11);
         let ids = kernel.kd.enable_vgpr_workitem_id();
         let lanes = self.lanes;
+        let size = ctx.size.clone();
         self.lanes_loop(false, &mut |g: &mut Gen, lane: Word| {
             let t = g.t.u32;
             let nl = g.c32(lanes);
@@ -655,18 +816,119 @@ impl Gen {
                 }
             }
             Ok(())
-        })
-        .map_err(RecompileError::Setup)?;
+        })?;
         let m = self.b.load(u64t, None, self.mask, None, []).unwrap();
         self.wr_mask(EXEC, m);
-        // A wave with no work-item in the grid does not run (as on the hardware).
         let entry = self.c32(0);
-        let exit = self.c32(EXIT);
+        self.b.store(self.state, entry, None, []).unwrap();
         let none = self.b.i_equal(self.t.bool, None, m, zero64).unwrap();
-        let first = self.b.select(u32t, None, none, exit, entry).unwrap();
-        self.b.store(self.state, first, None, []).unwrap();
+        let (done, running) = (self.c32(WAVE_DONE), self.c32(WAVE_RUNNING));
+        let s = self.b.select(u32t, None, none, done, running).unwrap();
+        self.wr_slot(SLOT_STATUS, s);
         Ok(())
     }
+
+    /// The selected wave's blocks, run until it ends, reaches a barrier or the run aborts;
+    /// returns the sites that could not be lowered.
+    fn dispatch_loop(&mut self, prog: &Program, cfg: &Cfg) -> Vec<Site> {
+        let u32t = self.t.u32;
+        let mut sites = Vec::new();
+        let kernel_blocks = &cfg.functions[0].blocks;
+        let (header, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(header)).unwrap();
+        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch(body).unwrap();
+        self.b.begin_block(Some(body)).unwrap();
+        // One selection per block, in order, each testing the state afresh: a block runs right
+        // after the one that chose it when it comes later, so a pass of the loop often runs
+        // several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).
+        // A block with barriers is cut after each: the rest resumes under a state of its own.
+        let mut resume = cfg.blocks.len() as u32;
+        for &bid in kernel_blocks {
+            let mut join = self.open_case(bid as u32);
+            self.block_loops = 0;
+            let blk = &cfg.blocks[bid];
+            for i in blk.first..=blk.last {
+                let step = &prog.steps[i];
+                if step.kind == Kind::Barrier && self.waves > 1 {
+                    let r = self.c32(resume);
+                    self.b.store(self.state, r, None, []).unwrap();
+                    let t = self.b.constant_true(self.t.bool);
+                    self.b.store(self.yielded, t, None, []).unwrap();
+                    self.b.branch(join).unwrap();
+                    self.b.begin_block(Some(join)).unwrap();
+                    join = self.open_case(resume);
+                    resume += 1;
+                    continue;
+                }
+                if let Err(reason) = self.step(step) {
+                    sites.push(Site { pc: step.pc, text: step.text(), reason });
+                }
+            }
+            let next = match blk.exit {
+                Exit::Goto(t) => Some(self.c32(t as u32)),
+                Exit::End => Some(self.c32(EXIT)),
+                Exit::Branch { cond, taken, next } => {
+                    let c = self.branch_cond(cond);
+                    let (a, b) = (self.c32(taken as u32), self.c32(next as u32));
+                    Some(self.b.select(u32t, None, c, a, b).unwrap())
+                }
+                Exit::Call { .. } | Exit::Return => {
+                    let st = &prog.steps[blk.last];
+                    sites.push(Site { pc: st.pc, text: st.text(), reason: "function calls are not recompiled yet".into() });
+                    None
+                }
+            };
+            if let Some(n) = next {
+                self.b.store(self.state, n, None, []).unwrap();
+            }
+            self.b.branch(join).unwrap();
+            self.b.begin_block(Some(join)).unwrap();
+        }
+        self.b.branch(cont).unwrap();
+        self.b.begin_block(Some(cont)).unwrap();
+        self.count_iteration();
+        // At the iteration limit the run stops and says so in the status word.
+        let n = self.b.load(u32t, None, self.iters, None, []).unwrap();
+        let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
+        self.if_then(over, &mut |g: &mut Gen| g.fail(crate::STATUS_ITERATION_LIMIT));
+        let st = self.b.load(u32t, None, self.state, None, []).unwrap();
+        let exit = self.c32(EXIT);
+        let live = self.b.i_not_equal(self.t.bool, None, st, exit).unwrap();
+        let y = self.b.load(self.t.bool, None, self.yielded, None, []).unwrap();
+        let ny = self.b.logical_not(self.t.bool, None, y).unwrap();
+        let go = self.b.logical_and(self.t.bool, None, live, ny).unwrap();
+        self.b.branch_conditional(go, header, merge, []).unwrap();
+        self.b.begin_block(Some(merge)).unwrap();
+        sites
+    }
+
+    /// Opens the selection that runs state `id` (unless the wave has yielded); returns its join.
+    fn open_case(&mut self, id: u32) -> Word {
+        let st = self.b.load(self.t.u32, None, self.state, None, []).unwrap();
+        let me = self.c32(id);
+        let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();
+        let y = self.b.load(self.t.bool, None, self.yielded, None, []).unwrap();
+        let ny = self.b.logical_not(self.t.bool, None, y).unwrap();
+        let here = self.b.logical_and(self.t.bool, None, here, ny).unwrap();
+        let (label, join) = (self.b.id(), self.b.id());
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+        self.b.branch_conditional(here, label, join, []).unwrap();
+        self.b.begin_block(Some(label)).unwrap();
+        join
+    }
+
+    /// Stops the run: the status word says why, every loop ends.
+    fn fail(&mut self, status: u32) {
+        let flag = self.c32(status);
+        self.store_global(self.status, flag);
+        let exit = self.c32(EXIT);
+        self.b.store(self.state, exit, None, []).unwrap();
+        let t = self.b.constant_true(self.t.bool);
+        self.b.store(self.abort, t, None, []).unwrap();
+    }
+
 
     fn branch_cond(&mut self, c: BranchIf) -> Word {
         let z = self.c64(0);
@@ -698,9 +960,9 @@ impl Gen {
                 Src::Const(m) if m & 0xf == 3 => Ok(()),
                 _ => Err("s_sendmsg other than MSG_DEALLOC_VGPRS is not recompiled".into()),
             },
-            // A workgroup of one wave has nothing to wait for.
-            Kind::Barrier if self.waves == 1 => Ok(()),
-            Kind::Barrier => Err("s_barrier across the waves of a workgroup is not recompiled yet".into()),
+            // Several waves: cut there by `dispatch_loop`; one wave has nothing to wait for.
+            Kind::Barrier => Ok(()),
+            Kind::Ds(k) => self.ds(st, k),
             Kind::Smem(m) if !m.buffer => self.smem(st, m.dwords),
             Kind::SLogic { op, wide } => self.slogic(st, op, wide),
             Kind::SaveExec { op, wrexec } => self.saveexec(st, op, wrexec),
@@ -708,7 +970,6 @@ impl Gen {
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
-            Kind::Ds(_) => Err("LDS (DS) instructions are not recompiled yet".into()),
             Kind::Smem(_) => Err("buffer SMEM loads are not recompiled yet".into()),
             Kind::Mem(_) => Err(format!("{:?} memory instructions are not recompiled yet", st.inst.format)),
             Kind::VcmpClass { .. } => Err("v_cmp_class is not recompiled yet".into()),

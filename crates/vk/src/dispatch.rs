@@ -35,7 +35,13 @@ pub const LAVAPIPE_LOOP_ITERATIONS: u32 = 65_535;
 
 /// Recompiles and runs a job on `dev`.
 pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
-    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
+    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup, job.dynamic_lds).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
+    if compiled.lds_bytes > dev.info.max_shared_memory {
+        return Err(format!(
+            "kernel {} needs {} bytes of LDS; {} gives a workgroup at most {} bytes of shared memory",
+            job.kernel.name, compiled.lds_bytes, dev.info.name, dev.info.max_shared_memory
+        ));
+    }
     let groups = [0, 1, 2].map(|d| job.grid[d].div_ceil(job.workgroup[d]));
     let waves = groups.iter().map(|&g| g as u64).product::<u64>() * compiled.waves_per_group as u64;
     let vgpr_bytes = waves.checked_mul(compiled.vgpr_bytes_per_wave).map(|b| b + rdna_spirv::STATUS_BYTES).filter(|&b| b <= MAX_VGPR_MEMORY).ok_or_else(|| {
@@ -59,14 +65,16 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         // known), so the module stops at half.
         let limit = if dev.info.name.contains("llvmpipe") { (LAVAPIPE_LOOP_ITERATIONS / 2).saturating_sub(compiled.iteration_margin) } else { u32::MAX };
         let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid, compiled.lanes, vbuf.address, limit);
-        // One Vulkan workgroup per wave (the module's local size is 1).
-        let vk_groups = [groups[0].checked_mul(compiled.waves_per_group).ok_or("too many workgroups in x for one wave per Vulkan workgroup")?, groups[1], groups[2]];
-        let r = dev.dispatch(&compiled.words, "main", &push, vk_groups, None).map_err(|e| e.to_string());
+        // One invocation runs each workgroup (the module's local size is 1).
+        let r = dev.dispatch(&compiled.words, "main", &push, groups, None).map_err(|e| e.to_string());
         let status = vbuf.read_u32(0);
         dev.free(kbuf);
         dev.free(pbuf);
         dev.free(vbuf);
         r?;
+        if status == rdna_spirv::STATUS_LDS_OUT_OF_BOUNDS {
+            return Err("an LDS access out of bounds stopped the kernel (the emulator faults there too)".into());
+        }
         if status == rdna_spirv::STATUS_ITERATION_LIMIT {
             return Err(format!(
                 "the kernel runs more loop iterations than {} allows one shader ({LAVAPIPE_LOOP_ITERATIONS} in all, lane loops included); its results would be wrong, so none are given: run it on a GPU or with the emulator",

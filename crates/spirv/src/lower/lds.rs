@@ -1,0 +1,327 @@
+//! LDS (DS instructions), mirroring `rdna_emu::vmem::ds`: byte-addressed accesses to the
+//! workgroup array of dwords, bounds-checked as the emulator checks them (out of bounds stops
+//! the run with `STATUS_LDS_OUT_OF_BOUNDS`), and read-modify-write atomics, which are atomic
+//! because one invocation runs the whole workgroup.
+
+use rdna_emu::program::Step;
+use rdna_emu::sem::{Atomic, DsKind};
+use rspirv::spirv::{GLOp, Op, StorageClass, Word};
+
+use super::{Gen, Lowered};
+
+fn bits(raw: u64, lo: u32, n: u32) -> u32 {
+    ((raw >> lo) & ((1u64 << n) - 1)) as u32
+}
+
+impl Gen {
+    pub(super) fn lds_ptr_type(&mut self) -> Word {
+        self.b.type_pointer(None, StorageClass::Workgroup, self.t.u32)
+    }
+
+    /// Pointer to LDS dword `idx`, clamped into the array (callers check bounds first; the
+    /// clamp only keeps a faulting run from touching memory outside it).
+    fn lds_dword(&mut self, idx: Word) -> Word {
+        let last = self.c32(self.lds_bytes.div_ceil(4).max(1) - 1);
+        let i = self.gl(GLOp::UMin, self.t.u32, &[idx, last]);
+        let pt = self.lds_ptr_type();
+        self.b.access_chain(pt, None, self.lds, [i]).unwrap()
+    }
+
+    /// Checks `n` bytes at `a` lie inside LDS; outside, the run stops with the LDS status.
+    fn lds_check(&mut self, a: Word, n: u32) {
+        let u64t = self.t.u64;
+        let a64 = self.op(Op::UConvert, u64t, &[a]);
+        let cn = self.c64(n as u64);
+        let end = self.op(Op::IAdd, u64t, &[a64, cn]);
+        let len = self.c64(self.lds_bytes as u64);
+        let out = self.op(Op::UGreaterThan, self.t.bool, &[end, len]);
+        self.if_then(out, &mut |g: &mut Gen| g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS));
+    }
+
+    /// Four bytes at any byte address `a` (little-endian), from the one or two dwords they touch.
+    fn lds_read32(&mut self, a: Word) -> Word {
+        let (u, u64t) = (self.t.u32, self.t.u64);
+        let c2 = self.c32(2);
+        let idx = self.op(Op::ShiftRightLogical, u, &[a, c2]);
+        let lo_p = self.lds_dword(idx);
+        let lo = self.b.load(u, None, lo_p, None, []).unwrap();
+        let one = self.c32(1);
+        let idx1 = self.op(Op::IAdd, u, &[idx, one]);
+        let hi_p = self.lds_dword(idx1);
+        let hi = self.b.load(u, None, hi_p, None, []).unwrap();
+        let pair = self.join64(lo, hi);
+        let (m3, c3) = (self.c32(3), self.c32(3));
+        let sh = self.op(Op::BitwiseAnd, u, &[a, m3]);
+        let sh = self.op(Op::ShiftLeftLogical, u, &[sh, c3]);
+        let sh = self.op(Op::UConvert, u64t, &[sh]);
+        let v = self.op(Op::ShiftRightLogical, u64t, &[pair, sh]);
+        self.op(Op::UConvert, u, &[v])
+    }
+
+    /// Writes the low `n` (1 to 4) bytes of `v` at byte address `a`.
+    fn lds_write(&mut self, a: Word, v: Word, n: u32) {
+        let (u, u64t) = (self.t.u32, self.t.u64);
+        let c2 = self.c32(2);
+        let idx = self.op(Op::ShiftRightLogical, u, &[a, c2]);
+        let (m3, c3) = (self.c32(3), self.c32(3));
+        let sh = self.op(Op::BitwiseAnd, u, &[a, m3]);
+        let sh = self.op(Op::ShiftLeftLogical, u, &[sh, c3]);
+        let sh = self.op(Op::UConvert, u64t, &[sh]);
+        let bytes = self.c64(if n == 4 { 0xffff_ffff } else { (1u64 << (8 * n)) - 1 });
+        let m = self.op(Op::ShiftLeftLogical, u64t, &[bytes, sh]);
+        let v64 = self.op(Op::UConvert, u64t, &[v]);
+        let v64 = self.op(Op::BitwiseAnd, u64t, &[v64, bytes]);
+        let d = self.op(Op::ShiftLeftLogical, u64t, &[v64, sh]);
+        let one = self.c32(1);
+        let idx1 = self.op(Op::IAdd, u, &[idx, one]);
+        for (half, i) in [(0u64, idx), (32, idx1)] {
+            let ch = self.c64(half);
+            let mh = self.op(Op::ShiftRightLogical, u64t, &[m, ch]);
+            let mh = self.op(Op::UConvert, u, &[mh]);
+            let dh = self.op(Op::ShiftRightLogical, u64t, &[d, ch]);
+            let dh = self.op(Op::UConvert, u, &[dh]);
+            let z = self.c32(0);
+            let touched = self.op(Op::INotEqual, self.t.bool, &[mh, z]);
+            self.if_then(touched, &mut |g: &mut Gen| {
+                let p = g.lds_dword(i);
+                let old = g.b.load(u, None, p, None, []).unwrap();
+                let keep = g.op(Op::Not, u, &[mh]);
+                let kept = g.op(Op::BitwiseAnd, u, &[old, keep]);
+                let new = g.op(Op::BitwiseOr, u, &[kept, dh]);
+                g.b.store(p, new, None, []).unwrap();
+            });
+        }
+    }
+
+    /// One lane's 32- or 64-bit operand at VGPR `r`.
+    fn vdata64(&mut self, r: u16, lane: Word, x2: bool) -> Result<Word, String> {
+        let lo = self.rd_v(r, lane)?;
+        if x2 {
+            let hi = self.rd_v(r + 1, lane)?;
+            Ok(self.join64(lo, hi))
+        } else {
+            Ok(self.op(Op::UConvert, self.t.u64, &[lo]))
+        }
+    }
+
+    fn put_returned(&mut self, r: u16, lane: Word, v: Word, x2: bool) -> Lowered {
+        let (lo, hi) = self.split64(v);
+        self.wr_v(r, lane, lo)?;
+        if x2 {
+            self.wr_v(r + 1, lane, hi)?;
+        }
+        Ok(())
+    }
+
+    /// `rdna_emu::vmem::atomic_apply` for the integer operations, on u64 values (32-bit
+    /// operations use the low halves and give a zero-extended result).
+    fn atomic_apply(&mut self, op: Atomic, x2: bool, old: Word, data: Word, data2: Word) -> Result<Word, String> {
+        let (u64t, boolt) = (self.t.u64, self.t.bool);
+        let mask = self.c64(if x2 { u64::MAX } else { 0xffff_ffff });
+        let w = |g: &mut Gen, v: Word| g.op(Op::BitwiseAnd, u64t, &[v, mask]);
+        // Signed views: sign-extended from bit 31 for 32-bit operations.
+        let sx = |g: &mut Gen, v: Word| {
+            if x2 {
+                v
+            } else {
+                let c32 = g.c64(32);
+                let t = g.op(Op::ShiftLeftLogical, u64t, &[v, c32]);
+                g.op(Op::ShiftRightArithmetic, u64t, &[t, c32])
+            }
+        };
+        let (wo, wd) = (w(self, old), w(self, data));
+        let r = match op {
+            Atomic::Swap => data,
+            Atomic::CmpSwap => {
+                let wd2 = w(self, data2);
+                let eq = self.op(Op::IEqual, boolt, &[wo, wd2]);
+                self.sel(u64t, eq, data, old)
+            }
+            Atomic::Add => self.op(Op::IAdd, u64t, &[old, data]),
+            Atomic::Sub => self.op(Op::ISub, u64t, &[old, data]),
+            Atomic::Rsub => self.op(Op::ISub, u64t, &[data, old]),
+            Atomic::SMin | Atomic::SMax => {
+                let (so, sd) = (sx(self, old), sx(self, data));
+                let pick_old = self.op(if op == Atomic::SMin { Op::SLessThan } else { Op::SGreaterThan }, boolt, &[so, sd]);
+                self.sel(u64t, pick_old, so, sd)
+            }
+            Atomic::UMin => self.gl(GLOp::UMin, u64t, &[wo, wd]),
+            Atomic::UMax => self.gl(GLOp::UMax, u64t, &[wo, wd]),
+            Atomic::And => self.op(Op::BitwiseAnd, u64t, &[old, data]),
+            Atomic::Or => self.op(Op::BitwiseOr, u64t, &[old, data]),
+            Atomic::Xor => self.op(Op::BitwiseXor, u64t, &[old, data]),
+            Atomic::Inc => {
+                let wrap = self.op(Op::UGreaterThanEqual, boolt, &[wo, wd]);
+                let (one, z) = (self.c64(1), self.c64(0));
+                let up = self.op(Op::IAdd, u64t, &[old, one]);
+                self.sel(u64t, wrap, z, up)
+            }
+            Atomic::Dec => {
+                let z = self.c64(0);
+                let is0 = self.op(Op::IEqual, boolt, &[wo, z]);
+                let above = self.op(Op::UGreaterThan, boolt, &[wo, wd]);
+                let reset = self.op(Op::LogicalOr, boolt, &[is0, above]);
+                let one = self.c64(1);
+                let down = self.op(Op::ISub, u64t, &[old, one]);
+                self.sel(u64t, reset, data, down)
+            }
+            Atomic::Mskor => {
+                let nd = self.op(Op::Not, u64t, &[data]);
+                let k = self.op(Op::BitwiseAnd, u64t, &[old, nd]);
+                self.op(Op::BitwiseOr, u64t, &[k, data2])
+            }
+            Atomic::CondXchg32 => {
+                // Each 32-bit half takes its data half (bit 31 cleared) when that half's bit 31
+                // is set (measured on RDNA2 hardware, seed 003).
+                let mut r = old;
+                for half in 0..2u64 {
+                    let top = self.c64(1 << (32 * half + 31));
+                    let t = self.op(Op::BitwiseAnd, u64t, &[data, top]);
+                    let z = self.c64(0);
+                    let set = self.op(Op::INotEqual, boolt, &[t, z]);
+                    let field = self.c64(0x7fff_ffffu64 << (32 * half));
+                    let whole = self.c64(0xffff_ffffu64 << (32 * half));
+                    let nf = self.op(Op::Not, u64t, &[whole]);
+                    let kept = self.op(Op::BitwiseAnd, u64t, &[r, nf]);
+                    let put = self.op(Op::BitwiseAnd, u64t, &[data, field]);
+                    let nr = self.op(Op::BitwiseOr, u64t, &[kept, put]);
+                    r = self.sel(u64t, set, nr, r);
+                }
+                r
+            }
+            Atomic::Wrap => {
+                let ge = self.op(Op::UGreaterThanEqual, boolt, &[wo, wd]);
+                let s = self.op(Op::ISub, u64t, &[old, data]);
+                let a = self.op(Op::IAdd, u64t, &[old, data2]);
+                self.sel(u64t, ge, s, a)
+            }
+            other => return Err(format!("LDS atomic {other:?} is not recompiled yet")),
+        };
+        Ok(w(self, r))
+    }
+
+    /// `bytes` (4 or 8) bytes at `a` as a u64.
+    fn lds_read64(&mut self, a: Word, x2: bool) -> Word {
+        let lo = self.lds_read32(a);
+        if x2 {
+            let four = self.c32(4);
+            let a4 = self.op(Op::IAdd, self.t.u32, &[a, four]);
+            let hi = self.lds_read32(a4);
+            self.join64(lo, hi)
+        } else {
+            self.op(Op::UConvert, self.t.u64, &[lo])
+        }
+    }
+
+    fn lds_write64(&mut self, a: Word, v: Word, x2: bool) {
+        let (lo, hi) = self.split64(v);
+        self.lds_write(a, lo, 4);
+        if x2 {
+            let four = self.c32(4);
+            let a4 = self.op(Op::IAdd, self.t.u32, &[a, four]);
+            self.lds_write(a4, hi, 4);
+        }
+    }
+
+    pub(super) fn ds(&mut self, st: &Step, k: DsKind) -> Lowered {
+        let raw = st.inst.raw;
+        if bits(raw, 17, 1) != 0 {
+            return Err("GDS is not available to compute dispatches".into());
+        }
+        if self.lds_bytes == 0 && !matches!(k, DsKind::Nop) {
+            return Err("a DS instruction in a kernel without LDS".into());
+        }
+        let (off0, off1) = (bits(raw, 0, 8), bits(raw, 8, 8));
+        let offset = off0 | off1 << 8;
+        let addr_r = bits(raw, 32, 8) as u16;
+        let d0 = bits(raw, 40, 8) as u16;
+        let d1 = bits(raw, 48, 8) as u16;
+        let vdst = bits(raw, 56, 8) as u16;
+        match k {
+            DsKind::Nop => Ok(()),
+            DsKind::Read { d16: true, .. } | DsKind::Write { hi: true, .. } => Err("d16 LDS accesses are not recompiled yet".into()),
+            DsKind::Read { bytes, sext, .. } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                let a = g.ds_addr(addr_r, offset, lane)?;
+                g.lds_check(a, bytes as u32);
+                if bytes >= 4 {
+                    for i in 0..bytes as u32 / 4 {
+                        let o = g.c32(4 * i);
+                        let ai = g.op(Op::IAdd, g.t.u32, &[a, o]);
+                        let v = g.lds_read32(ai);
+                        g.wr_v(vdst + i as u16, lane, v)?;
+                    }
+                    return Ok(());
+                }
+                let v = g.lds_read32(a);
+                let (z, w) = (g.c32(0), g.c32(8 * bytes as u32));
+                let v = g.op(if sext { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, g.t.u32, &[v, z, w]);
+                g.wr_v(vdst, lane, v)
+            }),
+            DsKind::Write { bytes, .. } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                let a = g.ds_addr(addr_r, offset, lane)?;
+                g.lds_check(a, bytes as u32);
+                for i in 0..(bytes as u32).div_ceil(4) {
+                    let o = g.c32(4 * i);
+                    let ai = g.op(Op::IAdd, g.t.u32, &[a, o]);
+                    let v = g.rd_v(d0 + i as u16, lane)?;
+                    g.lds_write(ai, v, (bytes as u32).min(4));
+                }
+                Ok(())
+            }),
+            DsKind::Read2 { bytes, st64 } | DsKind::Write2 { bytes, st64 } => {
+                let read = matches!(k, DsKind::Read2 { .. });
+                let stride = bytes as u32 * if st64 { 64 } else { 1 };
+                let dw = bytes as u16 / 4;
+                self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                    let base = g.rd_v(addr_r, lane)?;
+                    for (i, o) in [off0, off1].into_iter().enumerate() {
+                        let co = g.c32(o.wrapping_mul(stride));
+                        let a = g.op(Op::IAdd, g.t.u32, &[base, co]);
+                        g.lds_check(a, bytes as u32);
+                        for j in 0..dw {
+                            let cj = g.c32(4 * j as u32);
+                            let aj = g.op(Op::IAdd, g.t.u32, &[a, cj]);
+                            if read {
+                                let v = g.lds_read32(aj);
+                                g.wr_v(vdst + i as u16 * dw + j, lane, v)?;
+                            } else {
+                                let v = g.rd_v(if i == 0 { d0 } else { d1 } + j, lane)?;
+                                g.lds_write(aj, v, 4);
+                            }
+                        }
+                    }
+                    Ok(())
+                })
+            }
+            DsKind::Atomic { op, x2, rtn } | DsKind::CmpStore { op, x2, rtn } => {
+                let cmpstore = matches!(k, DsKind::CmpStore { .. });
+                if matches!(op, Atomic::FMin | Atomic::FMax | Atomic::FAdd | Atomic::FCmpSwap | Atomic::CSub) {
+                    return Err(format!("LDS atomic {op:?} is not recompiled yet"));
+                }
+                self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                    let a = g.ds_addr(addr_r, offset, lane)?;
+                    g.lds_check(a, if x2 { 8 } else { 4 });
+                    let (x, y) = (g.vdata64(d0, lane, x2)?, g.vdata64(d1, lane, x2)?);
+                    // gfx10 ds_cmpst: DATA0 is the compare value, DATA1 the new value; gfx11
+                    // ds_cmpstore: new, then compare.
+                    let (data, data2) = if !cmpstore && op == Atomic::CmpSwap { (y, x) } else { (x, y) };
+                    let old = g.lds_read64(a, x2);
+                    let new = g.atomic_apply(op, x2, old, data, data2)?;
+                    g.lds_write64(a, new, x2);
+                    if rtn {
+                        g.put_returned(vdst, lane, old, x2)?;
+                    }
+                    Ok(())
+                })
+            }
+            other => Err(format!("LDS operation {other:?} is not recompiled yet")),
+        }
+    }
+
+    /// ADDR + offset for one lane (wrapping, as the emulator computes it).
+    fn ds_addr(&mut self, addr_r: u16, offset: u32, lane: Word) -> Result<Word, String> {
+        let a = self.rd_v(addr_r, lane)?;
+        let o = self.c32(offset);
+        Ok(self.op(Op::IAdd, self.t.u32, &[a, o]))
+    }
+}
