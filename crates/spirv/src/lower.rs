@@ -137,9 +137,8 @@ struct Gen {
     /// Whether the running wave stopped at a barrier, and whether the whole run stopped.
     yielded: Word,
     abort: Word,
-    /// The selected wave's slot address and index (see `select_wave`).
+    /// The selected wave's slot address (see `select_wave`).
     slot: Word,
-    wave: Word,
     zero_var: Word,
 }
 
@@ -191,7 +190,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, wave: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
     }
 
     // ---- constants and register access ----
@@ -698,7 +697,6 @@ impl Gen {
         self.slot = self.b.i_add(u64t, None, ctx.regs, off).unwrap();
         let sb = self.c64(SLOT_BYTES);
         self.vbase = self.b.i_add(u64t, None, self.slot, sb).unwrap();
-        self.wave = w;
     }
 
     /// Device memory per wave: the slot, then `vgprs × lanes` dwords.

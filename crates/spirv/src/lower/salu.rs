@@ -24,7 +24,7 @@ impl Gen {
     }
 
     /// Lowest set bit index or all ones (`first_bit` in the emulator), 32 or 64 bits wide.
-    fn first_bit(&mut self, v: Word, wide: bool) -> Word {
+    pub(super) fn first_bit(&mut self, v: Word, wide: bool) -> Word {
         if wide {
             let (u, boolt) = (self.t.u32, self.t.bool);
             let (lo, hi) = self.split64(v);

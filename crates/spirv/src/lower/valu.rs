@@ -430,18 +430,11 @@ impl Gen {
 
     /// The lowest set lane of a mask (0 when none), as `v_readfirstlane` picks it.
     fn first_lane(&mut self, m: Word) -> Word {
-        let (u, boolt) = (self.t.u32, self.t.bool);
-        // FindILsb is defined on 32-bit integers: search the two halves.
-        let (lo, hi) = self.split64(m);
-        let l0 = self.gl(GLOp::FindILsb, u, &[lo]);
-        let l1 = self.gl(GLOp::FindILsb, u, &[hi]);
-        let c32 = self.c32(32);
-        let l1 = self.op(Op::IAdd, u, &[l1, c32]);
-        let z = self.c32(0);
-        let lo_set = self.op(Op::INotEqual, boolt, &[lo, z]);
-        let hi_set = self.op(Op::INotEqual, boolt, &[hi, z]);
-        let l = self.sel(u, hi_set, l1, z);
-        self.sel(u, lo_set, l0, l)
+        // The lowest set bit (all ones when none), then 0 for none.
+        let f = self.first_bit(m, true);
+        let (none, z) = (self.c32(u32::MAX), self.c32(0));
+        let is_none = self.op(Op::IEqual, self.t.bool, &[f, none]);
+        self.sel(self.t.u32, is_none, z, f)
     }
 
     /// Clamp to [0, 1] (NaN to 0) and omod scaling of a float result, as the emulator's
