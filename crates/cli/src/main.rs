@@ -104,8 +104,9 @@ enum Cmd {
         #[arg(long)]
         text: bool,
     },
-    /// Run the bundled example (SAXPY on gfx1030) on the emulator and compare with the expected
-    /// result.
+    /// Run the bundled example (SAXPY on gfx1030) on the emulator and, recompiled to SPIR-V, on a
+    /// Vulkan device (RDNA_VK_DEVICE, else the first GPU, else lavapipe); compare both with a Rust
+    /// reference.
     Demo,
 }
 
@@ -443,7 +444,9 @@ fn write_buffers(dir: &std::path::Path, buffers: &[(String, Vec<u8>)]) -> Result
     Ok(())
 }
 
-/// `rdna demo`: SAXPY from the bundled code object on the emulator, next to a Rust reference.
+/// `rdna demo`: SAXPY from the bundled code object on the emulator and, recompiled to SPIR-V, on
+/// a Vulkan device, next to a Rust reference. Without a Vulkan device the demo says so and shows
+/// the emulator alone.
 fn demo(out: &mut impl Write) -> Result<(), String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let path = root.join("saxpy.hsaco");
@@ -463,31 +466,71 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     let y: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 1.5).collect();
     let expected: Vec<f32> = x.iter().zip(&y).map(|(x, y)| a.mul_add(*x, *y)).collect();
     let bytes = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
+    let floats = |b: &[u8]| b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<f32>>();
+    // Buffers out, x, y; the argument segment holds their addresses, a and n.
+    let (xb, yb) = (bytes(&x), bytes(&y));
+    let buffers: [(&[u8], u64); 3] = [(&[], n as u64 * 4), (&xb, n as u64 * 4), (&yb, n as u64 * 4)];
+    let kernarg = |addrs: &[u64]| {
+        let mut k = Vec::with_capacity(32);
+        for addr in addrs {
+            k.extend_from_slice(&addr.to_le_bytes());
+        }
+        k.extend_from_slice(&a.to_le_bytes());
+        k.extend_from_slice(&n.to_le_bytes());
+        k
+    };
+    let (grid, workgroup) = ([n.next_multiple_of(256), 1, 1], [256, 1, 1]);
+
     let mut mem = rdna_emu::Memory::new();
-    let out_addr = mem.map("out", &[], n as u64 * 4);
-    let x_addr = mem.map("x", &bytes(&x), n as u64 * 4);
-    let y_addr = mem.map("y", &bytes(&y), n as u64 * 4);
-    let mut kernarg = vec![0u8; 32];
-    kernarg[0..8].copy_from_slice(&out_addr.to_le_bytes());
-    kernarg[8..16].copy_from_slice(&x_addr.to_le_bytes());
-    kernarg[16..24].copy_from_slice(&y_addr.to_le_bytes());
-    kernarg[24..28].copy_from_slice(&a.to_le_bytes());
-    kernarg[28..32].copy_from_slice(&n.to_le_bytes());
-    let launch = rdna_emu::Launch { code: &code, kernel, grid: [n.next_multiple_of(256), 1, 1], workgroup: [256, 1, 1], kernarg, dynamic_lds: 0 };
+    let addrs: Vec<u64> = ["out", "x", "y"].iter().zip(&buffers).map(|(name, (data, size))| mem.map(name, data, *size)).collect();
+    let launch = rdna_emu::Launch { code: &code, kernel, grid, workgroup, kernarg: kernarg(&addrs), dynamic_lds: 0 };
     let t = std::time::Instant::now();
     let stats = rdna_emu::run(&launch, &mut mem, &rdna_emu::Options::default()).map_err(|e| e.to_string())?;
-    let elapsed = t.elapsed();
-    let got: Vec<f32> = mem.contents("out").unwrap_or_default().chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    writeln!(out, "emulating out[i] = {a} * x[i] + y[i] for n = {n} (the kernel fuses it into one v_fmac_f32)").map_err(w)?;
-    writeln!(out, "emulated {} waves, {} wave-instructions in {:.1} ms\n", stats.waves, stats.instructions, elapsed.as_secs_f64() * 1e3).map_err(w)?;
-    writeln!(out, "{:>6}  {:>12}  {:>12}  {:>12}  {:>12}", "i", "x[i]", "y[i]", "emulator", "expected").map_err(w)?;
-    for i in [0usize, 1, 2, 3, 255, 256, 4097, 9999] {
-        writeln!(out, "{i:>6}  {:>12}  {:>12}  {:>12}  {:>12}", x[i], y[i], got[i], expected[i]).map_err(w)?;
+    let emu_time = t.elapsed();
+    let emulated = floats(&mem.contents("out").unwrap_or_default());
+    writeln!(out, "out[i] = {a} * x[i] + y[i] for n = {n} (the kernel fuses it into one v_fmac_f32)").map_err(w)?;
+    writeln!(out, "emulator: {} waves, {} wave-instructions in {:.1} ms", stats.waves, stats.instructions, emu_time.as_secs_f64() * 1e3).map_err(w)?;
+
+    // The same dispatch recompiled to SPIR-V on a Vulkan device, when the machine has one.
+    let vulkan = (|| -> Result<(String, Vec<f32>, std::time::Duration), String> {
+        let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
+        let job = rdna_vk::dispatch::Job { code: &code, kernel, grid, workgroup, buffers: buffers.to_vec(), kernarg: &kernarg, dynamic_lds: 0 };
+        let t = std::time::Instant::now();
+        let ran = rdna_vk::dispatch::run_job(&dev, &job)?;
+        Ok((dev.info.name.clone(), floats(&ran.buffers[0]), t.elapsed()))
+    })();
+    match &vulkan {
+        Ok((device, _, time)) => writeln!(out, "vulkan:   recompiled to SPIR-V and run on {device} in {:.1} ms (compiling the shader included)", time.as_secs_f64() * 1e3),
+        Err(e) => writeln!(out, "vulkan:   not run ({e})"),
     }
-    let same = got.iter().zip(&expected).filter(|(g, e)| g.to_bits() == e.to_bits()).count();
-    writeln!(out, "\n{same} of {n} results identical to the Rust reference (bit for bit)").map_err(w)?;
-    if same as u32 != n {
+    .map_err(w)?;
+    let vk_values = vulkan.as_ref().ok().map(|v| &v.1);
+
+    write!(out, "\n{:>6}  {:>12}  {:>12}  {:>12}", "i", "x[i]", "y[i]", "emulator").map_err(w)?;
+    if vk_values.is_some() {
+        write!(out, "  {:>12}", "vulkan").map_err(w)?;
+    }
+    writeln!(out, "  {:>12}", "expected").map_err(w)?;
+    for i in [0usize, 1, 2, 3, 255, 256, 4097, 9999] {
+        write!(out, "{i:>6}  {:>12}  {:>12}  {:>12}", x[i], y[i], emulated[i]).map_err(w)?;
+        if let Some(v) = vk_values {
+            write!(out, "  {:>12}", v[i]).map_err(w)?;
+        }
+        writeln!(out, "  {:>12}", expected[i]).map_err(w)?;
+    }
+    let same = |got: &[f32]| got.iter().zip(&expected).filter(|(g, e)| g.to_bits() == e.to_bits()).count() as u32;
+    writeln!(out).map_err(w)?;
+    let emu_same = same(&emulated);
+    writeln!(out, "emulator: {emu_same} of {n} results identical to the Rust reference (bit for bit)").map_err(w)?;
+    let vk_same = vk_values.map(|v| same(v));
+    if let Some(s) = vk_same {
+        writeln!(out, "vulkan:   {s} of {n} results identical to the Rust reference (bit for bit)").map_err(w)?;
+    }
+    if emu_same != n {
         return Err("the emulator disagrees with the reference".into());
+    }
+    if vk_same.is_some_and(|s| s != n) {
+        return Err("the recompiled kernel disagrees with the reference".into());
     }
     Ok(())
 }

@@ -183,3 +183,14 @@ fn vulkan_backend_matches_the_emulator_on_saxpy() {
         assert!(x == y, "{name}.bin differs between the emulator and Vulkan");
     }
 }
+
+/// The README's main command: both backends on the bundled example, each checked by the demo
+/// against its own Rust reference; CI has lavapipe, so the Vulkan half must have run.
+#[test]
+fn demo_runs_both_backends_and_they_agree_with_the_reference() {
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("demo").output().unwrap();
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{text}\n{}", String::from_utf8_lossy(&r.stderr));
+    assert!(text.contains("emulator: 10000 of 10000 results identical"), "{text}");
+    assert!(text.contains("vulkan:   10000 of 10000 results identical"), "{text}");
+}
