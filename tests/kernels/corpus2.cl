@@ -117,3 +117,32 @@ __kernel void k_local_arg(__global uint *out, __local uint *tmp, uint n) {
     BARRIER();
     out[GID] = tmp[(l + 1) % n];
 }
+
+// Lane masks read whole and bit by bit around a compare and a carry-out that write them (the
+// recompiler runs neighbouring VALU steps lane by lane and must keep these exact).
+#if __AMDGCN_WAVEFRONT_SIZE == 64
+#define VCC "vcc"
+#else
+#define VCC "vcc_lo"
+#endif
+__kernel void k_mask_hazards(__global const uint *in, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint x = in[i], r0, r1, r2, r3, r4;
+    __asm__ volatile(
+        "s_mov_b32 vcc_lo, 0x5a5a1234\n\t"
+        "v_mov_b32 %0, vcc_lo\n\t"
+        "v_cmp_lt_u32_e32 " VCC ", 50, %5\n\t"
+        "v_mov_b32 %1, vcc_lo\n\t"
+        "v_cndmask_b32_e64 %2, 0, 1, " VCC "\n\t"
+        "v_add_co_u32 %3, " VCC ", vcc_lo, %5\n\t"
+        "v_cndmask_b32_e64 %4, 0, 1, " VCC
+        : "=&v"(r0), "=&v"(r1), "=&v"(r2), "=&v"(r3), "=&v"(r4)
+        : "v"(x)
+        : "vcc");
+    out[5 * i + 0] = r0;
+    out[5 * i + 1] = r1;
+    out[5 * i + 2] = r2;
+    out[5 * i + 3] = r3;
+    out[5 * i + 4] = r4;
+}

@@ -80,11 +80,18 @@ impl Program {
     /// Decodes `code` linearly. Words that do not decode become [`Kind::Invalid`] steps, which
     /// fault only if executed (kernels are followed by padding and other functions).
     pub fn decode(dec: &Decoder, code: &[u8], base: u64) -> Program {
+        Program::decode_range(dec, code, base, 0..code.len())
+    }
+
+    /// Decodes only `code[range]` (offsets stay those of `code`): one function of a code object
+    /// holding many, when only that one is needed.
+    pub fn decode_range(dec: &Decoder, code: &[u8], base: u64, range: std::ops::Range<usize>) -> Program {
         let mut steps = Vec::new();
         let mut index = vec![u32::MAX; code.len().div_ceil(4)];
-        let mut off = 0;
-        while off + 4 <= code.len() {
-            let (inst, len) = match dec.decode_at(code, off) {
+        let end = range.end.min(code.len());
+        let mut off = range.start;
+        while off + 4 <= end {
+            let (inst, len) = match dec.decode_at(&code[..end], off) {
                 Ok(x) => x,
                 Err(_) => {
                     index[off / 4] = steps.len() as u32;

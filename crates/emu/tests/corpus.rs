@@ -1060,3 +1060,25 @@ fn every_instruction_clang_emits_for_the_kernels_is_emulated() {
     }
     assert!(ran > 100, "only {ran} kernel runs");
 }
+
+/// VCC read whole before and after a compare writes it, read bit by bit, then read whole by a
+/// carry-out that writes it again (inline assembly; see tests/kernels/corpus2.cl).
+#[test]
+fn lane_masks_read_whole_and_by_bit_around_their_writes() {
+    each_wave2(|co, lanes| {
+        let n = 200u32;
+        let mut r = Rng(41);
+        let x: Vec<u32> = (0..n).map(|_| r.u32() % 100).collect();
+        let mut b = vec![bytes_u32(&x), vec![0u8; 20 * n as usize]];
+        ok(co, "k_mask_hazards", n, 64, &mut b, &[S::U32(n)]);
+        let mut want = Vec::new();
+        for i in 0..n {
+            // The compare's mask over the wave's low 32 lanes, lanes past n disabled.
+            let base = i / lanes * lanes;
+            let mask = (0..32).filter(|l| base + l < n && x[(base + l) as usize] > 50).fold(0u32, |m, l| m | 1 << l);
+            let (sum, carry) = mask.overflowing_add(x[i as usize]);
+            want.extend([0x5a5a_1234, mask, (x[i as usize] > 50) as u32, sum, carry as u32]);
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}

@@ -17,6 +17,37 @@ use rdna_disasm::Decoder;
 use rdna_emu::program::Program;
 use rdna_hsa::{CodeObject, Kernel};
 
+/// Why a kernel has no control-flow graph.
+#[derive(Debug)]
+pub enum FlowError {
+    /// The code object does not lead to the kernel's code.
+    Setup(String),
+    /// Control the graph cannot follow.
+    Flow(CfgError),
+}
+
+/// The kernel's decoded code, entry step and control-flow graph. Only the kernel's own
+/// function is decoded first (a code object with many kernels costs more to decode whole than
+/// one kernel costs to recompile); when its flow leaves that function (calls, or jumps
+/// elsewhere), the whole `.text` is.
+pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize, Cfg), FlowError> {
+    let target = rdna_emu::target_of(code, kernel).map_err(|e| FlowError::Setup(e.to_string()))?;
+    let dec = Decoder::new(target);
+    if let (Some(f), Some(off)) = (code.functions.iter().find(|f| f.addr == kernel.entry), kernel.entry.checked_sub(code.text_addr)) {
+        let start = off as usize;
+        let end = start + code.code_to_next(f).len();
+        let prog = Program::decode_range(&dec, &code.text, 0, start..end);
+        if let Some(entry) = prog.at(off) {
+            if let Ok(cfg) = Cfg::build(&prog, entry) {
+                return Ok((prog, entry, cfg));
+            }
+        }
+    }
+    let (prog, entry) = kernel_program(code, kernel).map_err(FlowError::Setup)?;
+    let cfg = Cfg::build(&prog, entry).map_err(FlowError::Flow)?;
+    Ok((prog, entry, cfg))
+}
+
 /// Decodes the code object's `.text` with offsets as addresses, and finds the kernel's entry.
 pub fn kernel_program(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize), String> {
     let target = rdna_emu::target_of(code, kernel).map_err(|e| e.to_string())?;

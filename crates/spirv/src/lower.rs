@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use rdna_emu::program::{Program, Src, Step};
-use rdna_emu::sem::{BranchIf, Cond, Kind, Logic, MemKind, Num};
-use rdna_frontend::{kernel_program, Cfg, Exit, Site};
+use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, Logic, MemKind, Num};
+use rdna_frontend::{kernel_flow, Cfg, Exit, FlowError, Site};
 use rdna_hsa::{CodeObject, Kernel, SgprInput};
 use rdna_isa::{Field, Format};
 use rspirv::binary::Assemble;
@@ -30,8 +30,10 @@ mod valu;
 type Lowered = Result<(), String>;
 
 pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynamic_lds: u32) -> Result<Compiled, RecompileError> {
-    let (prog, entry) = kernel_program(code, kernel).map_err(RecompileError::Setup)?;
-    let cfg = Cfg::build(&prog, entry).map_err(RecompileError::Flow)?;
+    let (prog, entry, cfg) = kernel_flow(code, kernel).map_err(|e| match e {
+        FlowError::Setup(s) => RecompileError::Setup(s),
+        FlowError::Flow(f) => RecompileError::Flow(f),
+    })?;
     let lanes = if prog.wave64 { 64 } else { 32 };
     let items: u32 = workgroup.iter().product();
     if items == 0 || items > 1024 {
@@ -51,6 +53,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
     let mut g = Gen::new(lanes, vgprs);
+    g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
@@ -58,7 +61,8 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     // block's lane loops, the scheduler's passes over the waves).
     let iteration_margin = (lds_bytes as u32).div_ceil(64) + waves * (lanes + 4) + (g.max_block_loops + 2) * lanes + 8;
     let wave_bytes = g.wave_bytes();
-    Ok(Compiled { words: g.b.module().assemble(), waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32 })
+    let words = g.b.module().assemble();
+    Ok(Compiled { words, waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32 })
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
@@ -83,6 +87,160 @@ fn vgprs_used(prog: &Program, cfg: &Cfg) -> u32 {
         }
     }
     n.min(256)
+}
+
+/// The SGPRs a wave's slot must keep across a barrier: every one a reachable instruction names
+/// (operand fields and decoded sources, wide operands in full), and VCC, M0, EXEC and the
+/// trap temporaries (106–127) always, since some instructions read them implicitly. A kernel
+/// that indexes SGPRs through M0 (`s_movrel*`) keeps them all.
+fn sgprs_used(prog: &Program, cfg: &Cfg) -> [bool; 128] {
+    let mut live = [false; 128];
+    live[106..].fill(true);
+    let mut mark = |first: u32, width: u32| {
+        for r in first..(first + width.max(1)).min(106) {
+            live[r as usize] = true;
+        }
+    };
+    for b in &cfg.blocks {
+        for st in &prog.steps[b.first..=b.last] {
+            if st.inst.entry.name.starts_with("s_movrel") {
+                return [true; 128];
+            }
+            for op in st.inst.entry.operands {
+                let source_field = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2);
+                if op.class == rdna_isa::Class::Sgpr && !source_field {
+                    let mut raw = st.inst.field(op.field) as u32;
+                    if st.inst.format == Format::Smem && op.field == Field::Sbase {
+                        raw *= 2;
+                    }
+                    mark(raw, op.width as u32);
+                }
+            }
+            for (s, w) in st.src.iter().zip(st.sw) {
+                if let Src::Sgpr(r) = s {
+                    mark(*r as u32, w as u32);
+                }
+            }
+            if st.sdst < 106 {
+                mark(st.sdst as u32, 2);
+            }
+        }
+    }
+    live
+}
+
+/// The SGPRs a lane-local step reads whole and the mask it writes a bit of per lane: what
+/// decides whether it can join a run ([`Run::admits`]).
+#[derive(Default)]
+struct Access {
+    /// (first register, count) read as whole values.
+    reads: Vec<(u16, u16)>,
+    /// A lane mask written one bit per lane (compare result, carry-out).
+    mask: Option<u16>,
+}
+
+/// Whether `st` only reads and writes its own lane's VGPRs (and memory, by loads), so that it
+/// can run lane by lane together with its neighbours in one loop; and if so, its [`Access`].
+/// Cross-lane operations, stores, atomics and anything writing EXEC are not.
+fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
+    use rdna_emu::sem::VOp::*;
+    let width = (lanes / 32) as u16;
+    let mut a = Access::default();
+    let read = |a: &mut Access, s: Src, w: u8| match s {
+        Src::Sgpr(r) => a.reads.push((r, w.max(1) as u16)),
+        Src::Vccz => a.reads.push((VCC, width)),
+        Src::Execz => a.reads.push((EXEC, width)),
+        _ => {}
+    };
+    let f = st.inst.format;
+    match st.kind {
+        Kind::Valu(op) => {
+            if matches!(op, ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32) || f.is_dpp16() || f.is_dpp8() || f.is_sdwa() || f == Format::Vop3p {
+                return None;
+            }
+            // A carry-in or v_cndmask mask (SRC2) is read one bit per lane.
+            let n = if valu::reads_mask(op) { 2 } else { st.nsrc as usize };
+            for i in 0..n {
+                read(&mut a, st.src[i], st.sw[i]);
+            }
+            if valu::writes_carry(op) {
+                a.mask = Some(st.carry_dst());
+            }
+        }
+        Kind::Vcmp { x: false, .. } => {
+            for i in 0..2 {
+                read(&mut a, st.src[i], st.sw[i]);
+            }
+            a.mask = Some(st.dst);
+        }
+        Kind::Vopd => {
+            for y in [false, true] {
+                let src0 = st.inst.vopd_half(y).2;
+                read(&mut a, rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal), 1);
+            }
+        }
+        Kind::Mem(MemKind::Load { d16: false, .. }) if f == Format::Global => {
+            let gfx10 = st.inst.gen != rdna_isa::Generation::Gfx11;
+            if gfx10 && st.inst.raw >> 13 & 1 != 0 {
+                return None;
+            }
+            let saddr = st.inst.field(Field::Saddr);
+            if saddr != NULL && saddr < 128 {
+                a.reads.push((saddr, 2));
+            }
+        }
+        // LDS reads: no run holds a store, so reading lane by lane sees what reading wave by
+        // wave would.
+        Kind::Ds(DsKind::Read { d16: false, .. } | DsKind::Read2 { .. }) => {}
+        _ => return None,
+    }
+    if let Some(m) = a.mask {
+        // EXEC is read once per run; and a step that reads whole the mask it writes needs every
+        // lane's read done before any bit changes: a loop of its own.
+        if (EXEC..EXEC + 2).contains(&m) || a.reads.iter().any(|&r| overlap(r, (m, width))) {
+            return None;
+        }
+    }
+    Some(a)
+}
+
+fn overlap((a, n): (u16, u16), (b, m): (u16, u16)) -> bool {
+    a < b + m && b < a + n
+}
+
+/// An open run of lane-local steps and what its steps have read and written so far.
+struct Run {
+    lp: LaneLoop,
+    reads: Vec<(u16, u16)>,
+    masks: Vec<u16>,
+    width: u16,
+}
+
+impl Run {
+    /// Whether a step can join: lanes run the steps one lane at a time, so a whole-value read
+    /// must not see a mask a step before it writes bit by bit, nor a mask write change a value
+    /// a step before it read whole (later lanes would see the change).
+    fn admits(&self, a: &Access) -> bool {
+        let w = self.width;
+        !a.reads.iter().any(|&r| self.masks.iter().any(|&m| overlap(r, (m, w)))) && !a.mask.is_some_and(|m| self.reads.iter().any(|&r| overlap(r, (m, w))))
+    }
+
+    fn add(&mut self, a: Access) {
+        self.reads.extend(a.reads);
+        self.masks.extend(a.mask);
+    }
+}
+
+/// An open loop over a wave's lanes.
+struct LaneLoop {
+    lane: Word,
+    header: Word,
+    merge: Word,
+    cont: Word,
+    /// The end of the EXEC test, when the loop has one.
+    join: Option<Word>,
+    /// The enclosing loop's lane address, restored at the end.
+    outer: Option<(Word, Word)>,
 }
 
 struct Types {
@@ -131,6 +289,14 @@ struct Gen {
     /// Lane loops in the block being lowered, and the most in any block (setup included).
     block_loops: u32,
     max_block_loops: u32,
+    /// Which SGPRs a wave's slot keeps ([`sgprs_used`]).
+    live_sgprs: [bool; 128],
+    /// Inside a lane loop: the lane and its address in the VGPR memory (register 0).
+    lane_addr: Option<(Word, Word)>,
+    /// Inside a run of lane-local steps: the run's lane.
+    fused: Option<Word>,
+    /// Masks the current run has written bit by bit.
+    run_masks: Vec<u16>,
     /// LDS bytes (static and dynamic) and the workgroup array holding them.
     lds_bytes: u32,
     lds: Word,
@@ -190,7 +356,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new() }
     }
 
     // ---- constants and register access ----
@@ -279,6 +445,12 @@ impl Gen {
     /// a ladder of branches per access, and compiling that takes minutes.
     fn v_ptr(&mut self, r: u16, lane: Word) -> Word {
         let u64t = self.t.u64;
+        if let Some((l, addr)) = self.lane_addr.filter(|&(l, _)| l == lane) {
+            debug_assert_eq!(l, lane);
+            let off = self.c64(r as u64 * self.lanes as u64 * 4);
+            let a = self.b.i_add(u64t, None, addr, off).unwrap();
+            return self.b.convert_u_to_ptr(self.t.psb_u32, None, a).unwrap();
+        }
         let l = self.b.u_convert(u64t, None, lane).unwrap();
         let four = self.c64(4);
         let lo = self.b.i_mul(u64t, None, l, four).unwrap();
@@ -388,7 +560,23 @@ impl Gen {
     }
 
     /// Runs `body` for every lane of the wave; with `under_exec`, only lanes EXEC enables.
+    /// Inside a run of lane-local steps ([`Gen::open_run`]) the run's loop is already open:
+    /// `body` is emitted for its lane.
     fn lanes_loop(&mut self, under_exec: bool, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
+        if let Some(l) = self.fused {
+            if !under_exec {
+                return Err("internal: a loop over every lane inside a run of lane-local steps".into());
+            }
+            return body(self, l);
+        }
+        let lp = self.open_lanes(under_exec);
+        let result = body(self, lp.lane);
+        self.close_lanes(lp);
+        result
+    }
+
+    /// Opens a loop over the wave's lanes (those EXEC enables, with `under_exec`).
+    fn open_lanes(&mut self, under_exec: bool) -> LaneLoop {
         let exec = if under_exec { Some(self.exec()) } else { None };
         let zero = self.c32(0);
         self.b.store(self.lane, zero, None, []).unwrap();
@@ -402,30 +590,85 @@ impl Gen {
         self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
         self.b.branch_conditional(more, bodyl, merge, []).unwrap();
         self.b.begin_block(Some(bodyl)).unwrap();
-        let mut result = Ok(());
-        if let Some(exec) = exec {
+        // The lane's address in the VGPR memory, once: every register access adds a constant.
+        let l64 = self.b.u_convert(self.t.u64, None, l).unwrap();
+        let four = self.c64(4);
+        let lo = self.b.i_mul(self.t.u64, None, l64, four).unwrap();
+        let addr = self.b.i_add(self.t.u64, None, self.vbase, lo).unwrap();
+        let outer = self.lane_addr.replace((l, addr));
+        let join = exec.map(|exec| {
             let on = self.mask_bit(exec, l);
             let (then, join) = (self.b.id(), self.b.id());
             self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
             self.b.branch_conditional(on, then, join, []).unwrap();
             self.b.begin_block(Some(then)).unwrap();
-            result = body(self, l);
+            join
+        });
+        LaneLoop { lane: l, header, merge, cont, join, outer }
+    }
+
+    fn close_lanes(&mut self, lp: LaneLoop) {
+        if let Some(join) = lp.join {
             self.b.branch(join).unwrap();
             self.b.begin_block(Some(join)).unwrap();
-        } else {
-            result = result.and(body(self, l));
         }
-        self.b.branch(cont).unwrap();
-        self.b.begin_block(Some(cont)).unwrap();
+        self.lane_addr = lp.outer;
+        self.b.branch(lp.cont).unwrap();
+        self.b.begin_block(Some(lp.cont)).unwrap();
         let one = self.c32(1);
-        let next = self.b.i_add(self.t.u32, None, l, one).unwrap();
+        let next = self.b.i_add(self.t.u32, None, lp.lane, one).unwrap();
         self.b.store(self.lane, next, None, []).unwrap();
         self.count_iteration();
         self.block_loops += 1;
         self.max_block_loops = self.max_block_loops.max(self.block_loops);
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(merge)).unwrap();
-        result
+        self.b.branch(lp.header).unwrap();
+        self.b.begin_block(Some(lp.merge)).unwrap();
+    }
+
+    /// Starts a run of lane-local steps: one loop over the lanes EXEC enables, in which each
+    /// step is emitted for the lane in turn (see [`lane_access`] for when that is exact).
+    fn open_run(&mut self) -> LaneLoop {
+        let lp = self.open_lanes(true);
+        self.fused = Some(lp.lane);
+        lp
+    }
+
+    /// Ends a run: the masks its steps wrote bit by bit lose the bits of lanes EXEC disables,
+    /// as a whole-mask write would have left them.
+    fn close_run(&mut self, lp: LaneLoop) {
+        self.fused = None;
+        self.close_lanes(lp);
+        let exec = self.exec();
+        for r in std::mem::take(&mut self.run_masks) {
+            let m = self.rd_mask(r);
+            let m = self.b.bitwise_and(self.t.u64, None, m, exec).unwrap();
+            self.wr_mask(r, m);
+        }
+    }
+
+    /// Clears the MASK variable that a compare or carry-out fills lane by lane.
+    fn mask_begin(&mut self) {
+        let zero64 = self.c64(0);
+        self.b.store(self.mask, zero64, None, []).unwrap();
+    }
+
+    /// Writes the MASK variable to the mask at SGPR `dst`: whole after a loop of its own; in a
+    /// run, only the run's lane's bit (the run clears disabled lanes' bits at its end).
+    fn mask_end(&mut self, dst: u16) {
+        let mk = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+        let Some(lane) = self.fused else { return self.wr_mask(dst, mk) };
+        let u64t = self.t.u64;
+        let old = self.rd_mask(dst);
+        let l = self.b.u_convert(u64t, None, lane).unwrap();
+        let one = self.c64(1);
+        let bit = self.b.shift_left_logical(u64t, None, one, l).unwrap();
+        let keep = self.b.not(u64t, None, bit).unwrap();
+        let kept = self.b.bitwise_and(u64t, None, old, keep).unwrap();
+        let new = self.b.bitwise_or(u64t, None, kept, mk).unwrap();
+        self.wr_mask(dst, new);
+        if !self.run_masks.contains(&dst) {
+            self.run_masks.push(dst);
+        }
     }
 
     // ---- the module ----
@@ -721,7 +964,8 @@ impl Gen {
 
     /// The selected wave's SGPRs, SCC and state to its slot.
     fn save_wave(&mut self) {
-        for r in 0..128u16 {
+        let live = self.live_sgprs;
+        for r in (0..128u16).filter(|&r| live[r as usize]) {
             let v = self.rd_s(r);
             self.wr_slot(r as u32, v);
         }
@@ -734,7 +978,8 @@ impl Gen {
 
     /// The selected wave's SGPRs, SCC and state from its slot.
     fn restore_wave(&mut self) {
-        for r in 0..128u16 {
+        let live = self.live_sgprs;
+        for r in (0..128u16).filter(|&r| live[r as usize]) {
             let v = self.slot_load(r as u32);
             let i = self.c32(r as u32);
             let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
@@ -847,9 +1092,22 @@ impl Gen {
             let mut join = self.open_case(bid as u32);
             self.block_loops = 0;
             let blk = &cfg.blocks[bid];
+            let mut run: Option<Run> = None;
             for i in blk.first..=blk.last {
                 let step = &prog.steps[i];
-                if step.kind == Kind::Barrier && self.waves > 1 {
+                // Steps that emit nothing stay inside a run.
+                if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm) || (step.kind == Kind::Barrier && self.waves == 1) {
+                    continue;
+                }
+                let access = lane_access(step, self.lanes);
+                if run.as_ref().is_some_and(|r| !access.as_ref().is_some_and(|a| r.admits(a))) {
+                    self.close_run(run.take().unwrap().lp);
+                }
+                if let Some(a) = access {
+                    let r = run.get_or_insert_with(|| Run { lp: self.open_run(), reads: Vec::new(), masks: Vec::new(), width: (self.lanes / 32) as u16 });
+                    r.add(a);
+                }
+                if step.kind == Kind::Barrier {
                     let r = self.c32(resume);
                     self.b.store(self.state, r, None, []).unwrap();
                     let t = self.b.constant_true(self.t.bool);
@@ -863,6 +1121,9 @@ impl Gen {
                 if let Err(reason) = self.step(step) {
                     sites.push(Site { pc: step.pc, text: step.text(), reason });
                 }
+            }
+            if let Some(r) = run {
+                self.close_run(r.lp);
             }
             let next = match blk.exit {
                 Exit::Goto(t) => Some(self.c32(t as u32)),
@@ -1192,8 +1453,7 @@ impl Gen {
             return Err("compares with DPP or SDWA are not recompiled yet".into());
         }
         let m = rdna_emu::valu::mods(st);
-        let zero64 = self.c64(0);
-        self.b.store(self.mask, zero64, None, []).unwrap();
+        self.mask_begin();
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             // Sources as the emulator reads them: their width from the step, abs/neg applied.
@@ -1218,8 +1478,7 @@ impl Gen {
             g.mask_set(lane, t);
             Ok(())
         })?;
-        let mk = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
-        self.wr_mask(if x { EXEC } else { st.dst }, mk);
+        self.mask_end(if x { EXEC } else { st.dst });
         Ok(())
     }
 

@@ -44,12 +44,12 @@ pub(super) fn out_of(op: VOp) -> Option<Out> {
 }
 
 /// Operations whose third source is a lane mask (VCC, or SRC2 in VOP3), not a lane value.
-fn reads_mask(op: VOp) -> bool {
+pub(super) fn reads_mask(op: VOp) -> bool {
     use VOp::*;
     matches!(op, CndmaskB32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32)
 }
 
-fn writes_carry(op: VOp) -> bool {
+pub(super) fn writes_carry(op: VOp) -> bool {
     use VOp::*;
     matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32)
 }
@@ -352,8 +352,7 @@ impl Gen {
         let mask_in = if reads_mask(op) { Some(self.mask_in(st)?) } else { None };
         let carry = writes_carry(op);
         if carry {
-            let zero64 = self.c64(0);
-            self.b.store(self.mask, zero64, None, []).unwrap();
+            self.mask_begin();
         }
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
@@ -384,8 +383,7 @@ impl Gen {
             }
         })?;
         if carry {
-            let mk = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
-            self.wr_mask(st.carry_dst(), mk);
+            self.mask_end(st.carry_dst());
         }
         Ok(())
     }
