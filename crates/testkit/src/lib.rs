@@ -185,3 +185,17 @@ pub fn cl_flags(lanes: u32) -> Vec<&'static str> {
     }
     args
 }
+
+/// Validates a SPIR-V module with spirv-val (spirv-tools, the oracle) for Vulkan 1.3; returns
+/// its complaint, if any.
+pub fn spirv_val(words: &[u32], tag: &str) -> Result<(), String> {
+    let p = std::env::temp_dir().join(format!("rdna-spirv-val-{}-{tag}.spv", std::process::id()));
+    std::fs::write(&p, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let out = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&p).output().expect("spirv-val (spirv-tools) must be installed");
+    let _ = std::fs::remove_file(&p);
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    }
+}

@@ -19,10 +19,9 @@ fn spirv_val(words: &[u32], tag: &str) {
     if std::env::var_os("RDNA_PREBUILT").is_some() && Command::new("spirv-val").arg("--version").output().is_err() {
         return;
     }
-    let p = std::env::temp_dir().join(format!("rdna-vk-corpus-{}-{tag}.spv", std::process::id()));
-    std::fs::write(&p, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let out = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&p).output().expect("spirv-val (spirv-tools) must be installed");
-    assert!(out.status.success(), "{tag}: spirv-val: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if let Err(e) = rdna_testkit::spirv_val(words, tag) {
+        panic!("{tag}: spirv-val: {e}");
+    }
 }
 
 #[test]

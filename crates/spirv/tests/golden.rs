@@ -1,0 +1,51 @@
+//! Golden SPIR-V text for a few small kernels (bundled code objects, `tests/golden/build.sh`):
+//! a change to what the recompiler emits shows up here as a readable diff. Each module also
+//! passes spirv-val. Regenerate with `RDNA_BLESS=1 cargo test -p rdna-spirv --test golden`.
+
+use std::path::Path;
+
+use rdna_hsa::CodeObject;
+
+/// (code object, kernel, workgroup size).
+const CASES: [(&str, &str, u32); 5] = [
+    ("examples/saxpy.hsaco", "saxpy", 256),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "clamp_add", 64),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "loop_sum", 64),
+    ("crates/spirv/tests/golden/golden-gfx1100-w64.hsaco", "lds_reverse", 64),
+];
+
+#[test]
+fn recompiled_text_matches_the_golden_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bless = std::env::var_os("RDNA_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (file, kernel, wg) in CASES {
+        let co = CodeObject::parse(&std::fs::read(root.join(file)).unwrap()).unwrap();
+        let k = co.kernel(kernel).unwrap();
+        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0).unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
+        let target = co.mcpu.unwrap_or("unknown");
+        let name = format!("{kernel}-{target}-w{}.spvasm", c.lanes);
+        rdna_testkit::spirv_val(&c.words, &name).unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        let text = format!(
+            "; {kernel} from {file}, workgroup {wg}. Generated: RDNA_BLESS=1 cargo test -p rdna-spirv --test golden\n{}\n",
+            rdna_spirv::disassemble(&c.words)
+        );
+        let path = root.join("crates/spirv/tests/golden").join(&name);
+        if bless {
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if want != text {
+            let line = want.lines().zip(text.lines()).position(|(a, b)| a != b).unwrap_or(want.lines().count().min(text.lines().count()));
+            stale.push(format!(
+                "{name}: differs from line {} (golden {:?}, now {:?})",
+                line + 1,
+                want.lines().nth(line).unwrap_or("<end>"),
+                text.lines().nth(line).unwrap_or("<end>")
+            ));
+        }
+    }
+    assert!(stale.is_empty(), "SPIR-V changed (check the change, then bless with RDNA_BLESS=1):\n{}", stale.join("\n"));
+}
