@@ -464,17 +464,33 @@ impl Gen {
         if r as u32 >= self.vgprs {
             return Err(format!("v{r} is beyond the registers this kernel was given"));
         }
-        let p = self.v_ptr(r, lane);
-        Ok(self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap())
+        Ok(self.rd_row(r, lane))
     }
 
     fn wr_v(&mut self, r: u16, lane: Word, v: Word) -> Lowered {
         if r as u32 >= self.vgprs {
             return Err(format!("v{r} is beyond the registers this kernel was given"));
         }
+        self.wr_row(r, lane, v);
+        Ok(())
+    }
+
+    /// Row `r` of the wave's VGPR memory at `lane`: a register, or the spare row
+    /// ([`Gen::spare_row`]).
+    fn rd_row(&mut self, r: u16, lane: Word) -> Word {
+        let p = self.v_ptr(r, lane);
+        self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
+    }
+
+    fn wr_row(&mut self, r: u16, lane: Word, v: Word) {
         let p = self.v_ptr(r, lane);
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
-        Ok(())
+    }
+
+    /// A row past the kernel's VGPRs, where cross-lane operations gather their results before
+    /// any lane's register changes.
+    fn spare_row(&self) -> u16 {
+        self.vgprs as u16
     }
 
     fn rd_scc(&mut self) -> Word {
@@ -942,9 +958,9 @@ impl Gen {
         self.vbase = self.b.i_add(u64t, None, self.slot, sb).unwrap();
     }
 
-    /// Device memory per wave: the slot, then `vgprs × lanes` dwords.
+    /// Device memory per wave: the slot, then `vgprs × lanes` dwords and the spare row.
     fn wave_bytes(&self) -> u64 {
-        SLOT_BYTES + self.vgprs as u64 * self.lanes as u64 * 4
+        SLOT_BYTES + (self.vgprs as u64 + 1) * self.lanes as u64 * 4
     }
 
     fn slot_addr(&mut self, dword: u32) -> Word {

@@ -228,7 +228,7 @@ impl Gen {
         if bits(raw, 17, 1) != 0 {
             return Err("GDS is not available to compute dispatches".into());
         }
-        if self.lds_bytes == 0 && !matches!(k, DsKind::Nop) {
+        if self.lds_bytes == 0 && !matches!(k, DsKind::Nop | DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute) {
             return Err("a DS instruction in a kernel without LDS".into());
         }
         let (off0, off1) = (bits(raw, 0, 8), bits(raw, 8, 8));
@@ -314,8 +314,87 @@ impl Gen {
                     Ok(())
                 })
             }
+            DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => self.lane_permute(k, addr_r, d0, vdst, offset),
             other => Err(format!("LDS operation {other:?} is not recompiled yet")),
         }
+    }
+
+    /// `ds_swizzle_b32`, `ds_permute_b32` and `ds_bpermute_b32`, as `rdna_emu::vmem::ds` runs
+    /// them: lanes exchange values without LDS. Every enabled lane's result is gathered in the
+    /// spare row first (0 where no enabled source reaches it), then copied to VDST, so no lane
+    /// reads a register another lane has already replaced.
+    fn lane_permute(&mut self, k: DsKind, addr_r: u16, d0: u16, vdst: u16, offset: u32) -> Lowered {
+        for r in [addr_r, d0, vdst] {
+            if r as u32 >= self.vgprs {
+                return Err(format!("v{r} is beyond the registers this kernel was given"));
+            }
+        }
+        let spare = self.spare_row();
+        let exec = self.exec();
+        self.lanes_loop(false, &mut |g: &mut Gen, lane: Word| {
+            let z = g.c32(0);
+            g.wr_row(spare, lane, z);
+            Ok(())
+        })?;
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let u = g.t.u32;
+            let (c3, c31) = (g.c32(3), g.c32(31));
+            match k {
+                DsKind::Swizzle => {
+                    // The source lane: quad-permute mode, or the and/or/xor bit mask mode.
+                    let j = if offset & 0x8000 != 0 {
+                        let q = g.op(Op::BitwiseAnd, u, &[lane, c3]);
+                        let one = g.c32(1);
+                        let sh = g.op(Op::ShiftLeftLogical, u, &[q, one]);
+                        let co = g.c32(offset);
+                        let pick = g.op(Op::ShiftRightLogical, u, &[co, sh]);
+                        let pick = g.op(Op::BitwiseAnd, u, &[pick, c3]);
+                        let nq = g.c32(!3);
+                        let base = g.op(Op::BitwiseAnd, u, &[lane, nq]);
+                        g.op(Op::BitwiseOr, u, &[base, pick])
+                    } else {
+                        let (and, or, xor) = (g.c32(offset & 31), g.c32(offset >> 5 & 31), g.c32(offset >> 10 & 31));
+                        let low = g.op(Op::BitwiseAnd, u, &[lane, c31]);
+                        let low = g.op(Op::BitwiseAnd, u, &[low, and]);
+                        let low = g.op(Op::BitwiseOr, u, &[low, or]);
+                        let low = g.op(Op::BitwiseXor, u, &[low, xor]);
+                        let n31 = g.c32(!31);
+                        let base = g.op(Op::BitwiseAnd, u, &[lane, n31]);
+                        g.op(Op::BitwiseOr, u, &[base, low])
+                    };
+                    let on = g.mask_bit(exec, j);
+                    g.if_then(on, &mut |g: &mut Gen| {
+                        let v = g.rd_row(addr_r, j);
+                        g.wr_row(spare, lane, v);
+                    });
+                }
+                _ => {
+                    // The other lane, in this lane's half of a wave64: (ADDR + offset) / 4 mod 32.
+                    let a = g.ds_addr(addr_r, offset, lane)?;
+                    let c2 = g.c32(2);
+                    let idx = g.op(Op::ShiftRightLogical, u, &[a, c2]);
+                    let idx = g.op(Op::BitwiseAnd, u, &[idx, c31]);
+                    let n31 = g.c32(!31);
+                    let base = g.op(Op::BitwiseAnd, u, &[lane, n31]);
+                    let other = g.op(Op::BitwiseOr, u, &[base, idx]);
+                    if k == DsKind::Bpermute {
+                        let on = g.mask_bit(exec, other);
+                        g.if_then(on, &mut |g: &mut Gen| {
+                            let v = g.rd_row(d0, other);
+                            g.wr_row(spare, lane, v);
+                        });
+                    } else {
+                        let v = g.rd_row(d0, lane);
+                        g.wr_row(spare, other, v);
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let v = g.rd_row(spare, lane);
+            g.wr_v(vdst, lane, v)
+        })
     }
 
     /// ADDR + offset for one lane (wrapping, as the emulator computes it).
