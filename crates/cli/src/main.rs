@@ -538,7 +538,8 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
 /// `rdna isa --coverage`: decoded / emulated / recompiled per instruction.
 fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), String> {
     let gen = target.generation;
-    let mut rows: Vec<(&str, bool)> = Vec::new();
+    // (name, emulated, recompiled)
+    let mut rows: Vec<(&str, bool, bool)> = Vec::new();
     for f in Format::ALL {
         if f == Format::Vopd {
             continue;
@@ -547,22 +548,29 @@ fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), 
             let base = rdna_emu::sem::base_name(e.name);
             let kind = rdna_emu::sem::classify_in(gen, base, f);
             let emulated = !matches!(kind, rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_));
-            rows.push((e.name, emulated));
+            rows.push((e.name, emulated, emulated && rdna_spirv::supports(kind, f).is_ok()));
         }
     }
     if gen == rdna_isa::Generation::Gfx11 {
         use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
         for n in VOPD_X.iter().chain(VOPD_Y.iter()).filter(|n| !n.is_empty()) {
-            rows.push((n, rdna_emu::valu::VOPD_OPS.contains(n)));
+            let emulated = rdna_emu::valu::VOPD_OPS.contains(n);
+            rows.push((n, emulated, emulated && rdna_spirv::supports_vopd(n)));
         }
     }
     rows.sort_unstable();
-    rows.dedup_by(|a, b| a.0 == b.0 && { b.1 &= a.1; true });
+    // An instruction in several encodings counts as done only when every one is.
+    rows.dedup_by(|a, b| a.0 == b.0 && { b.1 &= a.1; b.2 &= a.2; true });
     let w = |e: std::io::Error| e.to_string();
     let emulated = rows.iter().filter(|r| r.1).count();
-    writeln!(out, "{arch} ({}): {} instructions; decoded {}, emulated {}, recompiled 0", target.name, rows.len(), rows.len(), emulated).map_err(w)?;
+    let recompiled = rows.iter().filter(|r| r.2).count();
+    writeln!(out, "{arch} ({}): {} instructions; decoded {}, emulated {emulated}, recompiled {recompiled}", target.name, rows.len(), rows.len()).map_err(w)?;
     writeln!(out, "\nnot emulated ({}):", rows.len() - emulated).map_err(w)?;
-    for (name, _) in rows.iter().filter(|r| !r.1) {
+    for (name, ..) in rows.iter().filter(|r| !r.1) {
+        writeln!(out, "  {name}").map_err(w)?;
+    }
+    writeln!(out, "\nemulated, not recompiled ({}):", emulated - recompiled).map_err(w)?;
+    for (name, ..) in rows.iter().filter(|r| r.1 && !r.2) {
         writeln!(out, "  {name}").map_err(w)?;
     }
     Ok(())

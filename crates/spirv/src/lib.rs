@@ -20,6 +20,10 @@ use rdna_frontend::{CfgError, Site};
 /// waves, hence invocations, one workgroup has).
 pub use lower::recompile;
 
+/// Whether instructions of a kind, in an encoding, are lowered (what `rdna isa --coverage`
+/// reports); refusals that depend on operands come from [`recompile`].
+pub use lower::support::{supports, supports_vopd};
+
 /// A module as SPIR-V assembly text.
 pub fn disassemble(words: &[u32]) -> String {
     use rspirv::binary::Disassemble;

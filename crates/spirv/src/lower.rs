@@ -25,6 +25,7 @@ const EXEC: u16 = 126;
 
 mod lds;
 mod salu;
+pub(crate) mod support;
 mod valu;
 
 type Lowered = Result<(), String>;
@@ -1228,6 +1229,7 @@ impl Gen {
     // ---- instructions ----
 
     fn step(&mut self, st: &Step) -> Lowered {
+        support::supports(st.kind, st.inst.format)?;
         match st.kind {
             Kind::Nop | Kind::Branch(_) | Kind::EndPgm => Ok(()),
             // gfx11 kernels end with MSG_DEALLOC_VGPRS, a hint with no effect (as in the emulator).
@@ -1245,11 +1247,10 @@ impl Gen {
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
-            Kind::Smem(_) => Err("buffer SMEM loads are not recompiled yet".into()),
-            Kind::Mem(_) => Err(format!("{:?} memory instructions are not recompiled yet", st.inst.format)),
+            Kind::Smem(_) | Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
             Kind::Vopd => self.vopd(st),
-            Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
+            Kind::Invalid(_) | Kind::Unsupported(_) => Err("internal: admitted by `supports` without a lowering".into()),
         }
     }
 
@@ -1461,13 +1462,6 @@ impl Gen {
     }
 
     fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {
-        if !matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64) {
-            return Err(format!("{ty:?} compares are not recompiled yet"));
-        }
-        let f = st.inst.format;
-        if f.is_sdwa() || f.is_dpp16() || f.is_dpp8() {
-            return Err("compares with DPP or SDWA are not recompiled yet".into());
-        }
         let m = rdna_emu::valu::mods(st);
         self.mask_begin();
         let st2 = st.clone();
@@ -1506,12 +1500,8 @@ impl Gen {
             Num::F16 => (5u32, 10u32),
             Num::F32 => (8, 23),
             Num::F64 => (11, 52),
-            _ => return Err(format!("{ty:?} class compares are not recompiled yet")),
+            _ => return Err(format!("internal: {ty:?} class compares admitted by `supports` without a lowering")),
         };
-        let f = st.inst.format;
-        if f.is_sdwa() || f.is_dpp16() || f.is_dpp8() {
-            return Err("compares with DPP or SDWA are not recompiled yet".into());
-        }
         let m = rdna_emu::valu::mods(st);
         self.mask_begin();
         let st2 = st.clone();
@@ -1568,14 +1558,10 @@ impl Gen {
             MemKind::Load { bytes, sext, d16: false, .. } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext),
             MemKind::Store { bytes, hi: false } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false),
             MemKind::Atomic { op, x2 } => {
-                use rdna_emu::sem::Atomic::*;
-                if !matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) {
-                    return Err(format!("global atomic {op:?} is not recompiled yet"));
-                }
                 atomic = Some((op, x2));
                 (if x2 { 8 } else { 4 }, false, false)
             }
-            _ => return Err("d16 global accesses are not recompiled yet".into()),
+            _ => return Err("internal: a global access admitted by `supports` without a lowering".into()),
         };
         // A FLAT/GLOBAL atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11).
         let returns = raw >> (if g11 { 14 } else { 16 }) & 1 != 0;

@@ -239,7 +239,6 @@ impl Gen {
         let vdst = bits(raw, 56, 8) as u16;
         match k {
             DsKind::Nop => Ok(()),
-            DsKind::Read { d16: true, .. } | DsKind::Write { hi: true, .. } => Err("d16 LDS accesses are not recompiled yet".into()),
             DsKind::Read { bytes, sext, .. } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                 let a = g.ds_addr(addr_r, offset, lane)?;
                 g.lds_check(a, bytes as u32);
@@ -295,9 +294,6 @@ impl Gen {
             }
             DsKind::Atomic { op, x2, rtn } | DsKind::CmpStore { op, x2, rtn } => {
                 let cmpstore = matches!(k, DsKind::CmpStore { .. });
-                if matches!(op, Atomic::FMin | Atomic::FMax | Atomic::FAdd | Atomic::FCmpSwap | Atomic::CSub) {
-                    return Err(format!("LDS atomic {op:?} is not recompiled yet"));
-                }
                 self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                     let a = g.ds_addr(addr_r, offset, lane)?;
                     g.lds_check(a, if x2 { 8 } else { 4 });
@@ -315,7 +311,7 @@ impl Gen {
                 })
             }
             DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => self.lane_permute(k, addr_r, d0, vdst, offset),
-            other => Err(format!("LDS operation {other:?} is not recompiled yet")),
+            other => Err(format!("internal: LDS operation {other:?} admitted by `supports` without a lowering")),
         }
     }
 

@@ -437,7 +437,7 @@ impl Gen {
                 let c = self.op(if matches!(op, Bitcmp1B32 | Bitcmp1B64) { Op::IEqual } else { Op::INotEqual }, boolt, &[bit, one]);
                 self.wr_scc(c);
             }
-            _ => return Err(format!("scalar operation {op:?} is not recompiled yet")),
+            _ => return Err(format!("internal: scalar operation {op:?} admitted by `supports` without a lowering")),
         }
         Ok(())
     }

@@ -8,7 +8,6 @@
 use rdna_emu::program::{Src, Step};
 use rdna_emu::sem::VOp;
 use rdna_emu::valu::{mods, sign_bit, Mods};
-use rdna_isa::Format;
 use rspirv::dr::{InsertPoint, Instruction, Operand};
 use rspirv::spirv::{Capability, Decoration, GLOp, Op, Word};
 
@@ -24,7 +23,7 @@ pub(super) enum Out {
 }
 
 /// The result kind of every operation lowered per lane; `None`: not lowered yet.
-pub(super) fn out_of(op: VOp) -> Option<Out> {
+pub(crate) fn out_of(op: VOp) -> Option<Out> {
     use VOp::*;
     Some(match op {
         MovB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | LshlrevB32 | LshrrevB32 | AshrrevI32 | AndB32 | OrB32 | XorB32 | NotB32 | XnorB32 | LshlOrB32
@@ -52,6 +51,15 @@ pub(super) fn reads_mask(op: VOp) -> bool {
 pub(super) fn writes_carry(op: VOp) -> bool {
     use VOp::*;
     matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32)
+}
+
+/// The VALU operation a VOPD half (`v_dual_*`) runs, when the recompiler lowers it.
+pub(crate) fn vopd_op(name: &str) -> Option<VOp> {
+    use VOp::*;
+    let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy");
+    VOp::from_name(&base).filter(|&op| {
+        matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32)
+    })
 }
 
 impl Gen {
@@ -307,16 +315,7 @@ impl Gen {
 
     pub(super) fn valu(&mut self, st: &Step, op: VOp) -> Lowered {
         use VOp::*;
-        let f = st.inst.format;
-        if f.is_sdwa() {
-            return Err("SDWA operand selection is not recompiled yet".into());
-        }
-        if f.is_dpp16() || f.is_dpp8() {
-            return Err("DPP lane permutation is not recompiled yet".into());
-        }
-        if f == Format::Vop3p {
-            return Err("packed (VOP3P) operations are not recompiled yet".into());
-        }
+        // The encoding and the operation were checked by `support::supports`.
         let m = mods(st);
         if m.op_sel != 0 {
             return Err("op_sel half selection is not recompiled yet".into());
@@ -345,7 +344,7 @@ impl Gen {
             }
             _ => {}
         }
-        let Some(out) = out_of(op) else { return Err(format!("vector operation {op:?} is not recompiled yet")) };
+        let Some(out) = out_of(op) else { return Err(format!("internal: vector operation {op:?} admitted by `supports` without a lowering")) };
         if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64) {
             return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
         }
@@ -395,11 +394,7 @@ impl Gen {
         let mut halves = Vec::new();
         for y in [false, true] {
             let (name, vdst, src0, vsrc1) = st.inst.vopd_half(y);
-            let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy");
-            let op = VOp::from_name(&base).filter(|&op| {
-                matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32)
-            });
-            let Some(op) = op else { return Err(format!("VOPD operation {name} is not recompiled yet")) };
+            let Some(op) = vopd_op(name) else { return Err(format!("VOPD operation {name} is not recompiled yet")) };
             halves.push((op, vdst, rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal), vsrc1));
         }
         let vcc = self.rd_mask(super::VCC);

@@ -1,0 +1,81 @@
+//! Which kinds of instruction the recompiler lowers, decided from the kind and encoding alone:
+//! `Gen::step` refuses what this refuses (with this reason) before lowering, and
+//! `rdna isa --coverage` fills in its recompiled column from it. Refusals that depend on
+//! operands (op_sel, clamp on integers, d16, a message other than MSG_DEALLOC_VGPRS) are made
+//! by the lowering itself.
+
+use rdna_emu::sem::{Atomic, DsKind, Kind, MemKind, Num, Salu, VOp};
+use rdna_isa::Format;
+
+/// `Ok` when instructions of this kind in this encoding are lowered; else why not.
+pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
+    let modified = format.is_sdwa() || format.is_dpp16() || format.is_dpp8();
+    match kind {
+        Kind::Nop | Kind::Branch(_) | Kind::EndPgm | Kind::Barrier | Kind::Sendmsg | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Vopd => Ok(()),
+        Kind::Ds(k) => ds(k),
+        Kind::Smem(m) if m.buffer => Err("buffer SMEM loads are not recompiled yet".into()),
+        Kind::Smem(_) => Ok(()),
+        Kind::Salu(op) if salu(op) => Ok(()),
+        Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
+        Kind::Valu(_) if format.is_sdwa() => Err("SDWA operand selection is not recompiled yet".into()),
+        Kind::Valu(_) if format.is_dpp16() || format.is_dpp8() => Err("DPP lane permutation is not recompiled yet".into()),
+        Kind::Valu(_) if format == Format::Vop3p => Err("packed (VOP3P) operations are not recompiled yet".into()),
+        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32) || super::valu::out_of(op).is_some() => Ok(()),
+        Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
+        Kind::Vcmp { .. } | Kind::VcmpClass { .. } if modified => Err("compares with DPP or SDWA are not recompiled yet".into()),
+        Kind::Vcmp { ty, .. } if matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64) => Ok(()),
+        Kind::Vcmp { ty, .. } => Err(format!("{ty:?} compares are not recompiled yet")),
+        Kind::VcmpClass { ty, .. } if matches!(ty, Num::F16 | Num::F32 | Num::F64) => Ok(()),
+        Kind::VcmpClass { ty, .. } => Err(format!("{ty:?} class compares are not recompiled yet")),
+        Kind::Mem(k) if format == Format::Global => global(k),
+        Kind::Mem(_) => Err(format!("{format:?} memory instructions are not recompiled yet")),
+        Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
+    }
+}
+
+/// The scalar operations `Gen::salu` lowers.
+fn salu(op: Salu) -> bool {
+    use Salu::*;
+    matches!(
+        op,
+        MovB32 | MovB64 | CmovB32 | CmovB64 | CselectB32 | CselectB64 | CmovkI32 | NotB32 | NotB64 | BrevB32 | Bcnt0B32 | Bcnt1B32 | Bcnt0B64
+            | Bcnt1B64 | Ff0B32 | Ff1B32 | Ff0B64 | Ff1B64 | FlbitB32 | FlbitI32 | FlbitB64 | FlbitI64 | SextI8 | SextI16 | Bitset0B32 | Bitset1B32
+            | AbsI32 | AddU32 | AddcU32 | SubU32 | SubbU32 | AddI32 | SubI32 | AddkI32 | MinI32 | MaxI32 | MinU32 | MaxU32 | LshlB32 | LshrB32
+            | AshrI32 | LshlB64 | LshrB64 | AshrI64 | BfmB32 | MulI32 | MulkI32 | MulHiU32 | MulHiI32 | BfeU32 | BfeI32 | BfeU64 | BfeI64
+            | AbsdiffI32 | Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 | PackLl | PackLh | PackHh | PackHl | MovkI32 | CmpkEqI32
+            | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
+            | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
+            | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64
+    )
+}
+
+fn integer_atomic(op: Atomic) -> bool {
+    !matches!(op, Atomic::FMin | Atomic::FMax | Atomic::FAdd | Atomic::FCmpSwap | Atomic::CSub)
+}
+
+fn ds(k: DsKind) -> Result<(), String> {
+    match k {
+        DsKind::Read { d16: true, .. } | DsKind::Write { hi: true, .. } => Err("d16 LDS accesses are not recompiled yet".into()),
+        DsKind::Nop | DsKind::Read { .. } | DsKind::Write { .. } | DsKind::Read2 { .. } | DsKind::Write2 { .. } => Ok(()),
+        DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => Ok(()),
+        DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } if integer_atomic(op) => Ok(()),
+        DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } => Err(format!("LDS atomic {op:?} is not recompiled yet")),
+        other => Err(format!("LDS operation {other:?} is not recompiled yet")),
+    }
+}
+
+fn global(k: MemKind) -> Result<(), String> {
+    use Atomic::*;
+    match k {
+        MemKind::Load { d16: false, .. } | MemKind::Store { hi: false, .. } => Ok(()),
+        MemKind::Atomic { op, .. } if matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) => Ok(()),
+        MemKind::Atomic { op, .. } => Err(format!("global atomic {op:?} is not recompiled yet")),
+        MemKind::Load { .. } | MemKind::Store { .. } => Err("d16 global accesses are not recompiled yet".into()),
+        other => Err(format!("global access {other:?} is not recompiled yet")),
+    }
+}
+
+/// Whether a VOPD half (`v_dual_*`) is lowered.
+pub fn supports_vopd(name: &str) -> bool {
+    super::valu::vopd_op(name).is_some()
+}
