@@ -146,3 +146,13 @@ __kernel void k_mask_hazards(__global const uint *in, __global uint *out, uint n
     out[5 * i + 3] = r3;
     out[5 * i + 4] = r4;
 }
+
+// More DPP16 controls: row rotate, half mirror, row xmask under row and bank masks (disabled
+// lanes keep the old value), row share.
+__kernel void k_dpp_more(__global const uint *in, __global uint *out) {
+    uint v = in[GID];
+    out[4 * GID + 0] = __builtin_amdgcn_update_dpp(0xdeadu, v, 0x123, 0xf, 0xf, 0);  // row_ror:3
+    out[4 * GID + 1] = __builtin_amdgcn_update_dpp(0xdeadu, v, 0x141, 0xf, 0xf, 0);  // row_half_mirror
+    out[4 * GID + 2] = __builtin_amdgcn_update_dpp(0xdeadu, v, 0x165, 0x5, 0xa, 0);  // row_xmask:5
+    out[4 * GID + 3] = __builtin_amdgcn_update_dpp(0xdeadu, v, 0x153, 0xf, 0xf, 0);  // row_share:3
+}

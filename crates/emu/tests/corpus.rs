@@ -1082,3 +1082,25 @@ fn lane_masks_read_whole_and_by_bit_around_their_writes() {
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
 }
+
+/// DPP16 row rotate, half mirror, xmask under row/bank masks and row share, against the
+/// controls' definitions (rows of 16 lanes; a disabled lane keeps the old value 0xdead).
+#[test]
+fn dpp_row_controls() {
+    each_wave2(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(43);
+        let x: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&x), vec![0u8; 16 * n as usize]];
+        ok(co, "k_dpp_more", n, 64, &mut b, &[]);
+        let mut want = Vec::new();
+        for g in 0..n {
+            let (l, base) = (g % lanes, g / lanes * lanes);
+            let (row, i) = (l / 16, l % 16);
+            let at = |j: u32| x[(base + row * 16 + j) as usize];
+            let enabled = 0x5 >> row & 1 != 0 && 0xa >> (i / 4) & 1 != 0;
+            want.extend([at((i + 13) & 15), at((i & 8) + 7 - (i & 7)), if enabled { at(i ^ 5) } else { 0xdead }, at(3)]);
+        }
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}

@@ -18,7 +18,15 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Salu(op) if salu(op) => Ok(()),
         Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
         Kind::Valu(_) if format.is_sdwa() => Err("SDWA operand selection is not recompiled yet".into()),
-        Kind::Valu(_) if format.is_dpp16() || format.is_dpp8() => Err("DPP lane permutation is not recompiled yet".into()),
+        Kind::Valu(op) if format.is_dpp16() || format.is_dpp8() => {
+            // VOP1/VOP2 DPP of operations with one 32-bit result and no carry-out.
+            let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32));
+            if format.is_vop3() || !plain || super::valu::writes_carry(op) {
+                Err("DPP lane permutation is not recompiled yet for this encoding or operation".into())
+            } else {
+                Ok(())
+            }
+        }
         Kind::Valu(_) if format == Format::Vop3p => Err("packed (VOP3P) operations are not recompiled yet".into()),
         Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),

@@ -15,7 +15,7 @@ use super::{Gen, Lowered};
 
 /// What an operation produces, for output modifiers and the registers it writes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Out {
+pub(crate) enum Out {
     U32,
     F32,
     U64,
@@ -349,6 +349,8 @@ impl Gen {
             return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
         }
         let mask_in = if reads_mask(op) { Some(self.mask_in(st)?) } else { None };
+        // DPP: src0 as permuted across lanes, gathered in the spare row, and the lanes written.
+        let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
         let carry = writes_carry(op);
         if carry {
             self.mask_begin();
@@ -359,7 +361,7 @@ impl Gen {
             let n = if reads_mask(op) { 2 } else { st.nsrc as usize };
             let mut s = [0; 3];
             for (i, v) in s.iter_mut().enumerate().take(n) {
-                *v = g.vsrc(st, &m, i, lane)?;
+                *v = if i == 0 && dpp.is_some() { g.rd_row(g.spare_row(), lane) } else { g.vsrc(st, &m, i, lane)? };
             }
             // Two-address forms: accumulate into VDST, or take the literal constant K.
             match op {
@@ -372,7 +374,13 @@ impl Gen {
                 _ => {}
             }
             let r = g.lane_op(op, s, mask_in, lane)?;
-            let r = g.output_modifiers(r, out, &m);
+            let mut r = g.output_modifiers(r, out, &m);
+            if let Some(written) = dpp {
+                // A lane DPP does not write keeps VDST.
+                let on = g.mask_bit(written, lane);
+                let old = g.rd_v(st.dst, lane)?;
+                r = g.sel(g.t.u32, on, r, old);
+            }
             if matches!(out, Out::U64 | Out::F64) {
                 let (lo, hi) = g.split64(r);
                 g.wr_v(st.dst, lane, lo)?;
@@ -385,6 +393,143 @@ impl Gen {
             self.mask_end(st.carry_dst());
         }
         Ok(())
+    }
+
+    /// DPP16 and DPP8 (VOP1/VOP2 encodings), as `rdna_emu::valu::dpp` applies them: every
+    /// lane's src0 (modifiers applied) read from the lane the control selects, into the spare
+    /// row; returns the mask of lanes the instruction writes (all lanes for DPP8; for DPP16 the
+    /// row and bank masks, and lanes whose source is missing or disabled only with bound_ctrl,
+    /// which reads 0 there).
+    fn dpp_gather(&mut self, st: &Step, m: &Mods) -> Result<Word, String> {
+        if st.sw[0] != 1 || !matches!(st.src[0], Src::Vgpr(_)) {
+            return Err("DPP on other than a 32-bit VGPR source is not recompiled".into());
+        }
+        let raw = st.inst.raw;
+        let bits = |lo: u32, n: u32| ((raw >> lo) & ((1u64 << n) - 1)) as u32;
+        let dpp8 = st.inst.format.is_dpp8();
+        let fi = if dpp8 { bits(0, 9) == rdna_isa::src::DPP8_FI as u32 } else { bits(50, 1) != 0 };
+        let (ctrl, bound_ctrl, bank_mask, row_mask) = (bits(40, 9), bits(51, 1) != 0, bits(56, 4), bits(60, 4));
+        let lanes = self.lanes;
+        if !dpp8 && !matches!(ctrl, 0x000..=0x0ff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x140 | 0x141 | 0x150..=0x15f | 0x160..=0x16f) {
+            // No source lane: the emulator writes 0 with bound_ctrl, nothing without.
+            if !bound_ctrl {
+                return Ok(self.c64(0));
+            }
+        }
+        let exec = self.exec();
+        let spare = self.spare_row();
+        self.mask_begin();
+        let st2 = st.clone();
+        let m2 = *m;
+        self.lanes_loop(false, &mut |g: &mut Gen, l: Word| {
+            let (u, boolt) = (g.t.u32, g.t.bool);
+            let c = |g: &mut Gen, v: u32| g.c32(v);
+            let and = |g: &mut Gen, a: Word, k: u32| {
+                let k = g.c32(k);
+                g.op(Op::BitwiseAnd, u, &[a, k])
+            };
+            let or = |g: &mut Gen, a: Word, b: Word| g.op(Op::BitwiseOr, u, &[a, b]);
+            let tru = g.b.constant_true(boolt);
+            // (source lane, whether there is one, whether this lane is enabled)
+            let (from, has, enabled) = if dpp8 {
+                let sels = g.c32(bits(40, 24));
+                let i = and(g, l, 7);
+                let three = c(g, 3);
+                let sh = g.op(Op::IMul, u, &[i, three]);
+                let sel = g.op(Op::ShiftRightLogical, u, &[sels, sh]);
+                let sel = and(g, sel, 7);
+                let row = and(g, l, !7);
+                (or(g, row, sel), tru, tru)
+            } else {
+                let row = and(g, l, !15);
+                let i = and(g, l, 15);
+                let k = ctrl & 15;
+                let (from, has) = match ctrl {
+                    0x000..=0x0ff => {
+                        let q = and(g, l, 3);
+                        let one = c(g, 1);
+                        let sh = g.op(Op::ShiftLeftLogical, u, &[q, one]);
+                        let cc = c(g, ctrl);
+                        let pick = g.op(Op::ShiftRightLogical, u, &[cc, sh]);
+                        let pick = and(g, pick, 3);
+                        let quad = and(g, l, !3);
+                        (or(g, quad, pick), tru)
+                    }
+                    0x101..=0x10f => {
+                        let ck = c(g, k);
+                        let j = g.op(Op::IAdd, u, &[i, ck]);
+                        let c16 = c(g, 16);
+                        let has = g.op(Op::ULessThan, boolt, &[j, c16]);
+                        let j = and(g, j, 15);
+                        (g.op(Op::IAdd, u, &[row, j]), has)
+                    }
+                    0x111..=0x11f => {
+                        let ck = c(g, k);
+                        let has = g.op(Op::UGreaterThanEqual, boolt, &[i, ck]);
+                        let j = g.op(Op::ISub, u, &[i, ck]);
+                        let j = and(g, j, 15);
+                        (g.op(Op::IAdd, u, &[row, j]), has)
+                    }
+                    0x121..=0x12f => {
+                        let ck = c(g, 16 - k);
+                        let j = g.op(Op::IAdd, u, &[i, ck]);
+                        let j = and(g, j, 15);
+                        (g.op(Op::IAdd, u, &[row, j]), tru)
+                    }
+                    0x140 => {
+                        let c15 = c(g, 15);
+                        let j = g.op(Op::ISub, u, &[c15, i]);
+                        (g.op(Op::IAdd, u, &[row, j]), tru)
+                    }
+                    0x141 => {
+                        let hi = and(g, i, 8);
+                        let lo = and(g, i, 7);
+                        let c7 = c(g, 7);
+                        let j = g.op(Op::ISub, u, &[c7, lo]);
+                        let j = g.op(Op::IAdd, u, &[hi, j]);
+                        (g.op(Op::IAdd, u, &[row, j]), tru)
+                    }
+                    0x150..=0x15f => {
+                        let ck = c(g, k);
+                        (g.op(Op::IAdd, u, &[row, ck]), tru)
+                    }
+                    0x160..=0x16f => {
+                        let ck = c(g, k);
+                        let j = g.op(Op::BitwiseXor, u, &[i, ck]);
+                        (g.op(Op::IAdd, u, &[row, j]), tru)
+                    }
+                    _ => (l, g.b.constant_false(boolt)),
+                };
+                let c4 = c(g, 4);
+                let rsh = g.op(Op::ShiftRightLogical, u, &[l, c4]);
+                let rm = c(g, row_mask);
+                let r_on = g.op(Op::ShiftRightLogical, u, &[rm, rsh]);
+                let r_on = and(g, r_on, 1);
+                let c2 = c(g, 2);
+                let bsh = g.op(Op::ShiftRightLogical, u, &[i, c2]);
+                let bm = c(g, bank_mask);
+                let b_on = g.op(Op::ShiftRightLogical, u, &[bm, bsh]);
+                let b_on = g.op(Op::BitwiseAnd, u, &[b_on, r_on]);
+                let one = c(g, 1);
+                let enabled = g.op(Op::IEqual, boolt, &[b_on, one]);
+                (from, has, enabled)
+            };
+            // Every source lane is inside the wave; with none, read this lane (and discard it).
+            let n = c(g, lanes);
+            let inside = g.op(Op::ULessThan, boolt, &[from, n]);
+            let has = g.op(Op::LogicalAnd, boolt, &[has, inside]);
+            let from = g.sel(u, has, from, l);
+            let live = if fi { tru } else { g.mask_bit(exec, from) };
+            let ok = g.op(Op::LogicalAnd, boolt, &[has, live]);
+            let v = g.vsrc(&st2, &m2, 0, from)?;
+            let z = c(g, 0);
+            let v = g.sel(u, ok, v, z);
+            g.wr_row(spare, l, v);
+            let write = if bound_ctrl || dpp8 { enabled } else { g.op(Op::LogicalAnd, boolt, &[enabled, ok]) };
+            g.mask_set(l, write);
+            Ok(())
+        })?;
+        Ok(self.b.load(self.t.u64, None, self.mask, None, []).unwrap())
     }
 
     /// gfx11 VOPD: two VALU operations that both read their sources before either writes, as
