@@ -1,14 +1,15 @@
 //! Recompiles AMD GPU kernels to SPIR-V compute shaders.
 //!
-//! Today's backend is the **exact wave model**: one shader invocation runs one whole wave, as
-//! the emulator does. Scalar registers, SCC and the lane masks (EXEC, VCC, compare results) are
-//! wave values held once; each vector instruction is a loop over the wave's lanes under EXEC.
-//! Wave operations are therefore exact on any device whatever its subgroup size (lavapipe's 8,
-//! NVIDIA's 32), and control flow is uniform by construction (AMD branches are scalar). The
-//! kernel's blocks run in a dispatch loop driven by a state variable (the structured tree of
-//! `rdna-frontend` is the next step); memory is reached by 64-bit device addresses exactly as
-//! the kernel computes them, with the kernel arguments and the dispatch packet in device
-//! buffers whose addresses arrive as push constants.
+//! Today's backend is the **exact wave model**: one shader invocation runs one whole workgroup,
+//! scheduling its waves as the emulator does (each until it ends or reaches `s_barrier`).
+//! Scalar registers, SCC and the lane masks (EXEC, VCC, compare results) are wave values held
+//! once; vector instructions are loops over the wave's lanes under EXEC, neighbouring lane-local
+//! ones sharing one loop. Wave operations are therefore exact on any device whatever its
+//! subgroup size (lavapipe's 8, NVIDIA's 32), and control flow is uniform by construction (AMD
+//! branches are scalar). The kernel's blocks run in a dispatch loop driven by a state variable;
+//! memory is reached by 64-bit device addresses exactly as the kernel computes them, with the
+//! kernel arguments and the dispatch packet in device buffers whose addresses arrive as push
+//! constants.
 //!
 //! What is not lowered yet is reported, every site at once, with its PC, text and reason.
 
