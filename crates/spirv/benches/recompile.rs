@@ -41,37 +41,29 @@ fn main() {
     let reps = if quick { 1 } else { 21 };
     let dir = rdna_testkit::scratch();
     let mut rows = Vec::new();
-    for (cl, for_target) in rdna_testkit::kernel_sources() {
-        for mcpu in ["gfx1030", "gfx1100"] {
-            if for_target.is_some_and(|t| t != mcpu) || (quick && mcpu == "gfx1100") {
-                continue;
-            }
-            for lanes in [32u32, 64] {
-                if cl.to_string_lossy().contains("wmma") && lanes == 64 {
-                    continue;
-                }
-                let co = rdna_testkit::compile_for(&cl, mcpu, &format!("bench{lanes}"), &rdna_testkit::cl_flags(lanes));
-                for k in &co.kernels {
-                    let (_, wg) = rdna_testkit::plain_grid(k);
-                    let Ok(first) = rdna_spirv::recompile(&co, k, wg, 0) else { continue };
-                    let times = (0..reps)
-                        .map(|_| {
-                            let t = Instant::now();
-                            let c = rdna_spirv::recompile(&co, k, wg, 0).unwrap();
-                            let d = t.elapsed();
-                            std::hint::black_box(c);
-                            d
-                        })
-                        .collect();
-                    rows.push(Row {
-                        name: format!("{mcpu}-w{lanes}-{}", k.name),
-                        instructions: first.instructions,
-                        words: first.words.len(),
-                        time: median(times),
-                        spirv_val: spirv_val_time(&first.words, &dir),
-                    });
-                }
-            }
+    for rdna_testkit::Build { mcpu, lanes, co } in rdna_testkit::corpus_builds("bench") {
+        if quick && mcpu == "gfx1100" {
+            continue;
+        }
+        for k in &co.kernels {
+            let (_, wg) = rdna_testkit::plain_grid(k);
+            let Ok(first) = rdna_spirv::recompile(&co, k, wg, 0) else { continue };
+            let times = (0..reps)
+                .map(|_| {
+                    let t = Instant::now();
+                    let c = rdna_spirv::recompile(&co, k, wg, 0).unwrap();
+                    let d = t.elapsed();
+                    std::hint::black_box(c);
+                    d
+                })
+                .collect();
+            rows.push(Row {
+                name: format!("{mcpu}-w{lanes}-{}", k.name),
+                instructions: first.instructions,
+                words: first.words.len(),
+                time: median(times),
+                spirv_val: spirv_val_time(&first.words, &dir),
+            });
         }
     }
     assert!(!rows.is_empty(), "no kernel recompiled");

@@ -177,6 +177,35 @@ pub fn plain_kernarg(k: &rdna_hsa::Kernel, buffer_addrs: &[u64]) -> (Vec<u8>, u3
     (kernarg, dynamic)
 }
 
+/// One build of a test kernel file.
+pub struct Build {
+    pub mcpu: &'static str,
+    pub lanes: u32,
+    pub co: CodeObject,
+}
+
+/// Every test kernel file ([`kernel_sources`]) built for gfx1030 and gfx1100 in wave32 and
+/// wave64 (WMMA only in wave32, the files under `gfx11/` only for gfx1100); `tag` plus the wave
+/// size names the builds in the scratch directory (and under `RDNA_PREBUILT`).
+pub fn corpus_builds(tag: &str) -> Vec<Build> {
+    let mut builds = Vec::new();
+    for (cl, only) in kernel_sources() {
+        for mcpu in ["gfx1030", "gfx1100"] {
+            if only.is_some_and(|t| t != mcpu) {
+                continue;
+            }
+            for lanes in [32u32, 64] {
+                if cl.to_string_lossy().contains("wmma") && lanes == 64 {
+                    continue;
+                }
+                let co = compile_for(&cl, mcpu, &format!("{tag}{lanes}"), &cl_flags(lanes));
+                builds.push(Build { mcpu, lanes, co });
+            }
+        }
+    }
+    builds
+}
+
 /// The clang-19 flags for a test kernel in a wave size.
 pub fn cl_flags(lanes: u32) -> Vec<&'static str> {
     let mut args = vec!["-x", "cl", "-cl-std=CL2.0"];

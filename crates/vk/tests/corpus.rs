@@ -11,7 +11,6 @@ use rdna_spirv::RecompileError;
 use rdna_vk::dispatch::{run_job, Job};
 use rdna_vk::Device;
 
-const TARGETS: [&str; 2] = ["gfx1030", "gfx1100"];
 
 fn spirv_val(words: &[u32], tag: &str) {
     // A machine given prebuilt code objects (no toolchain) may lack spirv-tools too; CI
@@ -35,90 +34,79 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     let mut matched = Vec::new();
     let mut failures = Vec::new();
     let mut limited = Vec::new();
-    for (cl, for_target) in rdna_testkit::kernel_sources() {
-        for mcpu in TARGETS {
-            if for_target.is_some_and(|t| t != mcpu) {
+    for rdna_testkit::Build { mcpu, lanes, co } in rdna_testkit::corpus_builds("vk") {
+        for k in &co.kernels {
+            if only.as_ref().is_some_and(|o| !k.name.contains(o.as_str())) {
                 continue;
             }
-            for lanes in [32u32, 64] {
-                if cl.to_string_lossy().contains("wmma") && lanes == 64 {
+            total += 1;
+            let tag = format!("{mcpu}-w{lanes}-{}", k.name);
+            let (grid, wg) = rdna_testkit::plain_grid(k);
+            let compiled = match rdna_spirv::recompile(&co, k, wg, 0) {
+                Ok(c) => c,
+                Err(RecompileError::Unsupported(sites)) => {
+                    assert!(!sites.is_empty());
+                    for s in sites {
+                        *missing.entry(s.reason).or_default() += 1;
+                    }
                     continue;
                 }
-                let co = rdna_testkit::compile_for(&cl, mcpu, &format!("vk{lanes}"), &rdna_testkit::cl_flags(lanes));
-                for k in &co.kernels {
-                    if only.as_ref().is_some_and(|o| !k.name.contains(o.as_str())) {
-                        continue;
-                    }
-                    total += 1;
-                    let tag = format!("{mcpu}-w{lanes}-{}", k.name);
-                    let (grid, wg) = rdna_testkit::plain_grid(k);
-                    let compiled = match rdna_spirv::recompile(&co, k, wg, 0) {
-                        Ok(c) => c,
-                        Err(RecompileError::Unsupported(sites)) => {
-                            assert!(!sites.is_empty());
-                            for s in sites {
-                                *missing.entry(s.reason).or_default() += 1;
-                            }
-                            continue;
-                        }
-                        Err(e) => panic!("{tag}: {e}"),
-                    };
-                    spirv_val(&compiled.words, &tag);
-                    let seed = 0x5eed ^ total as u64;
-                    let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, seed);
-                    if rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, ..Options::default() }).is_err() {
-                        continue; // made-up inputs can make a kernel fault; nothing to compare
-                    }
-                    let data = rdna_testkit::buffer_data(k, seed);
-                    let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
-                    let job = Job {
-                        code: &co,
-                        kernel: k,
-                        grid,
-                        workgroup: wg,
-                        buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(),
-                        kernarg: &kernarg,
-                        dynamic_lds: launch.dynamic_lds,
-                    };
-                    let t0 = std::time::Instant::now();
-                    let out = match run_job(&dev, &job) {
-                        Ok(o) => o,
-                        // A device limit met with an explicit refusal is not a difference.
-                        Err(e) if e.contains("loop iterations than") => {
-                            limited.push(tag);
-                            continue;
-                        }
-                        Err(e) => {
-                            failures.push(format!("{tag}: {e}"));
-                            continue;
-                        }
-                    };
-                    let mut identical = true;
-                    for (i, got) in out.buffers.iter().enumerate() {
-                        let want = mem.contents(&format!("b{i}")).unwrap();
-                        let differ: Vec<usize> = (0..got.len() / 4).filter(|&j| got[4 * j..4 * j + 4] != want[4 * j..4 * j + 4]).collect();
-                        if let Some(&at) = differ.first() {
-                            let word = |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
-                            identical = false;
-                            failures.push(format!(
-                                "{tag}: buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (last {})",
-                                differ.len(),
-                                word(got, at),
-                                word(&want, at),
-                                differ.last().unwrap()
-                            ));
-                        }
-                    }
-                    if verbose {
-                        eprintln!("{tag}: {} ({:.2?})", if identical { "identical" } else { "DIFFERENT" }, t0.elapsed());
-                    }
-                    if !identical {
-                        continue;
-                    }
-                    same += 1;
-                    matched.push(tag);
+                Err(e) => panic!("{tag}: {e}"),
+            };
+            spirv_val(&compiled.words, &tag);
+            let seed = 0x5eed ^ total as u64;
+            let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, seed);
+            if rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, ..Options::default() }).is_err() {
+                continue; // made-up inputs can make a kernel fault; nothing to compare
+            }
+            let data = rdna_testkit::buffer_data(k, seed);
+            let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
+            let job = Job {
+                code: &co,
+                kernel: k,
+                grid,
+                workgroup: wg,
+                buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(),
+                kernarg: &kernarg,
+                dynamic_lds: launch.dynamic_lds,
+            };
+            let t0 = std::time::Instant::now();
+            let out = match run_job(&dev, &job) {
+                Ok(o) => o,
+                // A device limit met with an explicit refusal is not a difference.
+                Err(e) if e.contains("loop iterations than") => {
+                    limited.push(tag);
+                    continue;
+                }
+                Err(e) => {
+                    failures.push(format!("{tag}: {e}"));
+                    continue;
+                }
+            };
+            let mut identical = true;
+            for (i, got) in out.buffers.iter().enumerate() {
+                let want = mem.contents(&format!("b{i}")).unwrap();
+                let differ: Vec<usize> = (0..got.len() / 4).filter(|&j| got[4 * j..4 * j + 4] != want[4 * j..4 * j + 4]).collect();
+                if let Some(&at) = differ.first() {
+                    let word = |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
+                    identical = false;
+                    failures.push(format!(
+                        "{tag}: buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (last {})",
+                        differ.len(),
+                        word(got, at),
+                        word(&want, at),
+                        differ.last().unwrap()
+                    ));
                 }
             }
+            if verbose {
+                eprintln!("{tag}: {} ({:.2?})", if identical { "identical" } else { "DIFFERENT" }, t0.elapsed());
+            }
+            if !identical {
+                continue;
+            }
+            same += 1;
+            matched.push(tag);
         }
     }
     eprintln!("{same} of {total} kernel builds recompiled and identical to the emulator on {}:", dev.info.name);
