@@ -156,3 +156,10 @@ __kernel void k_dpp_more(__global const uint *in, __global uint *out) {
     out[4 * GID + 2] = __builtin_amdgcn_update_dpp(0xdeadu, v, 0x165, 0x5, 0xa, 0);  // row_xmask:5
     out[4 * GID + 3] = __builtin_amdgcn_update_dpp(0xdeadu, v, 0x153, 0xf, 0xf, 0);  // row_share:3
 }
+
+// v_fract_f32 and v_med3_f32 on ordinary and special values.
+__kernel void k_fract_med3(__global const float *a, __global const float *b, __global const float *c, __global float *out) {
+    uint i = GID;
+    out[2 * i] = __builtin_amdgcn_fractf(a[i]);
+    out[2 * i + 1] = __builtin_amdgcn_fmed3f(a[i], b[i], c[i]);
+}

@@ -1104,3 +1104,53 @@ fn dpp_row_controls() {
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
 }
+
+/// v_fract_f32 (x − floor(x), at most the largest float below 1; ±∞ gives NaN) and v_med3_f32
+/// (the middle value, −0 below +0; with quiet NaNs, the least of the other values) on ordinary
+/// values, integers, ±0, tiny negatives, denormals, infinities and NaNs.
+#[test]
+fn fract_and_med3() {
+    each_wave2(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(47);
+        let special = [0.0f32, -0.0, 1.0, -1.0, -1e-30, 1e-40, -1e-40, 2.5, -2.5, 8388609.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.75, -0.75, 3.0];
+        let mut pick = |r: &mut Rng| if r.u32() % 3 == 0 { special[(r.u32() % 16) as usize] } else { r.f32(-100.0, 100.0) };
+        let (a, b, c): (Vec<f32>, Vec<f32>, Vec<f32>) = {
+            let mut v = (Vec::new(), Vec::new(), Vec::new());
+            for _ in 0..n {
+                v.0.push(pick(&mut r));
+                v.1.push(pick(&mut r));
+                v.2.push(pick(&mut r));
+            }
+            v
+        };
+        let floats = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
+        let mut bufs = vec![floats(&a), floats(&b), floats(&c), vec![0u8; 8 * n as usize]];
+        ok(co, "k_fract_med3", n, 64, &mut bufs, &[]);
+        let key = |x: f32| (x, x.is_sign_negative() as u8 ^ 1);
+        let less = |x: f32, y: f32| key(x).partial_cmp(&key(y)) == Some(std::cmp::Ordering::Less);
+        let mut want = Vec::new();
+        for i in 0..n as usize {
+            let x = a[i];
+            let fract = if x.is_infinite() {
+                0x7fc0_0000
+            } else if x.is_nan() {
+                0x3f7f_ffff
+            } else {
+                let d = x - x.floor();
+                if d < f32::from_bits(0x3f7f_ffff) { d.to_bits() } else { 0x3f7f_ffff }
+            };
+            let vals = [a[i], b[i], c[i]];
+            let med = if vals.iter().any(|v| v.is_nan()) {
+                let nums: Vec<f32> = vals.iter().copied().filter(|v| !v.is_nan()).collect();
+                nums.into_iter().reduce(|m, v| if less(v, m) { v } else { m }).unwrap_or(c[i])
+            } else {
+                let mut s = vals;
+                s.sort_by(|x, y| if less(*x, *y) { std::cmp::Ordering::Less } else if less(*y, *x) { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal });
+                s[1]
+            };
+            want.extend([fract, med.to_bits()]);
+        }
+        assert_eq!(u32s(&bufs[3]), want, "wave{lanes}");
+    });
+}

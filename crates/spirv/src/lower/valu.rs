@@ -34,7 +34,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
-        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 => Out::F32,
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 => Out::F32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
         AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
         | FrexpMantF64 => Out::F64,
@@ -903,6 +903,41 @@ impl Gen {
                 self.from_f32(r)
             }
             MinF32 | MaxF32 => self.fminmax(false, a, b, op == MaxF32),
+            // The emulator's median: with a NaN, the minimum of all three; else the larger of
+            // the two that are not the maximum.
+            Med3F32 => {
+                let boolt = self.t.bool;
+                let nans: Vec<Word> = [a, b, c].iter().map(|&v| {
+                    let f = self.as_f32(v);
+                    self.op(Op::IsNan, boolt, &[f])
+                }).collect();
+                let any = self.op(Op::LogicalOr, boolt, &[nans[0], nans[1]]);
+                let any = self.op(Op::LogicalOr, boolt, &[any, nans[2]]);
+                let lo = self.fminmax(false, a, b, false);
+                let with_nan = self.fminmax(false, lo, c, false);
+                let hi = self.fminmax(false, a, b, true);
+                let mx = self.fminmax(false, hi, c, true);
+                let (is_a, is_b) = (self.op(Op::IEqual, boolt, &[mx, a]), self.op(Op::IEqual, boolt, &[mx, b]));
+                let (bc, ac) = (self.fminmax(false, b, c, true), self.fminmax(false, a, c, true));
+                let r = self.sel(u, is_b, ac, hi);
+                let r = self.sel(u, is_a, bc, r);
+                self.sel(u, any, with_nan, r)
+            }
+            // x − floor(x) (exact), at most the largest float below 1; NaN gives that bound (as
+            // the emulator's `min` does), ±∞ a quiet NaN.
+            FractF32 => {
+                let boolt = self.t.bool;
+                let x = self.as_f32(a);
+                let fl = self.gl(GLOp::Floor, f, &[x]);
+                let d = self.op(Op::FSub, f, &[x, fl]);
+                let bound = self.cf32(f32::from_bits(0x3f7f_ffff));
+                let below = self.op(Op::FOrdLessThan, boolt, &[d, bound]);
+                let r = self.sel(f, below, d, bound);
+                let r = self.from_f32(r);
+                let inf = self.op(Op::IsInf, boolt, &[x]);
+                let nan = self.c32(0x7fc0_0000);
+                self.sel(u, inf, nan, r)
+            }
             Min3F32 | Max3F32 => {
                 let x = self.fminmax(false, a, b, op == Max3F32);
                 self.fminmax(false, x, c, op == Max3F32)
