@@ -32,6 +32,9 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
         | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
+        // 16-bit integer results (those the corpus exercises): the low half written, the high
+        // half zeroed.
+        SubNcU16 | MadU16 | LshlrevB16 => Out::U32,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
         | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 => Out::F32,
@@ -937,6 +940,23 @@ impl Gen {
                 let inf = self.op(Op::IsInf, boolt, &[x]);
                 let nan = self.c32(0x7fc0_0000);
                 self.sel(u, inf, nan, r)
+            }
+            SubNcU16 | MadU16 | LshlrevB16 => {
+                // Wrapping on the low halves; the result's low 16 bits.
+                let r = match op {
+                    SubNcU16 => self.op(Op::ISub, u, &[a, b]),
+                    MadU16 => {
+                        let p = self.op(Op::IMul, u, &[a, b]);
+                        self.op(Op::IAdd, u, &[p, c])
+                    }
+                    _ => {
+                        let c15 = self.c32(15);
+                        let n = self.op(Op::BitwiseAnd, u, &[a, c15]);
+                        self.op(Op::ShiftLeftLogical, u, &[b, n])
+                    }
+                };
+                let lo16 = self.c32(0xffff);
+                self.op(Op::BitwiseAnd, u, &[r, lo16])
             }
             Min3F32 | Max3F32 => {
                 let x = self.fminmax(false, a, b, op == Max3F32);
