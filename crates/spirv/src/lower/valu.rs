@@ -37,7 +37,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         SubNcU16 | MadU16 | LshlrevB16 => Out::U32,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
-        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 => Out::F32,
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 => Out::F32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
         AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
         | FrexpMantF64 => Out::F64,
@@ -987,6 +987,51 @@ impl Gen {
             FloorF32 => f32un(self, GLOp::Floor, a),
             CeilF32 => f32un(self, GLOp::Ceil, a),
             RndneF32 => f32un(self, GLOp::RoundEven, a),
+            SqrtF32 => {
+                // Correctly rounded, as the emulator's `f32::sqrt`: through f64, then checked
+                // against the squares of the half-ulp neighbours (exact in f64) and moved by an
+                // ulp if the driver's f64 root was not exact. Specials as x86 gives them: a
+                // negative input the default NaN 0xffc00000, a NaN input quietened, ±0 and +∞
+                // themselves.
+                let boolt = self.t.bool;
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let xd = self.op(Op::FConvert, ft, &[x]);
+                let root = self.gl(GLOp::Sqrt, ft, &[xd]);
+                let r = self.op(Op::FConvert, f, &[root]);
+                let rb = self.from_f32(r);
+                let (c23, m8, bias) = (self.c32(23), self.c32(0xff), self.c32(872));
+                let e = self.op(Op::ShiftRightLogical, u, &[rb, c23]);
+                let e = self.op(Op::BitwiseAnd, u, &[e, m8]);
+                let e = self.op(Op::IAdd, u, &[e, bias]);
+                let e = self.op(Op::UConvert, u64t, &[e]);
+                let c52 = self.c64(52);
+                let half = self.op(Op::ShiftLeftLogical, u64t, &[e, c52]);
+                let half = self.op(Op::Bitcast, ft, &[half]);
+                let rd = self.op(Op::FConvert, ft, &[r]);
+                let lo = self.op(Op::FSub, ft, &[rd, half]);
+                let hi = self.op(Op::FAdd, ft, &[rd, half]);
+                let lo2 = self.op(Op::FMul, ft, &[lo, lo]);
+                let hi2 = self.op(Op::FMul, ft, &[hi, hi]);
+                let below = self.op(Op::FOrdLessThan, boolt, &[xd, lo2]);
+                let above = self.op(Op::FOrdGreaterThan, boolt, &[xd, hi2]);
+                let down = self.op(Op::ISub, u, &[rb, one32]);
+                let up = self.op(Op::IAdd, u, &[rb, one32]);
+                let fixed = self.sel(u, above, up, rb);
+                let fixed = self.sel(u, below, down, fixed);
+                let zero = self.cf32(0.0);
+                let neg = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
+                let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
+                let inf = self.op(Op::IsInf, boolt, &[x]);
+                let nan = self.op(Op::IsNan, boolt, &[x]);
+                let keep = self.op(Op::LogicalOr, boolt, &[is_zero, inf]);
+                let r = self.sel(u, keep, a, fixed);
+                let default_nan = self.c32(0xffc0_0000);
+                let r = self.sel(u, neg, default_nan, r);
+                let quiet = self.c32(0x40_0000);
+                let quieted = self.op(Op::BitwiseOr, u, &[a, quiet]);
+                self.sel(u, nan, quieted, r)
+            }
             RcpF32 | RcpIflagF32 => {
                 // The emulator's reciprocal: 1/x in f64, rounded once to f32.
                 let x = self.as_f32(a);
