@@ -138,6 +138,15 @@ impl Gen {
                 self.sel(u64t, eq, data, old)
             }
             Atomic::Add => self.op(Op::IAdd, u64t, &[old, data]),
+            // ds_add_f32 / ds_add_rtn_f32: an f32 add of the low halves, rounded once.
+            Atomic::FAdd if !x2 => {
+                let (u, f) = (self.t.u32, self.t.f32);
+                let (o, d) = (self.op(Op::UConvert, u, &[old]), self.op(Op::UConvert, u, &[data]));
+                let (fo, fd) = (self.op(Op::Bitcast, f, &[o]), self.op(Op::Bitcast, f, &[d]));
+                let sum = self.op(Op::FAdd, f, &[fo, fd]);
+                let bits = self.op(Op::Bitcast, u, &[sum]);
+                self.op(Op::UConvert, u64t, &[bits])
+            }
             Atomic::Sub => self.op(Op::ISub, u64t, &[old, data]),
             Atomic::Rsub => self.op(Op::ISub, u64t, &[data, old]),
             Atomic::SMin | Atomic::SMax => {
@@ -195,7 +204,7 @@ impl Gen {
                 let a = self.op(Op::IAdd, u64t, &[old, data2]);
                 self.sel(u64t, ge, s, a)
             }
-            other => return Err(format!("LDS atomic {other:?} is not recompiled yet")),
+            other => return Err(format!("internal: LDS atomic {other:?} admitted by `supports` without a lowering")),
         };
         Ok(w(self, r))
     }

@@ -67,6 +67,7 @@ fn ds(k: DsKind) -> Result<(), String> {
         DsKind::Nop | DsKind::Read { .. } | DsKind::Write { .. } | DsKind::Read2 { .. } | DsKind::Write2 { .. } => Ok(()),
         DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => Ok(()),
         DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } if integer_atomic(op) => Ok(()),
+        DsKind::Atomic { op: Atomic::FAdd, x2: false, .. } => Ok(()),
         DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } => Err(format!("LDS atomic {op:?} is not recompiled yet")),
         other => Err(format!("LDS operation {other:?} is not recompiled yet")),
     }
