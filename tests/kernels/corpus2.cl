@@ -163,3 +163,11 @@ __kernel void k_fract_med3(__global const float *a, __global const float *b, __g
     out[2 * i] = __builtin_amdgcn_fractf(a[i]);
     out[2 * i + 1] = __builtin_amdgcn_fmed3f(a[i], b[i], c[i]);
 }
+
+// v_permlane16_b32 in divergent flow: a lane whose source lane is disabled keeps the old value,
+// and disabled lanes are not written.
+__kernel void k_permlane_divergent(__global const uint *in, __global uint *out) {
+    uint v = in[GID], l = LID, r = 0xdead;
+    if (l % 3 != 0) r = __builtin_amdgcn_permlane16(0xbeef, v, 0x89abcdef, 0x01234567, false, false);
+    out[GID] = r;
+}

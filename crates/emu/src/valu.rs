@@ -272,7 +272,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
                 }
             }
             for l in 0..n {
-                if exec & write >> l & 1 != 0 {
+                if (exec & write) >> l & 1 != 0 {
                     w.set_vr(st.dst as usize, l, res[l]);
                 }
             }

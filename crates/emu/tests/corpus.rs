@@ -1154,3 +1154,27 @@ fn fract_and_med3() {
         assert_eq!(u32s(&bufs[3]), want, "wave{lanes}");
     });
 }
+
+/// v_permlane16_b32 under a partial EXEC: lane i of each row of 16 reads lane 15 − i; a
+/// disabled source leaves the old value (0xbeef), a disabled lane is not written (0xdead).
+#[test]
+fn permlane16_in_divergent_flow() {
+    each_wave2(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(53);
+        let x: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&x), vec![0u8; 4 * n as usize]];
+        ok(co, "k_permlane_divergent", n, 64, &mut b, &[]);
+        let want: Vec<u32> = (0..n)
+            .map(|g| {
+                let lid = g % 64;
+                if lid % 3 == 0 {
+                    return 0xdead;
+                }
+                let from = g - g % 16 + 15 - g % 16;
+                if (from % 64) % 3 == 0 { 0xbeef } else { x[from as usize] }
+            })
+            .collect();
+        assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
