@@ -168,6 +168,6 @@ __kernel void k_fract_med3(__global const float *a, __global const float *b, __g
 // and disabled lanes are not written.
 __kernel void k_permlane_divergent(__global const uint *in, __global uint *out) {
     uint v = in[GID], l = LID, r = 0xdead;
-    if (l % 3 != 0) r = __builtin_amdgcn_permlane16(0xbeef, v, 0x89abcdef, 0x01234567, false, false);
+    if ((l ^ (l >> 2)) & 1) r = __builtin_amdgcn_permlane16(0xbeef, v, 0x89abcdef, 0x01234567, false, false);
     out[GID] = r;
 }

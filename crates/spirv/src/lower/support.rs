@@ -28,7 +28,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             }
         }
         Kind::Valu(_) if format == Format::Vop3p => Err("packed (VOP3P) operations are not recompiled yet".into()),
-        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32) || super::valu::out_of(op).is_some() => Ok(()),
+        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
         Kind::Vcmp { .. } | Kind::VcmpClass { .. } if modified => Err("compares with DPP or SDWA are not recompiled yet".into()),
         Kind::Vcmp { ty, .. } if matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64) => Ok(()),

@@ -320,6 +320,9 @@ impl Gen {
         use VOp::*;
         // The encoding and the operation were checked by `support::supports`.
         let m = mods(st);
+        if matches!(op, Permlane16B32 | Permlanex16B32) {
+            return self.permlane16(st, &m, op == Permlanex16B32);
+        }
         if m.op_sel != 0 {
             return Err("op_sel half selection is not recompiled yet".into());
         }
@@ -533,6 +536,63 @@ impl Gen {
             Ok(())
         })?;
         Ok(self.b.load(self.t.u64, None, self.mask, None, []).unwrap())
+    }
+
+    /// `v_permlane16_b32` / `v_permlanex16_b32`, as the emulator runs them: lane i of each row
+    /// of 16 reads the lane the 64-bit selector (SRC1, SRC2) names for it, in its own row or
+    /// (x16) the other row of its half; gathered in the spare row first. A missing or disabled
+    /// source (unless op_sel[0], fetch inactive) writes 0 with op_sel[1] (bound_ctrl), else
+    /// nothing.
+    fn permlane16(&mut self, st: &Step, m: &Mods, x16: bool) -> Lowered {
+        let Src::Vgpr(r) = st.src[0] else { return Err("v_permlane of a non-VGPR".into()) };
+        if r as u32 >= self.vgprs || st.dst as u32 >= self.vgprs {
+            return Err("a v_permlane register beyond the registers this kernel was given".into());
+        }
+        let (fi, bound_ctrl) = (m.op_sel & 1 != 0, m.op_sel & 2 != 0);
+        let lo = self.src32(st.src[1], None)?;
+        let hi = self.src32(st.src[2], None)?;
+        let sel = self.join64(lo, hi);
+        let exec = self.exec();
+        let spare = self.spare_row();
+        let lanes = self.lanes;
+        self.mask_begin();
+        self.lanes_loop(false, &mut |g: &mut Gen, l: Word| {
+            let (u, u64t, boolt) = (g.t.u32, g.t.u64, g.t.bool);
+            let (m15, n15, c16, c2) = (g.c32(15), g.c32(!15), g.c32(16), g.c32(2));
+            let row = g.op(Op::BitwiseAnd, u, &[l, n15]);
+            let row = if x16 { g.op(Op::BitwiseXor, u, &[row, c16]) } else { row };
+            let i = g.op(Op::BitwiseAnd, u, &[l, m15]);
+            let sh = g.op(Op::ShiftLeftLogical, u, &[i, c2]);
+            let sh = g.op(Op::UConvert, u64t, &[sh]);
+            let idx = g.op(Op::ShiftRightLogical, u64t, &[sel, sh]);
+            let idx = g.op(Op::UConvert, u, &[idx]);
+            let idx = g.op(Op::BitwiseAnd, u, &[idx, m15]);
+            let from = g.op(Op::IAdd, u, &[row, idx]);
+            let n = g.c32(lanes);
+            let inside = g.op(Op::ULessThan, boolt, &[from, n]);
+            let from = g.sel(u, inside, from, l);
+            let ok = if fi {
+                inside
+            } else {
+                let live = g.mask_bit(exec, from);
+                g.op(Op::LogicalAnd, boolt, &[inside, live])
+            };
+            let v = g.rd_row(r, from);
+            let z = g.c32(0);
+            let v = g.sel(u, ok, v, z);
+            g.wr_row(spare, l, v);
+            let write = if bound_ctrl { g.b.constant_true(boolt) } else { ok };
+            g.mask_set(l, write);
+            Ok(())
+        })?;
+        let written = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+        self.lanes_loop(true, &mut |g: &mut Gen, l: Word| {
+            let on = g.mask_bit(written, l);
+            let v = g.rd_row(spare, l);
+            let old = g.rd_v(st.dst, l)?;
+            let v = g.sel(g.t.u32, on, v, old);
+            g.wr_v(st.dst, l, v)
+        })
     }
 
     /// gfx11 VOPD: two VALU operations that both read their sources before either writes, as
