@@ -103,6 +103,10 @@ enum Cmd {
         /// Print the module as SPIR-V assembly text.
         #[arg(long)]
         text: bool,
+        /// The wave model: `exact` (one invocation per workgroup, any device) or `subgroup`
+        /// (one subgroup per wave; the pipeline must require a subgroup of the wave's size).
+        #[arg(long, default_value = "exact", value_parser = ["exact", "subgroup"])]
+        model: String,
     },
     /// Run the bundled example (SAXPY on gfx1030) on the emulator and, recompiled to SPIR-V, on a
     /// Vulkan device (RDNA_VK_DEVICE, else the first GPU, else lavapipe); compare both with a Rust
@@ -111,7 +115,7 @@ enum Cmd {
 }
 
 /// `rdna spirv`: a kernel recompiled to SPIR-V, written as binary and/or printed as text.
-fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, dest: Option<&std::path::Path>, text: bool) -> Result<(), String> {
+fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, dest: Option<&std::path::Path>, text: bool, model: rdna_spirv::WaveModel) -> Result<(), String> {
     let data = read_input(path)?;
     let co = rdna_hsa::CodeObject::parse(&data).map_err(|e| format!("{}: {e}", path.display()))?;
     let k = co.kernels.iter().find(|k| k.name == kernel).ok_or_else(|| {
@@ -125,7 +129,7 @@ fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, de
     for (d, p) in parts.iter().enumerate() {
         wg[d] = p.trim().parse().map_err(|_| format!("--workgroup '{workgroup}': '{p}' is not a number"))?;
     }
-    let compiled = rdna_spirv::recompile(&co, k, wg, 0).map_err(|e| format!("kernel {kernel}: {e}"))?;
+    let compiled = rdna_spirv::recompile(&co, k, wg, 0, model).map_err(|e| format!("kernel {kernel}: {e}"))?;
     if let Some(dest) = dest {
         let bytes: Vec<u8> = compiled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
@@ -136,10 +140,11 @@ fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, de
         return Err("say where the module goes (-o FILE) or print it (--text)".into());
     } else {
         eprintln!(
-            "rdna: {kernel}: {} instructions, {} waves of {} lanes per workgroup, {} SPIR-V words",
+            "rdna: {kernel}: {} instructions, {} waves of {} lanes per workgroup ({}), {} SPIR-V words",
             compiled.instructions,
             compiled.waves_per_group,
             compiled.lanes,
+            compiled.model,
             compiled.words.len()
         );
     }
@@ -324,7 +329,10 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
         Cmd::Demo => demo(&mut out)?,
-        Cmd::Spirv { file, kernel, workgroup, out: path, text } => spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text)?,
+        Cmd::Spirv { file, kernel, workgroup, out: path, text, model } => {
+            let model = if model == "subgroup" { rdna_spirv::WaveModel::Subgroup } else { rdna_spirv::WaveModel::Exact };
+            spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text, model)?
+        }
         Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
         Cmd::Isa { name, list, arch, coverage } => {
             let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;
@@ -391,10 +399,11 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
             let (buffers, outputs) = rdna_vk::dispatch::run(&dev, &prepared)?;
             write_buffers(dir, &buffers)?;
             eprintln!(
-                "rdna: ran {} workgroups of {} waves on {} ({} instructions recompiled); wrote {} buffers to {}",
+                "rdna: ran {} workgroups of {} waves on {}, wave model {} ({} instructions recompiled); wrote {} buffers to {}",
                 outputs.workgroups,
                 outputs.waves_per_group,
                 dev.info.name,
+                outputs.model,
                 outputs.instructions,
                 buffers.len(),
                 dir.display()
@@ -492,15 +501,15 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     writeln!(out, "emulator: {} waves, {} wave-instructions in {:.1} ms", stats.waves, stats.instructions, emu_time.as_secs_f64() * 1e3).map_err(w)?;
 
     // The same dispatch recompiled to SPIR-V on a Vulkan device, when the machine has one.
-    let vulkan = (|| -> Result<(String, Vec<f32>, std::time::Duration), String> {
+    let vulkan = (|| -> Result<(String, Vec<f32>, std::time::Duration, rdna_spirv::WaveModel), String> {
         let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
         let job = rdna_vk::dispatch::Job { code: &code, kernel, grid, workgroup, buffers: buffers.to_vec(), kernarg: &kernarg, dynamic_lds: 0 };
         let t = std::time::Instant::now();
         let ran = rdna_vk::dispatch::run_job(&dev, &job)?;
-        Ok((dev.info.name.clone(), floats(&ran.buffers[0]), t.elapsed()))
+        Ok((dev.info.name.clone(), floats(&ran.buffers[0]), t.elapsed(), ran.model))
     })();
     match &vulkan {
-        Ok((device, _, time)) => writeln!(out, "vulkan:   recompiled to SPIR-V and run on {device} in {:.1} ms (compiling the shader included)", time.as_secs_f64() * 1e3),
+        Ok((device, _, time, model)) => writeln!(out, "vulkan:   recompiled to SPIR-V and run on {device}, wave model {model}, in {:.1} ms (compiling the shader included)", time.as_secs_f64() * 1e3),
         Err(e) => writeln!(out, "vulkan:   not run ({e})"),
     }
     .map_err(w)?;

@@ -47,11 +47,11 @@ fn main() {
         }
         for k in &co.kernels {
             let (_, wg) = rdna_testkit::plain_grid(k);
-            let Ok(first) = rdna_spirv::recompile(&co, k, wg, 0) else { continue };
+            let Ok(first) = rdna_spirv::recompile(&co, k, wg, 0, rdna_spirv::WaveModel::Exact) else { continue };
             let times = (0..reps)
                 .map(|_| {
                     let t = Instant::now();
-                    let c = rdna_spirv::recompile(&co, k, wg, 0).unwrap();
+                    let c = rdna_spirv::recompile(&co, k, wg, 0, rdna_spirv::WaveModel::Exact).unwrap();
                     let d = t.elapsed();
                     std::hint::black_box(c);
                     d

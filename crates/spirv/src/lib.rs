@@ -1,12 +1,22 @@
 //! Recompiles AMD GPU kernels to SPIR-V compute shaders.
 //!
-//! Today's backend is the **exact wave model**: one shader invocation runs one whole workgroup,
-//! scheduling its waves as the emulator does (each until it ends or reaches `s_barrier`).
-//! Scalar registers, SCC and the lane masks (EXEC, VCC, compare results) are wave values held
-//! once; vector instructions are loops over the wave's lanes under EXEC, neighbouring lane-local
-//! ones sharing one loop. Wave operations are therefore exact on any device whatever its
-//! subgroup size (lavapipe's 8, NVIDIA's 32), and control flow is uniform by construction (AMD
-//! branches are scalar). The kernel's blocks run in a dispatch loop driven by a state variable;
+//! Two wave models ([`WaveModel`]), one lowering:
+//!
+//! - **Exact**: one shader invocation runs one whole workgroup, scheduling its waves as the
+//!   emulator does (each until it ends or reaches `s_barrier`). Scalar registers, SCC and the
+//!   lane masks (EXEC, VCC, compare results) are wave values held once; vector instructions are
+//!   loops over the wave's lanes under EXEC, neighbouring lane-local ones sharing one loop. Wave
+//!   operations are therefore exact on any device whatever its subgroup size (lavapipe's 8).
+//! - **Subgroup** (wave = subgroup): where the device can require a subgroup of the wave's size
+//!   (NVIDIA: 32), each wave is one subgroup and each lane one invocation. Every invocation holds
+//!   the wave's scalar state and computes it alike (AMD branches are scalar, so control flow
+//!   stays uniform in the subgroup); a lane loop becomes the lane's own test of its EXEC bit,
+//!   masks written lane by lane are gathered with a subgroup ballot, and `s_barrier` is a
+//!   workgroup barrier. VGPRs stay in device memory, so cross-lane reads (DPP, permlane,
+//!   `ds_swizzle`, readlane) are the exact model's, with a subgroup barrier around each lane
+//!   step keeping them ordered.
+//!
+//! The kernel's blocks run in a dispatch loop driven by a state variable;
 //! memory is reached by 64-bit device addresses exactly as the kernel computes them, with the
 //! kernel arguments and the dispatch packet in device buffers whose addresses arrive as push
 //! constants.
@@ -21,6 +31,7 @@ use rdna_frontend::{CfgError, Site};
 /// waves, hence invocations, one workgroup has).
 pub use lower::recompile;
 
+
 /// Whether instructions of a kind, in an encoding, are lowered (what `rdna isa --coverage`
 /// reports); refusals that depend on operands come from [`recompile`].
 pub use lower::support::{supports, supports_vopd};
@@ -34,13 +45,36 @@ pub fn disassemble(words: &[u32]) -> String {
     }
 }
 
+/// How waves map onto a Vulkan device (see the crate docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WaveModel {
+    /// One invocation per workgroup, lanes as loops: exact on any device.
+    Exact,
+    /// One subgroup per wave, one invocation per lane: needs a pipeline that requires a subgroup
+    /// size equal to the wave size, with full subgroups.
+    Subgroup,
+}
+
+impl std::fmt::Display for WaveModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            WaveModel::Exact => "exact (one invocation per workgroup)",
+            WaveModel::Subgroup => "subgroup = wave",
+        })
+    }
+}
+
 /// A recompiled kernel.
 #[derive(Clone, Debug)]
 pub struct Compiled {
     /// The SPIR-V module (entry point `main`).
     pub words: Vec<u32>,
-    /// Invocations per workgroup: the waves of one AMD workgroup.
+    pub model: WaveModel,
+    /// The waves of one AMD workgroup.
     pub waves_per_group: u32,
+    /// The module's local size: 1 in the exact model, `waves_per_group × lanes` in the subgroup
+    /// model (whose pipeline must require a subgroup size of `lanes`).
+    pub invocations_per_group: u32,
     /// Lanes per wave.
     pub lanes: u32,
     /// Instructions lowered.

@@ -14,7 +14,7 @@ use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
 use rspirv::spirv::{self, Capability, StorageClass, Word};
 
-use crate::{Compiled, RecompileError};
+use crate::{Compiled, RecompileError, WaveModel};
 
 /// The state value that ends the dispatch loop.
 const EXIT: u32 = u32::MAX;
@@ -30,7 +30,7 @@ mod valu;
 
 type Lowered = Result<(), String>;
 
-pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynamic_lds: u32) -> Result<Compiled, RecompileError> {
+pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynamic_lds: u32, model: WaveModel) -> Result<Compiled, RecompileError> {
     let (prog, entry, cfg) = kernel_flow(code, kernel).map_err(|e| match e {
         FlowError::Setup(s) => RecompileError::Setup(s),
         FlowError::Flow(f) => RecompileError::Flow(f),
@@ -53,7 +53,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     }
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
-    let mut g = Gen::new(lanes, vgprs);
+    let mut g = Gen::new(lanes, vgprs, model);
     g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
@@ -63,7 +63,8 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     let iteration_margin = (lds_bytes as u32).div_ceil(64) + waves * (lanes + 4) + (g.max_block_loops + 2) * lanes + 8;
     let wave_bytes = g.wave_bytes();
     let words = g.b.module().assemble();
-    Ok(Compiled { words, waves_per_group: waves, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32 })
+    let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
+    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32 })
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
@@ -307,6 +308,16 @@ struct Gen {
     /// The selected wave's slot address (see `select_wave`).
     slot: Word,
     zero_var: Word,
+    /// The wave model (see [`WaveModel`]); in the subgroup model, this invocation's lane (the
+    /// subgroup's) and its address in the VGPR memory.
+    model: WaveModel,
+    own_lane: Option<(Word, Word)>,
+    /// Subgroup model: whether VGPR memory has been untouched outside lane loops since the last
+    /// subgroup barrier, so the next lane loop needs none before it.
+    synced: bool,
+    /// Subgroup model: whether the open lane loop set bits of the MASK variable (each lane its
+    /// own), which its end gathers with a ballot.
+    mask_used: bool,
 }
 
 /// Values every wave of the workgroup shares (see `workgroup_setup`).
@@ -329,11 +340,15 @@ const WAVE_AT_BARRIER: u32 = 1;
 const WAVE_DONE: u32 = 2;
 
 impl Gen {
-    fn new(lanes: u32, vgprs: u32) -> Gen {
+    fn new(lanes: u32, vgprs: u32, model: WaveModel) -> Gen {
         let mut b = Builder::new();
         b.set_version(1, 6);
         for c in [Capability::Shader, Capability::Int64, Capability::PhysicalStorageBufferAddresses, Capability::DenormPreserve] {
             b.capability(c);
+        }
+        if model == WaveModel::Subgroup {
+            b.capability(Capability::GroupNonUniform);
+            b.capability(Capability::GroupNonUniformBallot);
         }
         b.memory_model(spirv::AddressingModel::PhysicalStorageBuffer64, spirv::MemoryModel::GLSL450);
         let glsl = b.ext_inst_import("GLSL.std.450");
@@ -357,7 +372,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new() }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, synced: false, mask_used: false }
     }
 
     // ---- constants and register access ----
@@ -479,13 +494,23 @@ impl Gen {
     /// Row `r` of the wave's VGPR memory at `lane`: a register, or the spare row
     /// ([`Gen::spare_row`]).
     fn rd_row(&mut self, r: u16, lane: Word) -> Word {
+        self.note_wave_level_access();
         let p = self.v_ptr(r, lane);
         self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
     }
 
     fn wr_row(&mut self, r: u16, lane: Word, v: Word) {
+        self.note_wave_level_access();
         let p = self.v_ptr(r, lane);
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
+    }
+
+    /// Subgroup model: a VGPR access outside a lane loop (v_readlane and the like) means the
+    /// next lane loop starts with a barrier.
+    fn note_wave_level_access(&mut self) {
+        if self.lane_addr.is_none() {
+            self.synced = false;
+        }
     }
 
     /// A row past the kernel's VGPRs, where cross-lane operations gather their results before
@@ -567,6 +592,7 @@ impl Gen {
 
     /// Sets bit `lane` of the MASK variable when `bit` holds.
     fn mask_set(&mut self, lane: Word, bit: Word) {
+        self.mask_used = true;
         let l = self.b.u_convert(self.t.u64, None, lane).unwrap();
         let (one, zero) = (self.c64(1), self.c64(0));
         let v = self.b.select(self.t.u64, None, bit, one, zero).unwrap();
@@ -592,9 +618,19 @@ impl Gen {
         result
     }
 
-    /// Opens a loop over the wave's lanes (those EXEC enables, with `under_exec`).
+    /// Opens a loop over the wave's lanes (those EXEC enables, with `under_exec`). In the
+    /// subgroup model there is no loop: the invocation is the lane, and tests its EXEC bit.
     fn open_lanes(&mut self, under_exec: bool) -> LaneLoop {
         let exec = if under_exec { Some(self.exec()) } else { None };
+        if let Some((l, addr)) = self.own_lane {
+            if !self.synced {
+                self.subgroup_barrier();
+            }
+            self.mask_used = false;
+            let outer = self.lane_addr.replace((l, addr));
+            let join = exec.map(|exec| self.open_exec_test(exec, l));
+            return LaneLoop { lane: l, header: 0, merge: 0, cont: 0, join, outer };
+        }
         let zero = self.c32(0);
         self.b.store(self.lane, zero, None, []).unwrap();
         let (header, bodyl, merge, cont) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
@@ -608,20 +644,28 @@ impl Gen {
         self.b.branch_conditional(more, bodyl, merge, []).unwrap();
         self.b.begin_block(Some(bodyl)).unwrap();
         // The lane's address in the VGPR memory, once: every register access adds a constant.
+        let addr = self.lane_address(l);
+        let outer = self.lane_addr.replace((l, addr));
+        let join = exec.map(|exec| self.open_exec_test(exec, l));
+        LaneLoop { lane: l, header, merge, cont, join, outer }
+    }
+
+    /// `if EXEC bit l { ... }`: opens the selection, returns its join.
+    fn open_exec_test(&mut self, exec: Word, l: Word) -> Word {
+        let on = self.mask_bit(exec, l);
+        let (then, join) = (self.b.id(), self.b.id());
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+        self.b.branch_conditional(on, then, join, []).unwrap();
+        self.b.begin_block(Some(then)).unwrap();
+        join
+    }
+
+    /// Lane `l`'s address in the current wave's VGPR memory (register 0).
+    fn lane_address(&mut self, l: Word) -> Word {
         let l64 = self.b.u_convert(self.t.u64, None, l).unwrap();
         let four = self.c64(4);
         let lo = self.b.i_mul(self.t.u64, None, l64, four).unwrap();
-        let addr = self.b.i_add(self.t.u64, None, self.vbase, lo).unwrap();
-        let outer = self.lane_addr.replace((l, addr));
-        let join = exec.map(|exec| {
-            let on = self.mask_bit(exec, l);
-            let (then, join) = (self.b.id(), self.b.id());
-            self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
-            self.b.branch_conditional(on, then, join, []).unwrap();
-            self.b.begin_block(Some(then)).unwrap();
-            join
-        });
-        LaneLoop { lane: l, header, merge, cont, join, outer }
+        self.b.i_add(self.t.u64, None, self.vbase, lo).unwrap()
     }
 
     fn close_lanes(&mut self, lp: LaneLoop) {
@@ -630,6 +674,18 @@ impl Gen {
             self.b.begin_block(Some(join)).unwrap();
         }
         self.lane_addr = lp.outer;
+        if self.own_lane.is_some() {
+            // Every lane's writes are done before any lane reads them, and the lanes' bits of
+            // the MASK variable become the wave's mask.
+            self.subgroup_barrier();
+            if std::mem::take(&mut self.mask_used) {
+                let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
+                let own = self.mask_bit(m, lp.lane);
+                let all = self.ballot(own);
+                self.b.store(self.mask, all, None, []).unwrap();
+            }
+            return;
+        }
         self.b.branch(lp.cont).unwrap();
         self.b.begin_block(Some(lp.cont)).unwrap();
         let one = self.c32(1);
@@ -642,6 +698,34 @@ impl Gen {
         self.b.begin_block(Some(lp.merge)).unwrap();
     }
 
+    /// Subgroup model: a subgroup control barrier that also orders device and workgroup memory,
+    /// so what one lane wrote to VGPR memory or LDS is what another lane reads next.
+    fn subgroup_barrier(&mut self) {
+        self.barrier(spirv::Scope::Subgroup);
+    }
+
+    /// Subgroup model: a workgroup control barrier (`s_barrier` between waves).
+    fn workgroup_barrier(&mut self) {
+        self.barrier(spirv::Scope::Workgroup);
+    }
+
+    fn barrier(&mut self, scope: spirv::Scope) {
+        let scope = self.c32(scope as u32);
+        let sem = self.c32((spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::UNIFORM_MEMORY | spirv::MemorySemantics::WORKGROUP_MEMORY).bits());
+        self.b.control_barrier(scope, scope, sem).unwrap();
+        self.synced = true;
+    }
+
+    /// Subgroup model: the wave's mask of the lanes whose `bit` holds, as a u64.
+    fn ballot(&mut self, bit: Word) -> Word {
+        let v4 = self.b.type_vector(self.t.u32, 4);
+        let scope = self.c32(spirv::Scope::Subgroup as u32);
+        let b = self.b.group_non_uniform_ballot(v4, None, scope, bit).unwrap();
+        let lo = self.b.composite_extract(self.t.u32, None, b, [0]).unwrap();
+        let hi = self.b.composite_extract(self.t.u32, None, b, [1]).unwrap();
+        self.join64(lo, hi)
+    }
+
     /// Starts a run of lane-local steps: one loop over the lanes EXEC enables, in which each
     /// step is emitted for the lane in turn (see [`lane_access`] for when that is exact).
     fn open_run(&mut self) -> LaneLoop {
@@ -652,12 +736,19 @@ impl Gen {
 
     /// Ends a run: the masks its steps wrote bit by bit lose the bits of lanes EXEC disables,
     /// as a whole-mask write would have left them.
+    /// In the subgroup model each lane holds its own bit of such a mask: a ballot gathers them.
     fn close_run(&mut self, lp: LaneLoop) {
         self.fused = None;
+        let lane = lp.lane;
+        self.mask_used = false;
         self.close_lanes(lp);
         let exec = self.exec();
         for r in std::mem::take(&mut self.run_masks) {
-            let m = self.rd_mask(r);
+            let mut m = self.rd_mask(r);
+            if self.own_lane.is_some() {
+                let own = self.mask_bit(m, lane);
+                m = self.ballot(own);
+            }
             let m = self.b.bitwise_and(self.t.u64, None, m, exec).unwrap();
             self.wr_mask(r, m);
         }
@@ -715,6 +806,19 @@ impl Gen {
             self.lds = self.b.variable(wg_arr, None, StorageClass::Workgroup, None);
             interface.push(self.lds);
         }
+        // The subgroup model's wave and lane.
+        let subgroup_ids = if self.model == WaveModel::Subgroup {
+            let in_u32 = self.b.type_pointer(None, StorageClass::Input, u32t);
+            let ids = [spirv::BuiltIn::SubgroupId, spirv::BuiltIn::SubgroupLocalInvocationId].map(|bi| {
+                let v = self.b.variable(in_u32, None, StorageClass::Input, None);
+                self.b.decorate(v, spirv::Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
+                v
+            });
+            interface.extend(ids);
+            ids
+        } else {
+            [0, 0]
+        };
         // Register files.
         let n128 = self.c32(128);
         let arr_s = self.b.type_array(u32t, n128);
@@ -738,19 +842,53 @@ impl Gen {
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         self.waves = waves;
         let ctx = self.workgroup_setup([group_id, num_groups], wg, waves);
+        let sites = match self.model {
+            WaveModel::Exact => self.exact_scheduler(kernel, prog, cfg, &ctx, wg, null_s, cur, again)?,
+            WaveModel::Subgroup => self.subgroup_scheduler(kernel, prog, cfg, &ctx, wg, null_s, subgroup_ids, cur)?,
+        };
+        self.sites.extend(sites);
+        self.b.ret().unwrap();
+        self.b.end_function().unwrap();
+        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", interface);
+        // Exact: one invocation runs a whole workgroup's waves (see `select_wave`); subgroup:
+        // one invocation per lane.
+        let local = if self.model == WaveModel::Subgroup { waves * self.lanes } else { 1 };
+        self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [local, 1, 1]);
+        // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
+        if kernel.kd.float_denorm_mode_32() == 3 {
+            self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
+        } else {
+            self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
+        }
+        if self.uses_f64 {
+            if kernel.kd.float_denorm_mode_16_64() == 3 {
+                self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [64]);
+            } else {
+                self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f64 denormal flushing is not recompiled yet".into() });
+            }
+        }
+        if !self.sites.is_empty() {
+            return Err(RecompileError::Unsupported(std::mem::take(&mut self.sites)));
+        }
+        Ok(())
+    }
+
+    /// The exact model's scheduler, as the emulator's: each running wave in order until it ends
+    /// or reaches a barrier; when none runs, the waves at the barrier are released.
+    #[allow(clippy::too_many_arguments)]
+    fn exact_scheduler(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, ctx: &WorkgroupCtx, wg: [u32; 3], null_s: Word, cur: Word, again: Word) -> Result<Vec<Site>, RecompileError> {
         self.zero_lds();
+        let waves = self.waves;
         // Every wave's initial state, saved to its slot.
         let cw = self.c32(waves);
         self.counted_loop(cur, cw, &mut |g: &mut Gen, w: Word| {
-            g.select_wave(&ctx, w);
+            g.select_wave(ctx, w);
             g.b.store(g.s, null_s, None, []).unwrap();
-            g.wave_init(kernel, prog, &ctx, w, wg)?;
+            g.wave_init(kernel, prog, ctx, w, wg)?;
             g.save_wave();
             Ok(())
         })
         .map_err(RecompileError::Setup)?;
-        // The scheduler, as the emulator's: each running wave in order until it ends or reaches
-        // a barrier; when none runs, the waves at the barrier are released.
         let (sh, sb, sc, sm) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
         self.b.branch(sh).unwrap();
         self.b.begin_block(Some(sh)).unwrap();
@@ -761,7 +899,7 @@ impl Gen {
         self.b.store(again, fl, None, []).unwrap();
         let mut sites = Vec::new();
         self.counted_loop(cur, cw, &mut |g: &mut Gen, w: Word| {
-            g.select_wave(&ctx, w);
+            g.select_wave(ctx, w);
             let st = g.slot_load(SLOT_STATUS);
             let running = g.c32(WAVE_RUNNING);
             let run = g.b.i_equal(g.t.bool, None, st, running).unwrap();
@@ -785,7 +923,7 @@ impl Gen {
         .map_err(RecompileError::Setup)?;
         // Release the waves at the barrier; go round again if there were any.
         self.counted_loop(cur, cw, &mut |g: &mut Gen, w: Word| {
-            g.select_wave(&ctx, w);
+            g.select_wave(ctx, w);
             let st = g.slot_load(SLOT_STATUS);
             let at = g.c32(WAVE_AT_BARRIER);
             let waiting = g.b.i_equal(g.t.bool, None, st, at).unwrap();
@@ -806,29 +944,73 @@ impl Gen {
         let go = self.b.logical_and(self.t.bool, None, a, nab).unwrap();
         self.b.branch_conditional(go, sh, sm, []).unwrap();
         self.b.begin_block(Some(sm)).unwrap();
-        self.sites.extend(sites);
-        self.b.ret().unwrap();
-        self.b.end_function().unwrap();
-        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", interface);
-        // One invocation runs a whole workgroup's waves (see `select_wave`).
-        self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
-        if kernel.kd.float_denorm_mode_32() == 3 {
-            self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
-        } else {
-            self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
+        Ok(sites)
+    }
+
+    /// The subgroup model's scheduler: this subgroup runs its own wave until it ends or reaches
+    /// `s_barrier`; then the whole workgroup meets at a barrier, and goes round again while any
+    /// wave waits there (every invocation reads the same statuses, so the loop stays uniform in
+    /// the workgroup, as Vulkan requires of its barrier).
+    #[allow(clippy::too_many_arguments)]
+    fn subgroup_scheduler(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, ctx: &WorkgroupCtx, wg: [u32; 3], null_s: Word, ids: [Word; 2], status: Word) -> Result<Vec<Site>, RecompileError> {
+        let (u32t, boolt) = (self.t.u32, self.t.bool);
+        let wave = self.b.load(u32t, None, ids[0], None, []).unwrap();
+        let lane = self.b.load(u32t, None, ids[1], None, []).unwrap();
+        let nl = self.c32(self.lanes);
+        let flat = self.b.i_mul(u32t, None, wave, nl).unwrap();
+        let flat = self.b.i_add(u32t, None, flat, lane).unwrap();
+        self.zero_lds_together(flat);
+        self.select_wave(ctx, wave);
+        let own = self.lane_address(lane);
+        self.own_lane = Some((lane, own));
+        self.b.store(self.s, null_s, None, []).unwrap();
+        self.wave_init(kernel, prog, ctx, wave, wg).map_err(RecompileError::Setup)?;
+        let st0 = self.slot_load(SLOT_STATUS);
+        self.b.store(status, st0, None, []).unwrap();
+        let (sh, sb, sc, sm) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(sh).unwrap();
+        self.b.begin_block(Some(sh)).unwrap();
+        self.b.loop_merge(sm, sc, spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch(sb).unwrap();
+        self.b.begin_block(Some(sb)).unwrap();
+        let st = self.b.load(u32t, None, status, None, []).unwrap();
+        let running = self.c32(WAVE_RUNNING);
+        let run = self.b.i_equal(boolt, None, st, running).unwrap();
+        let mut sites = Vec::new();
+        self.if_then(run, &mut |g: &mut Gen| {
+            sites.extend(g.dispatch_loop(prog, cfg));
+            let y = g.b.load(g.t.bool, None, g.yielded, None, []).unwrap();
+            let (at, done) = (g.c32(WAVE_AT_BARRIER), g.c32(WAVE_DONE));
+            let s = g.b.select(g.t.u32, None, y, at, done).unwrap();
+            g.b.store(status, s, None, []).unwrap();
+            g.wr_slot(SLOT_STATUS, s);
+            let fl = g.b.constant_false(g.t.bool);
+            g.b.store(g.yielded, fl, None, []).unwrap();
+        });
+        self.workgroup_barrier();
+        // Whether any wave waits at the barrier: the slots' statuses, read by every invocation
+        // between two barriers (no wave writes them in between).
+        let at = self.c32(WAVE_AT_BARRIER);
+        let mut any = self.b.constant_false(boolt);
+        for w in 0..self.waves {
+            let cw = self.c32(w);
+            let a = self.wave_slot(ctx, cw);
+            let o = self.c64(4 * SLOT_STATUS as u64);
+            let a = self.b.i_add(self.t.u64, None, a, o).unwrap();
+            let v = self.load_global(a);
+            let waiting = self.b.i_equal(boolt, None, v, at).unwrap();
+            any = self.b.logical_or(boolt, None, any, waiting).unwrap();
         }
-        if self.uses_f64 {
-            if kernel.kd.float_denorm_mode_16_64() == 3 {
-                self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [64]);
-            } else {
-                self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f64 denormal flushing is not recompiled yet".into() });
-            }
-        }
-        if !self.sites.is_empty() {
-            return Err(RecompileError::Unsupported(std::mem::take(&mut self.sites)));
-        }
-        Ok(())
+        self.workgroup_barrier();
+        let st = self.b.load(u32t, None, status, None, []).unwrap();
+        let released = self.b.i_equal(boolt, None, st, at).unwrap();
+        let st = self.b.select(u32t, None, released, running, st).unwrap();
+        self.b.store(status, st, None, []).unwrap();
+        self.b.branch(sc).unwrap();
+        self.b.begin_block(Some(sc)).unwrap();
+        self.b.branch_conditional(any, sh, sm, []).unwrap();
+        self.b.begin_block(Some(sm)).unwrap();
+        Ok(sites)
     }
 
     /// `if cond { body }` as a structured selection.
@@ -893,6 +1075,33 @@ impl Gen {
         .expect("zeroing LDS cannot fail");
     }
 
+    /// Subgroup model: LDS zeroed by all the workgroup's invocations (`flat`: this one's index),
+    /// then a workgroup barrier.
+    fn zero_lds_together(&mut self, flat: Word) {
+        if self.lds_bytes == 0 {
+            return;
+        }
+        let nd = self.lds_bytes.div_ceil(4);
+        let all = self.waves * self.lanes;
+        let n = self.c32(nd.div_ceil(all));
+        let lds_ptr = self.lds_ptr_type();
+        self.counted_loop(self.zero_var, n, &mut |g: &mut Gen, k: Word| {
+            let ca = g.c32(all);
+            let idx = g.b.i_mul(g.t.u32, None, k, ca).unwrap();
+            let idx = g.b.i_add(g.t.u32, None, idx, flat).unwrap();
+            let limit = g.c32(nd);
+            let inside = g.b.u_less_than(g.t.bool, None, idx, limit).unwrap();
+            g.if_then(inside, &mut |g: &mut Gen| {
+                let p = g.b.access_chain(lds_ptr, None, g.lds, [idx]).unwrap();
+                let z = g.c32(0);
+                g.b.store(p, z, None, []).unwrap();
+            });
+            Ok(())
+        })
+        .expect("zeroing LDS cannot fail");
+        self.workgroup_barrier();
+    }
+
     /// Workgroup-wide values: ids, grid, sizes, push-constant fields.
     fn workgroup_setup(&mut self, [group_id, num_groups]: [Word; 2], wg: [u32; 3], waves: u32) -> WorkgroupCtx {
         let (u32t, u64t) = (self.t.u32, self.t.u64);
@@ -948,15 +1157,21 @@ impl Gen {
     /// SCC, state, status) and its VGPRs, `SLOT_BYTES` further on.
     fn select_wave(&mut self, ctx: &WorkgroupCtx, w: Word) {
         let u64t = self.t.u64;
+        self.slot = self.wave_slot(ctx, w);
+        let sb = self.c64(SLOT_BYTES);
+        self.vbase = self.b.i_add(u64t, None, self.slot, sb).unwrap();
+    }
+
+    /// The address of wave `w`'s slot (`w` within the workgroup).
+    fn wave_slot(&mut self, ctx: &WorkgroupCtx, w: Word) -> Word {
+        let u64t = self.t.u64;
         let wv = self.b.u_convert(u64t, None, w).unwrap();
         let g = self.b.i_add(u64t, None, ctx.first_wave, wv).unwrap();
         let per_wave = self.c64(self.wave_bytes());
         let off = self.b.i_mul(u64t, None, g, per_wave).unwrap();
         let skip = self.c64(crate::STATUS_BYTES);
         let off = self.b.i_add(u64t, None, off, skip).unwrap();
-        self.slot = self.b.i_add(u64t, None, ctx.regs, off).unwrap();
-        let sb = self.c64(SLOT_BYTES);
-        self.vbase = self.b.i_add(u64t, None, self.slot, sb).unwrap();
+        self.b.i_add(u64t, None, ctx.regs, off).unwrap()
     }
 
     /// Device memory per wave: the slot, then `vgprs × lanes` dwords and the spare row.
@@ -1182,6 +1397,7 @@ impl Gen {
 
     /// Opens the selection that runs state `id` (unless the wave has yielded); returns its join.
     fn open_case(&mut self, id: u32) -> Word {
+        self.synced = false;
         let st = self.b.load(self.t.u32, None, self.state, None, []).unwrap();
         let me = self.c32(id);
         let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();

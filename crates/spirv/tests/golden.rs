@@ -23,7 +23,7 @@ fn recompiled_text_matches_the_golden_files() {
     for (file, kernel, wg) in CASES {
         let co = CodeObject::parse(&std::fs::read(root.join(file)).unwrap()).unwrap();
         let k = co.kernel(kernel).unwrap();
-        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0).unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
+        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0, rdna_spirv::WaveModel::Exact).unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
         let target = co.mcpu.unwrap_or("unknown");
         let name = format!("{kernel}-{target}-w{}.spvasm", c.lanes);
         rdna_testkit::spirv_val(&c.words, &name).unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));

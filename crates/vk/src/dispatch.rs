@@ -16,6 +16,7 @@ pub struct VkOutputs {
     pub workgroups: u64,
     pub waves_per_group: u32,
     pub instructions: usize,
+    pub model: rdna_spirv::WaveModel,
 }
 
 /// One dispatch: a kernel, its grid, its buffers (initial bytes, size) and how to lay out its
@@ -35,7 +36,9 @@ pub const LAVAPIPE_LOOP_ITERATIONS: u32 = 65_535;
 
 /// Recompiles and runs a job on `dev`.
 pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
-    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup, job.dynamic_lds).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
+    let lanes = if job.kernel.kd.enable_wavefront_size32() { 32 } else { 64 };
+    let model = dev.wave_model(lanes, job.workgroup.iter().product());
+    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup, job.dynamic_lds, model).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
     if compiled.lds_bytes > dev.info.max_shared_memory {
         return Err(format!(
             "kernel {} needs {} bytes of LDS; {} gives a workgroup at most {} bytes of shared memory",
@@ -65,8 +68,10 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         // known), so the module stops at half.
         let limit = if dev.info.name.contains("llvmpipe") { (LAVAPIPE_LOOP_ITERATIONS / 2).saturating_sub(compiled.iteration_margin) } else { u32::MAX };
         let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid, compiled.lanes, vbuf.address, limit);
-        // One invocation runs each workgroup (the module's local size is 1).
-        let r = dev.dispatch(&compiled.words, "main", &push, groups, None).map_err(|e| e.to_string());
+        // Exact model: one invocation runs each workgroup; subgroup model: one subgroup of the
+        // wave's size per wave.
+        let subgroup = (compiled.model == rdna_spirv::WaveModel::Subgroup).then_some(compiled.lanes);
+        let r = dev.dispatch(&compiled.words, "main", &push, groups, subgroup).map_err(|e| e.to_string());
         let status = vbuf.read_u32(0);
         dev.free(kbuf);
         dev.free(pbuf);
@@ -92,7 +97,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
             data
         })
         .collect();
-    Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions })
+    Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions, model: compiled.model })
 }
 
 /// Runs a dispatch file's job; buffers come back with their names.

@@ -51,7 +51,9 @@ pub struct DeviceInfo {
     /// Subgroup sizes a pipeline may require (equal when the size is fixed, as on lavapipe).
     pub min_subgroup: u32,
     pub max_subgroup: u32,
-    /// Whether a compute pipeline may require a subgroup size (Vulkan 1.3 subgroup size control).
+    /// Whether a compute pipeline may require a subgroup size (Vulkan 1.3 subgroup size control,
+    /// full subgroups, compute among the stages) and compute shaders have subgroup ballots: what
+    /// the subgroup wave model needs.
     pub subgroup_size_control: bool,
     pub max_shared_memory: u32,
     pub max_workgroup_invocations: u32,
@@ -165,7 +167,8 @@ impl Device {
         }
         // Features and limits.
         let mut sub_props = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
-        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sub_props);
+        let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
+        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sub_props).push_next(&mut p11);
         instance.get_physical_device_properties2(phys, &mut props2);
         let (min_subgroup, max_subgroup) = (sub_props.min_subgroup_size, sub_props.max_subgroup_size);
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
@@ -184,7 +187,11 @@ impl Device {
             kind: format!("{:?}", p.device_type),
             min_subgroup,
             max_subgroup,
-            subgroup_size_control: f13.subgroup_size_control != 0 && f13.compute_full_subgroups != 0,
+            subgroup_size_control: f13.subgroup_size_control != 0
+                && f13.compute_full_subgroups != 0
+                && sub_props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                && p11.subgroup_supported_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                && p11.subgroup_supported_operations.contains(vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT),
             max_shared_memory: p.limits.max_compute_shared_memory_size,
             max_workgroup_invocations: p.limits.max_compute_work_group_invocations,
             shared_int64_atomics: f12.shader_shared_int64_atomics != 0,
@@ -287,6 +294,23 @@ impl Device {
             self.device.destroy_buffer(b.buffer, None);
             self.device.free_memory(b.memory, None);
         }
+    }
+
+    /// The wave model for kernels of `lanes`-wide waves in workgroups of `items` work-items:
+    /// one subgroup per wave where the device can require a subgroup of the wave's size and
+    /// run the workgroup's lanes as invocations, else the exact model. The environment
+    /// variable `RDNA_WAVE_MODEL` (`exact` or `subgroup`) overrides the choice; a subgroup
+    /// model the device cannot run then fails at dispatch, naming what it lacks.
+    pub fn wave_model(&self, lanes: u32, items: u32) -> rdna_spirv::WaveModel {
+        use rdna_spirv::WaveModel;
+        match std::env::var("RDNA_WAVE_MODEL").as_deref() {
+            Ok("exact") => return WaveModel::Exact,
+            Ok("subgroup") => return WaveModel::Subgroup,
+            _ => {}
+        }
+        let i = &self.info;
+        let fits = i.subgroup_size_control && (i.min_subgroup..=i.max_subgroup).contains(&lanes) && items.div_ceil(lanes) * lanes <= i.max_workgroup_invocations;
+        if fits { WaveModel::Subgroup } else { WaveModel::Exact }
     }
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with

@@ -388,9 +388,31 @@ impl Gen {
                             let v = g.rd_row(d0, other);
                             g.wr_row(spare, lane, v);
                         });
-                    } else {
+                    } else if g.own_lane.is_none() {
                         let v = g.rd_row(d0, lane);
                         g.wr_row(spare, other, v);
+                    } else {
+                        // Subgroup model: a lane may not write another's row while that lane
+                        // runs, so each gathers instead: from the last enabled lane (in lane
+                        // order, as above) whose target it is.
+                        let me = lane;
+                        let n = g.c32(g.lanes);
+                        let var = g.zero_var;
+                        g.counted_loop(var, n, &mut |g: &mut Gen, j: Word| {
+                            let a = g.ds_addr(addr_r, offset, j)?;
+                            let idx = g.op(Op::ShiftRightLogical, u, &[a, c2]);
+                            let idx = g.op(Op::BitwiseAnd, u, &[idx, c31]);
+                            let base = g.op(Op::BitwiseAnd, u, &[j, n31]);
+                            let target = g.op(Op::BitwiseOr, u, &[base, idx]);
+                            let hit = g.op(Op::IEqual, g.t.bool, &[target, me]);
+                            let on = g.mask_bit(exec, j);
+                            let hit = g.op(Op::LogicalAnd, g.t.bool, &[hit, on]);
+                            g.if_then(hit, &mut |g: &mut Gen| {
+                                let v = g.rd_row(d0, j);
+                                g.wr_row(spare, me, v);
+                            });
+                            Ok(())
+                        })?;
                     }
                 }
             }
