@@ -318,6 +318,10 @@ struct Gen {
     /// Subgroup model: whether the open lane loop set bits of the MASK variable (each lane its
     /// own), which its end gathers with a ballot.
     mask_used: bool,
+    /// Subgroup model: the workgroup's LDS lock (a Workgroup u32) and whether lane 0 took it
+    /// (a Function bool), see `lds_lock`.
+    lds_lock: Word,
+    got_lock: Word,
 }
 
 /// Values every wave of the workgroup shares (see `workgroup_setup`).
@@ -372,7 +376,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, synced: false, mask_used: false }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, synced: false, mask_used: false, lds_lock: 0, got_lock: 0 }
     }
 
     // ---- constants and register access ----
@@ -805,6 +809,11 @@ impl Gen {
             let wg_arr = self.b.type_pointer(None, StorageClass::Workgroup, arr);
             self.lds = self.b.variable(wg_arr, None, StorageClass::Workgroup, None);
             interface.push(self.lds);
+            if self.model == WaveModel::Subgroup {
+                let wg_u32 = self.b.type_pointer(None, StorageClass::Workgroup, u32t);
+                self.lds_lock = self.b.variable(wg_u32, None, StorageClass::Workgroup, None);
+                interface.push(self.lds_lock);
+            }
         }
         // The subgroup model's wave and lane.
         let subgroup_ids = if self.model == WaveModel::Subgroup {
@@ -840,6 +849,7 @@ impl Gen {
         let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         self.waves = waves;
         let ctx = self.workgroup_setup([group_id, num_groups], wg, waves);
         let sites = match self.model {
@@ -1099,6 +1109,10 @@ impl Gen {
             Ok(())
         })
         .expect("zeroing LDS cannot fail");
+        let z = self.c32(0);
+        let first = self.b.i_equal(self.t.bool, None, flat, z).unwrap();
+        let (lock, zero) = (self.lds_lock, self.c32(0));
+        self.if_then(first, &mut |g: &mut Gen| g.b.store(lock, zero, None, []).unwrap());
         self.workgroup_barrier();
     }
 

@@ -1,7 +1,9 @@
 //! LDS (DS instructions), mirroring `rdna_emu::vmem::ds`: byte-addressed accesses to the
 //! workgroup array of dwords, bounds-checked as the emulator checks them (out of bounds stops
-//! the run with `STATUS_LDS_OUT_OF_BOUNDS`), and read-modify-write atomics, which are atomic
-//! because one invocation runs the whole workgroup.
+//! the run with `STATUS_LDS_OUT_OF_BOUNDS`), and read-modify-write atomics. In the exact model
+//! they are atomic because one invocation runs the whole workgroup; in the subgroup model a
+//! wave's atomics run lane after lane under the workgroup's LDS lock ([`Gen::lanes_in_order`]),
+//! and a write of part of a dword clears and sets its bytes with atomic and/or.
 
 use rdna_emu::program::Step;
 use rdna_emu::sem::{Atomic, DsKind};
@@ -84,8 +86,16 @@ impl Gen {
             let touched = self.op(Op::INotEqual, self.t.bool, &[mh, z]);
             self.if_then(touched, &mut |g: &mut Gen| {
                 let p = g.lds_dword(i);
-                let old = g.b.load(u, None, p, None, []).unwrap();
                 let keep = g.op(Op::Not, u, &[mh]);
+                if g.own_lane.is_some() {
+                    // Other lanes may write the dword's other bytes at the same time.
+                    let scope = g.c32(rspirv::spirv::Scope::Workgroup as u32);
+                    let sem = g.c32(0);
+                    g.b.atomic_and(u, None, p, scope, sem, keep).unwrap();
+                    g.b.atomic_or(u, None, p, scope, sem, dh).unwrap();
+                    return;
+                }
+                let old = g.b.load(u, None, p, None, []).unwrap();
                 let kept = g.op(Op::BitwiseAnd, u, &[old, keep]);
                 let new = g.op(Op::BitwiseOr, u, &[kept, dh]);
                 g.b.store(p, new, None, []).unwrap();
@@ -303,7 +313,7 @@ impl Gen {
             }
             DsKind::Atomic { op, x2, rtn } | DsKind::CmpStore { op, x2, rtn } => {
                 let cmpstore = matches!(k, DsKind::CmpStore { .. });
-                self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                self.lanes_in_order(&mut |g: &mut Gen, lane: Word| {
                     let a = g.ds_addr(addr_r, offset, lane)?;
                     g.lds_check(a, if x2 { 8 } else { 4 });
                     let (x, y) = (g.vdata64(d0, lane, x2)?, g.vdata64(d1, lane, x2)?);
@@ -422,6 +432,85 @@ impl Gen {
             let v = g.rd_row(spare, lane);
             g.wr_v(vdst, lane, v)
         })
+    }
+
+    /// Runs `body` for each lane EXEC enables, one lane after another in lane order, as the
+    /// emulator applies a wave's LDS atomics. Exact model: the lane loop. Subgroup model: the
+    /// wave takes the workgroup's LDS lock (other waves' atomics wait), then lane j runs in
+    /// step j of a loop, with a subgroup barrier between steps.
+    fn lanes_in_order(&mut self, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
+        let Some((me, addr)) = self.own_lane else { return self.lanes_loop(true, body) };
+        let shared = self.waves > 1;
+        if shared {
+            self.lds_lock(me, true);
+        }
+        let exec = self.exec();
+        if !self.synced {
+            self.subgroup_barrier();
+        }
+        let outer = self.lane_addr.replace((me, addr));
+        let n = self.c32(self.lanes);
+        let var = self.zero_var;
+        let mut result = Ok(());
+        self.counted_loop(var, n, &mut |g: &mut Gen, j: Word| {
+            let mine = g.op(Op::IEqual, g.t.bool, &[me, j]);
+            let on = g.mask_bit(exec, me);
+            let turn = g.op(Op::LogicalAnd, g.t.bool, &[mine, on]);
+            g.if_then(turn, &mut |g: &mut Gen| {
+                if result.is_ok() {
+                    result = body(g, me);
+                }
+            });
+            g.subgroup_barrier();
+            Ok(())
+        })?;
+        self.lane_addr = outer;
+        if shared {
+            self.lds_lock(me, false);
+        }
+        result
+    }
+
+    /// Subgroup model: takes (`acquire`) or gives back the workgroup's LDS lock for the whole
+    /// wave; lane 0 does the atomic, and every lane loops until it has succeeded.
+    fn lds_lock(&mut self, me: Word, acquire: bool) {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let scope = self.c32(rspirv::spirv::Scope::Workgroup as u32);
+        let z = self.c32(0);
+        let lane0 = self.op(Op::IEqual, boolt, &[me, z]);
+        if !acquire {
+            self.subgroup_barrier();
+            let sem = self.c32((rspirv::spirv::MemorySemantics::RELEASE | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY).bits());
+            let lock = self.lds_lock;
+            self.if_then(lane0, &mut |g: &mut Gen| g.b.atomic_store(lock, scope, sem, z).unwrap());
+            return;
+        }
+        let (header, bodyl, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(header).unwrap();
+        self.b.begin_block(Some(header)).unwrap();
+        self.b.loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, []).unwrap();
+        self.b.branch(bodyl).unwrap();
+        self.b.begin_block(Some(bodyl)).unwrap();
+        let f = self.b.constant_false(boolt);
+        self.b.store(self.got_lock, f, None, []).unwrap();
+        let (sem, relaxed) = (self.c32((rspirv::spirv::MemorySemantics::ACQUIRE | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY).bits()), self.c32(0));
+        let (lock, got) = (self.lds_lock, self.got_lock);
+        self.if_then(lane0, &mut |g: &mut Gen| {
+            let one = g.c32(1);
+            let was = g.b.atomic_compare_exchange(u, None, lock, scope, sem, relaxed, one, z).unwrap();
+            let ok = g.op(Op::IEqual, boolt, &[was, z]);
+            g.b.store(got, ok, None, []).unwrap();
+        });
+        self.b.branch(cont).unwrap();
+        self.b.begin_block(Some(cont)).unwrap();
+        let mine = self.b.load(boolt, None, self.got_lock, None, []).unwrap();
+        let all = self.ballot(mine);
+        let z64 = self.c64(0);
+        let taken = self.op(Op::INotEqual, boolt, &[all, z64]);
+        self.count_iteration();
+        self.b.branch_conditional(taken, merge, header, []).unwrap();
+        self.b.begin_block(Some(merge)).unwrap();
+        self.subgroup_barrier();
     }
 
     /// ADDR + offset for one lane (wrapping, as the emulator computes it).
