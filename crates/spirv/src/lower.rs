@@ -308,13 +308,15 @@ struct Gen {
     /// The selected wave's slot address (see `select_wave`).
     slot: Word,
     zero_var: Word,
-    /// The wave model (see [`WaveModel`]); in the subgroup model, this invocation's lane (the
-    /// subgroup's) and its address in the VGPR memory.
+    /// The wave model (see [`WaveModel`]); in the subgroup model, this invocation's lane.
     model: WaveModel,
-    own_lane: Option<(Word, Word)>,
-    /// Subgroup model: whether VGPR memory has been untouched outside lane loops since the last
-    /// subgroup barrier, so the next lane loop needs none before it.
-    synced: bool,
+    own_lane: Option<Word>,
+    /// Subgroup model: the invocation's VGPRs and spare row (a Function array).
+    vregs: Word,
+    /// Subgroup model: whether the open lane loop touched memory (LDS or global), so that it
+    /// ends with a subgroup barrier: the next step's lanes see what this one's wrote, as a
+    /// wave's memory operations are ordered on AMD hardware.
+    touched_memory: bool,
     /// Subgroup model: whether the open lane loop set bits of the MASK variable (each lane its
     /// own), which its end gathers with a ballot.
     mask_used: bool,
@@ -353,6 +355,7 @@ impl Gen {
         if model == WaveModel::Subgroup {
             b.capability(Capability::GroupNonUniform);
             b.capability(Capability::GroupNonUniformBallot);
+            b.capability(Capability::GroupNonUniformShuffle);
         }
         b.memory_model(spirv::AddressingModel::PhysicalStorageBuffer64, spirv::MemoryModel::GLSL450);
         let glsl = b.ext_inst_import("GLSL.std.450");
@@ -376,7 +379,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, synced: false, mask_used: false, lds_lock: 0, got_lock: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0 }
     }
 
     // ---- constants and register access ----
@@ -495,26 +498,47 @@ impl Gen {
         Ok(())
     }
 
-    /// Row `r` of the wave's VGPR memory at `lane`: a register, or the spare row
-    /// ([`Gen::spare_row`]).
+    /// Row `r` of the wave's VGPRs at `lane`: a register, or the spare row
+    /// ([`Gen::spare_row`]). Subgroup model: the invocation's own registers (a Function array
+    /// indexed by constants, which drivers keep in hardware registers); another lane's through
+    /// a subgroup shuffle, so such reads must be made by every lane of the wave together
+    /// (outside any EXEC test).
     fn rd_row(&mut self, r: u16, lane: Word) -> Word {
-        self.note_wave_level_access();
+        if let Some(me) = self.own_lane {
+            let p = self.vreg(r);
+            let own = self.b.load(self.t.u32, None, p, None, []).unwrap();
+            return if lane == me { own } else { self.shuffle(own, lane) };
+        }
         let p = self.v_ptr(r, lane);
         self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
     }
 
+    /// Writes row `r` at `lane` (subgroup model: `lane`'s invocation writes its own register).
     fn wr_row(&mut self, r: u16, lane: Word, v: Word) {
-        self.note_wave_level_access();
+        if let Some(me) = self.own_lane {
+            let p = self.vreg(r);
+            if lane == me {
+                self.b.store(p, v, None, []).unwrap();
+            } else {
+                let mine = self.b.i_equal(self.t.bool, None, me, lane).unwrap();
+                self.if_then(mine, &mut |g: &mut Gen| g.b.store(p, v, None, []).unwrap());
+            }
+            return;
+        }
         let p = self.v_ptr(r, lane);
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
     }
 
-    /// Subgroup model: a VGPR access outside a lane loop (v_readlane and the like) means the
-    /// next lane loop starts with a barrier.
-    fn note_wave_level_access(&mut self) {
-        if self.lane_addr.is_none() {
-            self.synced = false;
-        }
+    /// Subgroup model: the invocation's register `r`.
+    fn vreg(&mut self, r: u16) -> Word {
+        let i = self.c32(r as u32);
+        self.b.access_chain(self.t.fn_u32, None, self.vregs, [i]).unwrap()
+    }
+
+    /// Subgroup model: `v` as lane `lane` holds it (every lane of the wave must take part).
+    fn shuffle(&mut self, v: Word, lane: Word) -> Word {
+        let scope = self.c32(spirv::Scope::Subgroup as u32);
+        self.b.group_non_uniform_shuffle(self.t.u32, None, scope, v, lane).unwrap()
     }
 
     /// A row past the kernel's VGPRs, where cross-lane operations gather their results before
@@ -626,14 +650,11 @@ impl Gen {
     /// subgroup model there is no loop: the invocation is the lane, and tests its EXEC bit.
     fn open_lanes(&mut self, under_exec: bool) -> LaneLoop {
         let exec = if under_exec { Some(self.exec()) } else { None };
-        if let Some((l, addr)) = self.own_lane {
-            if !self.synced {
-                self.subgroup_barrier();
-            }
+        if let Some(l) = self.own_lane {
             self.mask_used = false;
-            let outer = self.lane_addr.replace((l, addr));
+            self.touched_memory = false;
             let join = exec.map(|exec| self.open_exec_test(exec, l));
-            return LaneLoop { lane: l, header: 0, merge: 0, cont: 0, join, outer };
+            return LaneLoop { lane: l, header: 0, merge: 0, cont: 0, join, outer: None };
         }
         let zero = self.c32(0);
         self.b.store(self.lane, zero, None, []).unwrap();
@@ -679,9 +700,11 @@ impl Gen {
         }
         self.lane_addr = lp.outer;
         if self.own_lane.is_some() {
-            // Every lane's writes are done before any lane reads them, and the lanes' bits of
-            // the MASK variable become the wave's mask.
-            self.subgroup_barrier();
+            // Every lane's memory accesses are done before the next step's, and the lanes'
+            // bits of the MASK variable become the wave's mask.
+            if std::mem::take(&mut self.touched_memory) {
+                self.subgroup_barrier();
+            }
             if std::mem::take(&mut self.mask_used) {
                 let m = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
                 let own = self.mask_bit(m, lp.lane);
@@ -703,7 +726,7 @@ impl Gen {
     }
 
     /// Subgroup model: a subgroup control barrier that also orders device and workgroup memory,
-    /// so what one lane wrote to VGPR memory or LDS is what another lane reads next.
+    /// so what one lane wrote to memory or LDS is what another lane reads next.
     fn subgroup_barrier(&mut self) {
         self.barrier(spirv::Scope::Subgroup);
     }
@@ -717,7 +740,6 @@ impl Gen {
         let scope = self.c32(scope as u32);
         let sem = self.c32((spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::UNIFORM_MEMORY | spirv::MemorySemantics::WORKGROUP_MEMORY).bits());
         self.b.control_barrier(scope, scope, sem).unwrap();
-        self.synced = true;
     }
 
     /// Subgroup model: the wave's mask of the lanes whose `bit` holds, as a u64.
@@ -850,6 +872,13 @@ impl Gen {
         self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        if self.model == WaveModel::Subgroup {
+            let n = self.c32(self.vgprs + 1);
+            let arr = self.b.type_array(u32t, n);
+            let fn_arr = self.b.type_pointer(None, StorageClass::Function, arr);
+            let zeros = self.b.constant_null(arr);
+            self.vregs = self.b.variable(fn_arr, None, StorageClass::Function, Some(zeros));
+        }
         self.waves = waves;
         let ctx = self.workgroup_setup([group_id, num_groups], wg, waves);
         let sites = match self.model {
@@ -971,8 +1000,7 @@ impl Gen {
         let flat = self.b.i_add(u32t, None, flat, lane).unwrap();
         self.zero_lds_together(flat);
         self.select_wave(ctx, wave);
-        let own = self.lane_address(lane);
-        self.own_lane = Some((lane, own));
+        self.own_lane = Some(lane);
         self.b.store(self.s, null_s, None, []).unwrap();
         self.wave_init(kernel, prog, ctx, wave, wg).map_err(RecompileError::Setup)?;
         let st0 = self.slot_load(SLOT_STATUS);
@@ -1188,9 +1216,14 @@ impl Gen {
         self.b.i_add(u64t, None, ctx.regs, off).unwrap()
     }
 
-    /// Device memory per wave: the slot, then `vgprs × lanes` dwords and the spare row.
+    /// Device memory per wave: the slot, then (exact model) `vgprs × lanes` dwords and the
+    /// spare row.
     fn wave_bytes(&self) -> u64 {
-        SLOT_BYTES + (self.vgprs as u64 + 1) * self.lanes as u64 * 4
+        match self.model {
+            WaveModel::Exact => SLOT_BYTES + (self.vgprs as u64 + 1) * self.lanes as u64 * 4,
+            // The VGPRs are each invocation's own.
+            WaveModel::Subgroup => SLOT_BYTES,
+        }
     }
 
     fn slot_addr(&mut self, dword: u32) -> Word {
@@ -1411,7 +1444,6 @@ impl Gen {
 
     /// Opens the selection that runs state `id` (unless the wave has yielded); returns its join.
     fn open_case(&mut self, id: u32) -> Word {
-        self.synced = false;
         let st = self.b.load(self.t.u32, None, self.state, None, []).unwrap();
         let me = self.c32(id);
         let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();
@@ -1511,11 +1543,13 @@ impl Gen {
     }
 
     fn load_global(&mut self, addr: Word) -> Word {
+        self.touched_memory = true;
         let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
         self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
     }
 
     fn store_global(&mut self, addr: Word, v: Word) {
+        self.touched_memory = true;
         let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
     }
@@ -1523,6 +1557,7 @@ impl Gen {
     /// One lane's atomic at `addr` (device scope, relaxed, as AMD's are); data from `vdata`
     /// (cmpswap: new value, then the compare value); returns the old value.
     fn global_atomic(&mut self, addr: Word, op: rdna_emu::sem::Atomic, x2: bool, vdata: u16, lane: Word) -> Result<Word, String> {
+        self.touched_memory = true;
         use rdna_emu::sem::Atomic::*;
         use spirv::Op as O;
         let (ty, ptr_ty) = if x2 {
@@ -1567,6 +1602,7 @@ impl Gen {
 
     /// Pointer type to one byte of device memory (declaring 8-bit storage on first use).
     fn psb_u8(&mut self) -> (Word, Word) {
+        self.touched_memory = true;
         self.b.capability(Capability::Int8);
         self.b.capability(Capability::StorageBuffer8BitAccess);
         let u8t = self.b.type_int(8, 0);

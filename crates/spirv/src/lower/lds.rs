@@ -23,6 +23,7 @@ impl Gen {
     /// Pointer to LDS dword `idx`, clamped into the array (callers check bounds first; the
     /// clamp only keeps a faulting run from touching memory outside it).
     fn lds_dword(&mut self, idx: Word) -> Word {
+        self.touched_memory = true;
         let last = self.c32(self.lds_bytes.div_ceil(4).max(1) - 1);
         let i = self.gl(GLOp::UMin, self.t.u32, &[idx, last]);
         let pt = self.lds_ptr_type();
@@ -335,9 +336,10 @@ impl Gen {
     }
 
     /// `ds_swizzle_b32`, `ds_permute_b32` and `ds_bpermute_b32`, as `rdna_emu::vmem::ds` runs
-    /// them: lanes exchange values without LDS. Every enabled lane's result is gathered in the
-    /// spare row first (0 where no enabled source reaches it), then copied to VDST, so no lane
-    /// reads a register another lane has already replaced.
+    /// them: lanes exchange values without LDS. Every lane's result is gathered in the spare row
+    /// first (0 where no enabled source reaches it), then copied to VDST for the enabled lanes,
+    /// so no lane reads a register another lane has already replaced. Gathers read other lanes
+    /// outside any EXEC test, as the subgroup model's shuffles need.
     fn lane_permute(&mut self, k: DsKind, addr_r: u16, d0: u16, vdst: u16, offset: u32) -> Lowered {
         for r in [addr_r, d0, vdst] {
             if r as u32 >= self.vgprs {
@@ -346,88 +348,88 @@ impl Gen {
         }
         let spare = self.spare_row();
         let exec = self.exec();
-        self.lanes_loop(false, &mut |g: &mut Gen, lane: Word| {
-            let z = g.c32(0);
-            g.wr_row(spare, lane, z);
-            Ok(())
-        })?;
-        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let u = g.t.u32;
-            let (c3, c31) = (g.c32(3), g.c32(31));
-            match k {
-                DsKind::Swizzle => {
-                    // The source lane: quad-permute mode, or the and/or/xor bit mask mode.
-                    let j = if offset & 0x8000 != 0 {
-                        let q = g.op(Op::BitwiseAnd, u, &[lane, c3]);
-                        let one = g.c32(1);
-                        let sh = g.op(Op::ShiftLeftLogical, u, &[q, one]);
-                        let co = g.c32(offset);
-                        let pick = g.op(Op::ShiftRightLogical, u, &[co, sh]);
-                        let pick = g.op(Op::BitwiseAnd, u, &[pick, c3]);
-                        let nq = g.c32(!3);
-                        let base = g.op(Op::BitwiseAnd, u, &[lane, nq]);
-                        g.op(Op::BitwiseOr, u, &[base, pick])
-                    } else {
-                        let (and, or, xor) = (g.c32(offset & 31), g.c32(offset >> 5 & 31), g.c32(offset >> 10 & 31));
-                        let low = g.op(Op::BitwiseAnd, u, &[lane, c31]);
-                        let low = g.op(Op::BitwiseAnd, u, &[low, and]);
-                        let low = g.op(Op::BitwiseOr, u, &[low, or]);
-                        let low = g.op(Op::BitwiseXor, u, &[low, xor]);
-                        let n31 = g.c32(!31);
-                        let base = g.op(Op::BitwiseAnd, u, &[lane, n31]);
-                        g.op(Op::BitwiseOr, u, &[base, low])
-                    };
-                    let on = g.mask_bit(exec, j);
-                    g.if_then(on, &mut |g: &mut Gen| {
-                        let v = g.rd_row(addr_r, j);
-                        g.wr_row(spare, lane, v);
-                    });
-                }
-                _ => {
-                    // The other lane, in this lane's half of a wave64: (ADDR + offset) / 4 mod 32.
-                    let a = g.ds_addr(addr_r, offset, lane)?;
-                    let c2 = g.c32(2);
-                    let idx = g.op(Op::ShiftRightLogical, u, &[a, c2]);
-                    let idx = g.op(Op::BitwiseAnd, u, &[idx, c31]);
-                    let n31 = g.c32(!31);
+        let u = self.t.u32;
+        let (c2, c3, c31, n31) = (self.c32(2), self.c32(3), self.c32(31), self.c32(!31));
+        // The lane `lane` reads (swizzle, bpermute) or writes (permute): for the address forms,
+        // (ADDR + offset) / 4 mod 32 in the lane's half of a wave64.
+        let source = |g: &mut Gen, lane: Word| -> Result<Word, String> {
+            if k == DsKind::Swizzle {
+                return Ok(if offset & 0x8000 != 0 {
+                    // Quad-permute mode.
+                    let q = g.op(Op::BitwiseAnd, u, &[lane, c3]);
+                    let one = g.c32(1);
+                    let sh = g.op(Op::ShiftLeftLogical, u, &[q, one]);
+                    let co = g.c32(offset);
+                    let pick = g.op(Op::ShiftRightLogical, u, &[co, sh]);
+                    let pick = g.op(Op::BitwiseAnd, u, &[pick, c3]);
+                    let nq = g.c32(!3);
+                    let base = g.op(Op::BitwiseAnd, u, &[lane, nq]);
+                    g.op(Op::BitwiseOr, u, &[base, pick])
+                } else {
+                    // The and/or/xor bit-mask mode.
+                    let (and, or, xor) = (g.c32(offset & 31), g.c32(offset >> 5 & 31), g.c32(offset >> 10 & 31));
+                    let low = g.op(Op::BitwiseAnd, u, &[lane, c31]);
+                    let low = g.op(Op::BitwiseAnd, u, &[low, and]);
+                    let low = g.op(Op::BitwiseOr, u, &[low, or]);
+                    let low = g.op(Op::BitwiseXor, u, &[low, xor]);
                     let base = g.op(Op::BitwiseAnd, u, &[lane, n31]);
-                    let other = g.op(Op::BitwiseOr, u, &[base, idx]);
-                    if k == DsKind::Bpermute {
-                        let on = g.mask_bit(exec, other);
-                        g.if_then(on, &mut |g: &mut Gen| {
-                            let v = g.rd_row(d0, other);
-                            g.wr_row(spare, lane, v);
-                        });
-                    } else if g.own_lane.is_none() {
-                        let v = g.rd_row(d0, lane);
-                        g.wr_row(spare, other, v);
-                    } else {
-                        // Subgroup model: a lane may not write another's row while that lane
-                        // runs, so each gathers instead: from the last enabled lane (in lane
-                        // order, as above) whose target it is.
-                        let me = lane;
-                        let n = g.c32(g.lanes);
-                        let var = g.zero_var;
-                        g.counted_loop(var, n, &mut |g: &mut Gen, j: Word| {
-                            let a = g.ds_addr(addr_r, offset, j)?;
-                            let idx = g.op(Op::ShiftRightLogical, u, &[a, c2]);
-                            let idx = g.op(Op::BitwiseAnd, u, &[idx, c31]);
-                            let base = g.op(Op::BitwiseAnd, u, &[j, n31]);
-                            let target = g.op(Op::BitwiseOr, u, &[base, idx]);
-                            let hit = g.op(Op::IEqual, g.t.bool, &[target, me]);
-                            let on = g.mask_bit(exec, j);
-                            let hit = g.op(Op::LogicalAnd, g.t.bool, &[hit, on]);
-                            g.if_then(hit, &mut |g: &mut Gen| {
-                                let v = g.rd_row(d0, j);
-                                g.wr_row(spare, me, v);
-                            });
-                            Ok(())
-                        })?;
-                    }
-                }
+                    g.op(Op::BitwiseOr, u, &[base, low])
+                });
             }
-            Ok(())
-        })?;
+            let a = g.ds_addr(addr_r, offset, lane)?;
+            let idx = g.op(Op::ShiftRightLogical, u, &[a, c2]);
+            let idx = g.op(Op::BitwiseAnd, u, &[idx, c31]);
+            let base = g.op(Op::BitwiseAnd, u, &[lane, n31]);
+            Ok(g.op(Op::BitwiseOr, u, &[base, idx]))
+        };
+        if k != DsKind::Permute {
+            let src = if k == DsKind::Swizzle { addr_r } else { d0 };
+            self.lanes_loop(false, &mut |g: &mut Gen, lane: Word| {
+                let j = source(g, lane)?;
+                let v = g.rd_row(src, j);
+                let on = g.mask_bit(exec, j);
+                let z = g.c32(0);
+                let v = g.sel(u, on, v, z);
+                g.wr_row(spare, lane, v);
+                Ok(())
+            })?;
+        } else if self.own_lane.is_none() {
+            // Forward permute: each enabled lane writes its data to its target's spare row, in
+            // lane order (the last writer wins).
+            self.lanes_loop(false, &mut |g: &mut Gen, lane: Word| {
+                let z = g.c32(0);
+                g.wr_row(spare, lane, z);
+                Ok(())
+            })?;
+            self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                let other = source(g, lane)?;
+                let v = g.rd_row(d0, lane);
+                g.wr_row(spare, other, v);
+                Ok(())
+            })?;
+        } else {
+            // Subgroup model: a lane cannot write another's register, so each lane gathers,
+            // from every enabled lane in lane order, the data of those whose target it is.
+            self.lanes_loop(false, &mut |g: &mut Gen, me: Word| {
+                let target = source(g, me)?;
+                let data = g.rd_row(d0, me);
+                let z = g.c32(0);
+                g.wr_row(spare, me, z);
+                let n = g.c32(g.lanes);
+                let var = g.zero_var;
+                g.counted_loop(var, n, &mut |g: &mut Gen, j: Word| {
+                    let tj = g.shuffle(target, j);
+                    let vj = g.shuffle(data, j);
+                    let hit = g.op(Op::IEqual, g.t.bool, &[tj, me]);
+                    let on = g.mask_bit(exec, j);
+                    let hit = g.op(Op::LogicalAnd, g.t.bool, &[hit, on]);
+                    let old = g.rd_row(spare, me);
+                    let v = g.sel(u, hit, vj, old);
+                    g.wr_row(spare, me, v);
+                    Ok(())
+                })
+            })?;
+        }
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             let v = g.rd_row(spare, lane);
             g.wr_v(vdst, lane, v)
@@ -439,16 +441,12 @@ impl Gen {
     /// wave takes the workgroup's LDS lock (other waves' atomics wait), then lane j runs in
     /// step j of a loop, with a subgroup barrier between steps.
     fn lanes_in_order(&mut self, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
-        let Some((me, addr)) = self.own_lane else { return self.lanes_loop(true, body) };
+        let Some(me) = self.own_lane else { return self.lanes_loop(true, body) };
         let shared = self.waves > 1;
         if shared {
             self.lds_lock(me, true);
         }
         let exec = self.exec();
-        if !self.synced {
-            self.subgroup_barrier();
-        }
-        let outer = self.lane_addr.replace((me, addr));
         let n = self.c32(self.lanes);
         let var = self.zero_var;
         let mut result = Ok(());
@@ -464,7 +462,6 @@ impl Gen {
             g.subgroup_barrier();
             Ok(())
         })?;
-        self.lane_addr = outer;
         if shared {
             self.lds_lock(me, false);
         }
