@@ -871,8 +871,8 @@ impl Gen {
         let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-        self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         if self.model == WaveModel::Subgroup {
+            self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
             let n = self.c32(self.vgprs + 1);
             let arr = self.b.type_array(u32t, n);
             let fn_arr = self.b.type_pointer(None, StorageClass::Function, arr);

@@ -6,13 +6,17 @@ use std::path::Path;
 
 use rdna_hsa::CodeObject;
 
-/// (code object, kernel, workgroup size).
-const CASES: [(&str, &str, u32); 5] = [
-    ("examples/saxpy.hsaco", "saxpy", 256),
-    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "clamp_add", 64),
-    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64),
-    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "loop_sum", 64),
-    ("crates/spirv/tests/golden/golden-gfx1100-w64.hsaco", "lds_reverse", 64),
+use rdna_spirv::WaveModel::{self, Exact, Subgroup};
+
+/// (code object, kernel, workgroup size, wave model).
+const CASES: [(&str, &str, u32, WaveModel); 7] = [
+    ("examples/saxpy.hsaco", "saxpy", 256, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "clamp_add", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "loop_sum", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1100-w64.hsaco", "lds_reverse", 64, Exact),
+    ("examples/saxpy.hsaco", "saxpy", 256, Subgroup),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64, Subgroup),
 ];
 
 #[test]
@@ -20,15 +24,16 @@ fn recompiled_text_matches_the_golden_files() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let bless = std::env::var_os("RDNA_BLESS").is_some();
     let mut stale = Vec::new();
-    for (file, kernel, wg) in CASES {
+    for (file, kernel, wg, model) in CASES {
         let co = CodeObject::parse(&std::fs::read(root.join(file)).unwrap()).unwrap();
         let k = co.kernel(kernel).unwrap();
-        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0, rdna_spirv::WaveModel::Exact).unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
+        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0, model).unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
         let target = co.mcpu.unwrap_or("unknown");
-        let name = format!("{kernel}-{target}-w{}.spvasm", c.lanes);
+        let suffix = if model == Subgroup { "-subgroup" } else { "" };
+        let name = format!("{kernel}-{target}-w{}{suffix}.spvasm", c.lanes);
         rdna_testkit::spirv_val(&c.words, &name).unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         let text = format!(
-            "; {kernel} from {file}, workgroup {wg}. Generated: RDNA_BLESS=1 cargo test -p rdna-spirv --test golden\n{}\n",
+            "; {kernel} from {file}, workgroup {wg}, wave model {model}. Generated: RDNA_BLESS=1 cargo test -p rdna-spirv --test golden\n{}\n",
             rdna_spirv::disassemble(&c.words)
         );
         let path = root.join("crates/spirv/tests/golden").join(&name);
