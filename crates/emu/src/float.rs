@@ -59,10 +59,10 @@ impl Denorm {
         f16::from_bits(b).to_f32()
     }
 
-    /// Rounds an exact (or f64-precise) result to f16 once, and flushes per mode.
+    /// Rounds an f64 result to f16 once (nearest even, [`f64_to_f16`]), and flushes per mode.
     #[inline]
     pub fn out16_f64(self, f: f64) -> u64 {
-        let b = f16::from_f64(f).to_bits();
+        let b = f64_to_f16(f);
         (if self.flush_out && b & 0x7c00 == 0 { b & 0x8000 } else { b }) as u64
     }
 
@@ -72,6 +72,61 @@ impl Denorm {
         let b = f16::from_f32(f).to_bits();
         (if self.flush_out && b & 0x7c00 == 0 { b & 0x8000 } else { b }) as u64
     }
+}
+
+/// f64 → f16, rounded once to nearest even from all 53 bits. (`half::f16::from_f64` is not
+/// this: with F16C it goes through f32, rounding twice, and without it drops the low 32 mantissa
+/// bits, so its result depends on the host.) NaNs keep their top mantissa bits and become
+/// quiet, as `half::f16::from_f32` makes them.
+pub fn f64_to_f16(x: f64) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 63) as u16) << 15;
+    let exp = (b >> 52 & 0x7ff) as i32;
+    let man = b & ((1 << 52) - 1);
+    if exp == 0x7ff {
+        let quiet = if man != 0 { 0x200 } else { 0 };
+        return sign | 0x7c00 | quiet | (man >> 42) as u16;
+    }
+    let e = exp - 1023 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    // Keep 10 mantissa bits (fewer below the normal range): drop `s` bits of the significand.
+    let full = if exp == 0 { man } else { man | 1 << 52 };
+    let s = if e >= 1 { 42 } else { (43 - e).min(63) } as u32;
+    let kept = full >> s;
+    let half = 1u64 << (s - 1);
+    let rest = full & ((1u64 << s) - 1);
+    let up = rest > half || rest == half && kept & 1 == 1;
+    let body = if e >= 1 { (e as u64) << 10 | (kept & 0x3ff) } else { kept };
+    sign | (body + up as u64) as u16
+}
+
+/// `x · y + z` for f16 operands (widened to f32) with one rounding, as f64 rounded to odd: the
+/// product is exact in f64 and the sum keeps a sticky bit for what f64 cannot hold, so rounding
+/// the result to f16 ([`f64_to_f16`]) rounds the exact value once (53 ≥ 11 + 2 bits).
+pub fn fma16_exact(x: f32, y: f32, z: f32) -> f64 {
+    let p = x as f64 * y as f64;
+    round_to_odd_sum(p, z as f64)
+}
+
+/// `a + b` rounded to odd: the nearest-even sum, moved one unit toward the exact sum when it is
+/// inexact and its last bit is even.
+pub fn round_to_odd_sum(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if !s.is_finite() {
+        return s;
+    }
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    let bits = s.to_bits();
+    if err == 0.0 || bits & 1 == 1 {
+        return s;
+    }
+    // Toward the error: up in magnitude when it has the sum's sign (s is never 0 here unless
+    // the exact sum is err itself, which the two-sum rules out).
+    let away = (s < 0.0) == (err < 0.0);
+    f64::from_bits(if away { bits + 1 } else { bits - 1 })
 }
 
 /// f32 → f16 rounding toward zero (`v_cvt_pkrtz_f16_f32`).
@@ -244,4 +299,66 @@ pub fn frexp64(x: f64) -> (f64, i32) {
 pub fn frexp32(x: f32) -> (f32, i32) {
     let (m, e) = frexp64(x as f64);
     (m as f32, e)
+}
+
+#[cfg(test)]
+mod half_tests {
+    use super::*;
+
+    /// A deterministic stream of test values.
+    fn values(n: usize) -> impl Iterator<Item = u64> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..n).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+    }
+
+    #[test]
+    fn f64_to_f16_agrees_with_the_f32_conversion_where_f32_holds_the_value() {
+        // half's f32 → f16 rounds once from all 24 bits: the oracle for f64s that are f32s.
+        for r in values(200_000) {
+            let f = f32::from_bits(r as u32);
+            let want = f16::from_f32(f).to_bits();
+            assert_eq!(f64_to_f16(f as f64), want, "{f:e} ({:#x})", f.to_bits());
+        }
+    }
+
+    #[test]
+    fn f64_to_f16_rounds_to_the_nearest_even_f16() {
+        // The f16 values either side of x and their midpoint are exact in f64, so the nearest
+        // can be decided exactly.
+        for r in values(200_000) {
+            // Exponents around the f16 range, random 52-bit mantissas.
+            let e = 1023 - 30 + (r >> 52) % 50;
+            let x = f64::from_bits(r & (1 << 63 | ((1 << 52) - 1)) | e << 52);
+            let h = f64_to_f16(x);
+            let got = f16::from_bits(h).to_f64();
+            if got.is_infinite() {
+                assert!(x.abs() >= 65520.0, "{x:e} rounded to infinity");
+                continue;
+            }
+            let step = |b: u16| f16::from_bits(b).to_f64();
+            let (below, above) = if got.abs() <= x.abs() { (h, h + 1) } else { (h - 1, h) };
+            let (lo, hi) = (step(below).abs(), step(above & 0x7fff | below & 0x8000).abs());
+            let mid = (lo + hi) / 2.0;
+            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
+            assert_eq!(h, want, "{x:e}: got {got:e}");
+        }
+    }
+
+    #[test]
+    fn fma16_rounds_once() {
+        // (1 + 2^-11) · 2^14 is the midpoint of two f16s (their spacing there is 2^4). An addend
+        // of 2^-40 lies 54 bits below it, beyond an f64 sum: rounded to odd it still breaks the
+        // tie upward, where a plain f64 sum would tie to even, downward.
+        let x = (1.0 + 2f32.powi(-11)) * 16384.0;
+        let two14 = f16::from_f32(16384.0).to_bits();
+        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 0.0)), two14);
+        assert_eq!(f64_to_f16(x as f64 + 2f64.powi(-40)), two14, "the plain f64 sum loses the addend");
+        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 2f32.powi(-40))), two14 + 1);
+        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, -2f32.powi(-40))), two14);
+    }
 }

@@ -634,9 +634,8 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         SubrevF16 => { each!(l => oh(h(b[l]) - h(a[l]))); Out::F16 }
         MulF16 => { each!(l => oh(h(a[l]) * h(b[l]))); Out::F16 }
         FmacF16 | FmaF16 | FmamkF16 | FmaakF16 => {
-            // The product of two halves is exact in f64, and so is the sum for these exponents:
-            // one rounding, to f16.
-            each!(l => dx64.out16_f64(h(a[l]) as f64 * h(b[l]) as f64 + h(c[l]) as f64));
+            // One rounding, to f16, of the exact value.
+            each!(l => dx64.out16_f64(float::fma16_exact(h(a[l]), h(b[l]), h(c[l]))));
             Out::F16
         }
         MinF16 => { each!(l => oh(float::minmax32(h(a[l]), h(b[l]), false, ieee))); Out::F16 }
@@ -899,7 +898,7 @@ fn packed(op: VOp, m: &Mods, a: &Lanes, b: &Lanes, c: &Lanes, r: &mut Lanes, n: 
             let v: u16 = match op {
                 PkAddF16 => dx.out16(f(x[0]) + f(x[1])) as u16,
                 PkMulF16 => dx.out16(f(x[0]) * f(x[1])) as u16,
-                PkFmaF16 | PkFmacF16 => dx.out16_f64(f(x[0]) as f64 * f(x[1]) as f64 + f(x[2]) as f64) as u16,
+                PkFmaF16 | PkFmacF16 => dx.out16_f64(float::fma16_exact(f(x[0]), f(x[1]), f(x[2]))) as u16,
                 PkMinF16 => dx.out16(float::minmax32(f(x[0]), f(x[1]), false, ieee)) as u16,
                 PkMaxF16 => dx.out16(float::minmax32(f(x[0]), f(x[1]), true, ieee)) as u16,
                 PkAddU16 => if m.clamp { x[0].saturating_add(x[1]) } else { x[0].wrapping_add(x[1]) },
@@ -1393,7 +1392,7 @@ fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
             let put16 = |h: u16| if hi_half { old & 0xffff | (h as u32) << 16 } else { old & 0xffff_0000 | h as u32 };
             out[l][v] = match op {
                 WmmaF32F16 | WmmaF32Bf16 => (sum as f32).to_bits(),
-                WmmaF16F16 => put16(half::f16::from_f64(sum).to_bits()),
+                WmmaF16F16 => put16(float::f64_to_f16(sum)),
                 WmmaBf16Bf16 => put16(half::bf16::from_f64(sum).to_bits()),
                 _ if m.clamp => sum.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32,
                 _ => (sum as i64) as u32,
