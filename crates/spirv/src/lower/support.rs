@@ -27,7 +27,10 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
                 Ok(())
             }
         }
-        Kind::Valu(_) if format == Format::Vop3p => Err("packed (VOP3P) operations are not recompiled yet".into()),
+        Kind::Valu(op) if format == Format::Vop3p => match super::half::packed_class(op) {
+            Some(_) => Ok(()),
+            None => Err(format!("packed operation {op:?} is not recompiled yet")),
+        },
         Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
         Kind::Vcmp { .. } | Kind::VcmpClass { .. } if modified => Err("compares with DPP or SDWA are not recompiled yet".into()),

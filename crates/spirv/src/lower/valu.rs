@@ -2,8 +2,9 @@
 //! operation (that function is the reference; each arm here follows the arm of the same name).
 //!
 //! Sources are read with the emulator's modifier decoding (`rdna_emu::valu::mods`): abs and
-//! neg act on the operand's sign bit, clamp and omod on f32/f64 results. Packed (VOP3P),
-//! op_sel, DPP and SDWA forms are refused with a reason naming them.
+//! neg act on the operand's sign bit, op_sel picks the high half of a 16-bit operand (and of
+//! a 16-bit result), clamp and omod act on float results. Packed (VOP3P) operations are in
+//! `half.rs`; SDWA is refused with a reason naming it.
 
 use rdna_emu::program::{Src, Step};
 use rdna_emu::sem::VOp;
@@ -20,6 +21,10 @@ pub(crate) enum Out {
     F32,
     U64,
     F64,
+    /// 16-bit results: the low half written and the high half zeroed, or with op_sel[3] the
+    /// high half written and the low kept.
+    F16,
+    U16,
 }
 
 /// The result kind of every operation lowered per lane; `None`: not lowered yet.
@@ -32,9 +37,12 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
         | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
-        // 16-bit integer results (those the corpus exercises): the low half written, the high
-        // half zeroed.
-        SubNcU16 | MadU16 | LshlrevB16 => Out::U32,
+        SubNcU16 | MadU16 | LshlrevB16 => Out::U16,
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 => Out::F16,
+        CvtF32F16 => Out::F32,
+        PackB32F16 | CvtPkrtzF16F32 => Out::U32,
+        DivFixupF32 => Out::F32,
+        DivFixupF64 => Out::F64,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
         | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 => Out::F32,
@@ -80,13 +88,23 @@ impl Gen {
 
     /// A correctly rounded f32 fused multiply-add that does not trust the driver's `Fma` (Mesa
     /// lavapipe lowers it to a separate multiply and add). The product of two f32 is exact in
-    /// f64; the f64 sum is made round-to-odd with an exact two-sum error term, after which one
-    /// rounding to f32 gives the fused result (f64 carries more than 24 + 2 bits).
-    fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
-        let (u64t, boolt, f) = (self.t.u64, self.t.bool, self.t.f32);
+    /// f64; the f64 sum is rounded to odd, after which one rounding to f32 gives the fused
+    /// result (f64 carries more than 24 + 2 bits).
+    pub(super) fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let f = self.t.f32;
         let ft = self.f64t();
         let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
         let p = self.op(Op::FMul, ft, &[x, y]);
+        let odd = self.round_to_odd_sum(p, z);
+        let r = self.op(Op::FConvert, f, &[odd]);
+        self.from_f32(r)
+    }
+
+    /// `rdna_emu::float::round_to_odd_sum`: `p + z` (f64) rounded to odd, from the nearest-even
+    /// sum and its exact two-sum error.
+    pub(super) fn round_to_odd_sum(&mut self, p: Word, z: Word) -> Word {
+        let (u64t, boolt) = (self.t.u64, self.t.bool);
+        let ft = self.f64t();
         let s = self.op(Op::FAdd, ft, &[p, z]);
         // Two-sum: err = (p - (s - bb)) + (z - bb), bb = s - p; exactly (p + z) - s.
         let bb = self.op(Op::FSub, ft, &[s, p]);
@@ -113,9 +131,7 @@ impl Gen {
         let down = self.op(Op::ISub, u64t, &[bits, one]);
         let moved = self.sel(u64t, away, up, down);
         let odd = self.sel(u64t, fix, moved, bits);
-        let odd = self.as_f64(odd);
-        let r = self.op(Op::FConvert, f, &[odd]);
-        self.from_f32(r)
+        self.as_f64(odd)
     }
 
     /// A GLSL.std.450 instruction.
@@ -166,7 +182,7 @@ impl Gen {
 
     /// `v_min/max_f32|f64` exactly as `rdna_emu::float::minmax32/64`: a signalling NaN input
     /// gives that NaN quieted (IEEE mode), a quiet NaN loses to a number, -0 orders below +0.
-    fn fminmax(&mut self, wide: bool, a: Word, b: Word, max: bool) -> Word {
+    pub(super) fn fminmax(&mut self, wide: bool, a: Word, b: Word, max: bool) -> Word {
         let (ut, boolt) = (if wide { self.t.u64 } else { self.t.u32 }, self.t.bool);
         let (fa, fb) = if wide { (self.as_f64(a), self.as_f64(b)) } else { (self.as_f32(a), self.as_f32(b)) };
         let (na, nb) = (self.op(Op::IsNan, boolt, &[fa]), self.op(Op::IsNan, boolt, &[fb]));
@@ -296,6 +312,11 @@ impl Gen {
     pub(super) fn vsrc(&mut self, st: &Step, m: &Mods, i: usize, lane: Word) -> Result<Word, String> {
         let wide = st.sw[i] >= 2;
         let mut v = if wide { self.src64(st.src[i], Some(lane))? } else { self.src32(st.src[i], Some(lane))? };
+        if m.op_sel >> i & 1 != 0 && matches!(st.imm[i], rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16) && !wide {
+            let (c16, lo16) = (self.c32(16), self.c32(0xffff));
+            let hi = self.op(Op::ShiftRightLogical, self.t.u32, &[v, c16]);
+            v = self.op(Op::BitwiseAnd, self.t.u32, &[hi, lo16]);
+        }
         let sb = sign_bit(st.imm[i], st.sw[i]) as u64;
         let ty = if wide { self.t.u64 } else { self.t.u32 };
         let bit = if wide { self.c64(1 << sb) } else { self.c32(1 << sb) };
@@ -323,8 +344,8 @@ impl Gen {
         if matches!(op, Permlane16B32 | Permlanex16B32) {
             return self.permlane16(st, &m, op == Permlanex16B32);
         }
-        if m.op_sel != 0 {
-            return Err("op_sel half selection is not recompiled yet".into());
+        if st.inst.format == rdna_isa::Format::Vop3p {
+            return self.packed(st, op, &m);
         }
         // Wave-level operations: one lane read or written, not a loop.
         match op {
@@ -351,7 +372,7 @@ impl Gen {
             _ => {}
         }
         let Some(out) = out_of(op) else { return Err(format!("internal: vector operation {op:?} admitted by `supports` without a lowering")) };
-        if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64) {
+        if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64 | Out::F16) {
             return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
         }
         let mask_in = if reads_mask(op) { Some(self.mask_in(st)?) } else { None };
@@ -371,7 +392,7 @@ impl Gen {
             }
             // Two-address forms: accumulate into VDST, or take the literal constant K.
             match op {
-                FmacF32 => s[2] = g.rd_v(st.dst, lane)?,
+                FmacF32 | FmacF16 => s[2] = g.rd_v(st.dst, lane)?,
                 FmamkF32 => {
                     s[2] = s[1];
                     s[1] = g.c32(st.inst.literal.unwrap_or(0));
@@ -391,6 +412,19 @@ impl Gen {
                 let (lo, hi) = g.split64(r);
                 g.wr_v(st.dst, lane, lo)?;
                 g.wr_v(st.dst + 1, lane, hi)
+            } else if matches!(out, Out::F16 | Out::U16) {
+                let lo16 = g.c32(0xffff);
+                let v = g.op(Op::BitwiseAnd, g.t.u32, &[r, lo16]);
+                let v = if m.op_sel >> 3 & 1 != 0 {
+                    let old = g.rd_v(st.dst, lane)?;
+                    let keep = g.op(Op::BitwiseAnd, g.t.u32, &[old, lo16]);
+                    let c16 = g.c32(16);
+                    let hi = g.op(Op::ShiftLeftLogical, g.t.u32, &[v, c16]);
+                    g.op(Op::BitwiseOr, g.t.u32, &[keep, hi])
+                } else {
+                    v
+                };
+                g.wr_v(st.dst, lane, v)
             } else {
                 g.wr_v(st.dst, lane, r)
             }
@@ -643,6 +677,14 @@ impl Gen {
     fn output_modifiers(&mut self, r: Word, out: Out, m: &Mods) -> Word {
         if !(m.clamp || m.omod != 0) {
             return r;
+        }
+        if out == Out::F16 {
+            // Widened, modified in f32, rounded back (as the emulator does).
+            let x = self.f16_to_f32(r);
+            let x = self.from_f32(x);
+            let x = self.output_modifiers(x, Out::F32, m);
+            let x = self.as_f32(x);
+            return self.f32_to_f16(x);
         }
         let wide = out == Out::F64;
         let ft = if wide { self.f64t() } else { self.t.f32 };
@@ -1001,6 +1043,54 @@ impl Gen {
                 let nan = self.c32(0x7fc0_0000);
                 self.sel(u, inf, nan, r)
             }
+            AddF16 | SubF16 | SubrevF16 | MulF16 => {
+                // In f32 (exact operands, one f32 rounding), then to f16, as the emulator.
+                let (x, y) = (self.f16_to_f32(a), self.f16_to_f32(b));
+                let (x, y) = if op == SubrevF16 { (y, x) } else { (x, y) };
+                let code = match op {
+                    AddF16 => Op::FAdd,
+                    MulF16 => Op::FMul,
+                    _ => Op::FSub,
+                };
+                let r = self.op(code, f, &[x, y]);
+                self.f32_to_f16(r)
+            }
+            FmaF16 | FmacF16 => {
+                let (x, y, z) = (self.f16_to_f32(a), self.f16_to_f32(b), self.f16_to_f32(c));
+                self.fma16(x, y, z)
+            }
+            MinF16 | MaxF16 => {
+                let (x, y) = (self.f16_to_f32(a), self.f16_to_f32(b));
+                let (x, y) = (self.from_f32(x), self.from_f32(y));
+                let r = self.fminmax(false, x, y, op == MaxF16);
+                let r = self.as_f32(r);
+                self.f32_to_f16(r)
+            }
+            CvtF16F32 => {
+                let x = self.as_f32(a);
+                self.f32_to_f16(x)
+            }
+            CvtF32F16 => {
+                let x = self.f16_to_f32(a);
+                self.from_f32(x)
+            }
+            PackB32F16 => {
+                let (lo16, c16) = (self.c32(0xffff), self.c32(16));
+                let lo = self.op(Op::BitwiseAnd, u, &[a, lo16]);
+                let hi = self.op(Op::BitwiseAnd, u, &[b, lo16]);
+                let hi = self.op(Op::ShiftLeftLogical, u, &[hi, c16]);
+                self.op(Op::BitwiseOr, u, &[lo, hi])
+            }
+            CvtPkrtzF16F32 => {
+                let (x, y) = (self.as_f32(a), self.as_f32(b));
+                let (lo, hi) = (self.f32_to_f16_rtz(x), self.f32_to_f16_rtz(y));
+                let c16 = self.c32(16);
+                let hi = self.op(Op::ShiftLeftLogical, u, &[hi, c16]);
+                self.op(Op::BitwiseOr, u, &[lo, hi])
+            }
+            DivFixupF16 => self.div_fixup(16, a, b, c),
+            DivFixupF32 => self.div_fixup(32, a, b, c),
+            DivFixupF64 => self.div_fixup(64, a, b, c),
             SubNcU16 | MadU16 | LshlrevB16 => {
                 // Wrapping on the low halves; the result's low 16 bits.
                 let r = match op {

@@ -1,0 +1,413 @@
+//! f16 arithmetic, mirroring `rdna_emu::float`: f16 operands widen to f32 exactly, results
+//! round to f16 once with `f64_to_f16` (nearest even, from all 53 bits of an f64), and fused
+//! multiply-adds round the exact value once through an f64 sum rounded to odd. Everything is
+//! integer and f32/f64 arithmetic: no Float16 capability is needed.
+
+use rdna_emu::program::{Src, Step};
+use rdna_emu::sem::VOp;
+use rdna_emu::valu::Mods;
+use rspirv::spirv::{Op, Word};
+
+use super::{Gen, Lowered};
+
+/// The VOP3P operations lowered, by kind (what `support::supports` admits).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Packed {
+    Float,
+    Int,
+    Mix,
+}
+
+pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
+    use VOp::*;
+    Some(match op {
+        PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => Packed::Float,
+        PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16
+        | PkMadI16 | PkAddI16 | PkSubI16 => Packed::Int,
+        FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
+        _ => return None,
+    })
+}
+
+impl Gen {
+    /// The f16 in the low 16 bits of `bits` (a u32), widened to f32 exactly.
+    pub(super) fn f16_to_f32(&mut self, bits: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let c = |g: &mut Gen, v: u32| g.c32(v);
+        let (m10, m5, c10, c13, c16) = (c(self, 0x3ff), c(self, 0x1f), c(self, 10), c(self, 13), c(self, 16));
+        let man = self.op(Op::BitwiseAnd, u, &[bits, m10]);
+        let exp = self.op(Op::ShiftRightLogical, u, &[bits, c10]);
+        let exp = self.op(Op::BitwiseAnd, u, &[exp, m5]);
+        let top = c(self, 0x8000);
+        let s = self.op(Op::BitwiseAnd, u, &[bits, top]);
+        let s = self.op(Op::ShiftLeftLogical, u, &[s, c16]);
+        // Normal: rebias the exponent (15 → 127); infinity and NaN: all ones; zero and
+        // denormals: the mantissa times 2^-24, exact in f32.
+        let m13 = self.op(Op::ShiftLeftLogical, u, &[man, c13]);
+        let bias = c(self, 112);
+        let e = self.op(Op::IAdd, u, &[exp, bias]);
+        let c23 = c(self, 23);
+        let e = self.op(Op::ShiftLeftLogical, u, &[e, c23]);
+        let normal = self.op(Op::BitwiseOr, u, &[e, m13]);
+        let inf = c(self, 0x7f80_0000);
+        let special = self.op(Op::BitwiseOr, u, &[inf, m13]);
+        let mf = self.op(Op::ConvertUToF, self.t.f32, &[man]);
+        let scale = self.cf32(2f32.powi(-24));
+        let small = self.op(Op::FMul, self.t.f32, &[mf, scale]);
+        let small = self.from_f32(small);
+        let (z, all) = (c(self, 0), c(self, 31));
+        let is_small = self.op(Op::IEqual, boolt, &[exp, z]);
+        let is_special = self.op(Op::IEqual, boolt, &[exp, all]);
+        let v = self.sel(u, is_small, small, normal);
+        let v = self.sel(u, is_special, special, v);
+        let v = self.op(Op::BitwiseOr, u, &[v, s]);
+        self.as_f32(v)
+    }
+
+    /// `rdna_emu::float::f64_to_f16`: an f64 rounded to the nearest even f16, as u32 bits.
+    pub(super) fn f64_to_f16(&mut self, x: Word) -> Word {
+        let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let b = self.from_f64(x);
+        let c64 = |g: &mut Gen, v: u64| g.c64(v);
+        let (c52, c63, m11, mman) = (c64(self, 52), c64(self, 63), c64(self, 0x7ff), c64(self, (1 << 52) - 1));
+        let sign = self.op(Op::ShiftRightLogical, u64t, &[b, c63]);
+        let sign = self.op(Op::UConvert, u, &[sign]);
+        let c15 = self.c32(15);
+        let sign = self.op(Op::ShiftLeftLogical, u, &[sign, c15]);
+        let exp = self.op(Op::ShiftRightLogical, u64t, &[b, c52]);
+        let exp = self.op(Op::BitwiseAnd, u64t, &[exp, m11]);
+        let exp = self.op(Op::UConvert, u, &[exp]);
+        let man = self.op(Op::BitwiseAnd, u64t, &[b, mman]);
+        // Infinity and NaN.
+        let c42 = c64(self, 42);
+        let top = self.op(Op::ShiftRightLogical, u64t, &[man, c42]);
+        let top = self.op(Op::UConvert, u, &[top]);
+        let z64 = c64(self, 0);
+        let is_nan = self.op(Op::INotEqual, boolt, &[man, z64]);
+        let (q, z) = (self.c32(0x200), self.c32(0));
+        let quiet = self.sel(u, is_nan, q, z);
+        let c7c = self.c32(0x7c00);
+        let special = self.op(Op::BitwiseOr, u, &[c7c, quiet]);
+        let special = self.op(Op::BitwiseOr, u, &[special, top]);
+        let c7ff = self.c32(0x7ff);
+        let is_special = self.op(Op::IEqual, boolt, &[exp, c7ff]);
+        // Finite: e is the f16 exponent (signed); s the bits dropped from the significand.
+        let rebias = self.c32(1023 - 15);
+        let e = self.op(Op::ISub, u, &[exp, rebias]);
+        let c31 = self.c32(31);
+        let too_big = self.op(Op::SGreaterThanEqual, boolt, &[e, c31]);
+        let one = self.c32(1);
+        let normal = self.op(Op::SGreaterThanEqual, boolt, &[e, one]);
+        let hidden = c64(self, 1 << 52);
+        let with = self.op(Op::BitwiseOr, u64t, &[man, hidden]);
+        let is_den = self.op(Op::IEqual, boolt, &[exp, z]);
+        let full = self.sel(u64t, is_den, man, with);
+        let c43 = self.c32(43);
+        let sd = self.op(Op::ISub, u, &[c43, e]);
+        let c63u = self.c32(63);
+        let sd = self.gl(rspirv::spirv::GLOp::SMin, u, &[sd, c63u]);
+        let c42u = self.c32(42);
+        let s = self.sel(u, normal, c42u, sd);
+        let s64 = self.op(Op::UConvert, u64t, &[s]);
+        let kept = self.op(Op::ShiftRightLogical, u64t, &[full, s64]);
+        let one64 = c64(self, 1);
+        let s1 = self.op(Op::ISub, u64t, &[s64, one64]);
+        let half = self.op(Op::ShiftLeftLogical, u64t, &[one64, s1]);
+        let span = self.op(Op::ShiftLeftLogical, u64t, &[one64, s64]);
+        let span = self.op(Op::ISub, u64t, &[span, one64]);
+        let rest = self.op(Op::BitwiseAnd, u64t, &[full, span]);
+        let above = self.op(Op::UGreaterThan, boolt, &[rest, half]);
+        let tie = self.op(Op::IEqual, boolt, &[rest, half]);
+        let lsb = self.op(Op::BitwiseAnd, u64t, &[kept, one64]);
+        let odd = self.op(Op::IEqual, boolt, &[lsb, one64]);
+        let tie_odd = self.op(Op::LogicalAnd, boolt, &[tie, odd]);
+        let up = self.op(Op::LogicalOr, boolt, &[above, tie_odd]);
+        let kept = self.op(Op::UConvert, u, &[kept]);
+        let m3ff = self.c32(0x3ff);
+        let mant = self.op(Op::BitwiseAnd, u, &[kept, m3ff]);
+        let c10 = self.c32(10);
+        let eb = self.op(Op::ShiftLeftLogical, u, &[e, c10]);
+        let nbody = self.op(Op::BitwiseOr, u, &[eb, mant]);
+        let body = self.sel(u, normal, nbody, kept);
+        let inc = self.sel(u, up, one, z);
+        let body = self.op(Op::IAdd, u, &[body, inc]);
+        let body = self.sel(u, too_big, c7c, body);
+        let body = self.sel(u, is_special, special, body);
+        self.op(Op::BitwiseOr, u, &[sign, body])
+    }
+
+    /// An f32 rounded to the nearest even f16 (`half::f16::from_f32`), as u32 bits.
+    pub(super) fn f32_to_f16(&mut self, x: Word) -> Word {
+        let ft = self.f64t();
+        let w = self.op(Op::FConvert, ft, &[x]);
+        self.f64_to_f16(w)
+    }
+
+    /// `rdna_emu::float::fma16_exact` rounded to f16: `x · y + z` (f32 values) rounded once.
+    pub(super) fn fma16(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let ft = self.f64t();
+        let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
+        let p = self.op(Op::FMul, ft, &[x, y]);
+        let s = self.round_to_odd_sum(p, z);
+        self.f64_to_f16(s)
+    }
+
+    /// `rdna_emu::float::f32_to_f16_rtz`: to f16 toward zero (one step back toward zero when
+    /// rounding to nearest went away from it).
+    pub(super) fn f32_to_f16_rtz(&mut self, x: Word) -> Word {
+        let (u, boolt, f) = (self.t.u32, self.t.bool, self.t.f32);
+        let n = self.f32_to_f16(x);
+        let back = self.f16_to_f32(n);
+        let (ab, ax) = (self.gl(rspirv::spirv::GLOp::FAbs, f, &[back]), self.gl(rspirv::spirv::GLOp::FAbs, f, &[x]));
+        let away = self.op(Op::FOrdGreaterThan, boolt, &[ab, ax]);
+        let m7fff = self.c32(0x7fff);
+        let mag = self.op(Op::BitwiseAnd, u, &[n, m7fff]);
+        let z = self.c32(0);
+        let nonzero = self.op(Op::INotEqual, boolt, &[mag, z]);
+        let c7c = self.c32(0x7c00);
+        let is_inf = self.op(Op::IEqual, boolt, &[mag, c7c]);
+        let x_inf = self.op(Op::IsInf, boolt, &[x]);
+        let both_inf = self.op(Op::LogicalAnd, boolt, &[is_inf, x_inf]);
+        let keep_inf = self.op(Op::LogicalNot, boolt, &[both_inf]);
+        // A NaN compares false, so `away` is false for it.
+        let step = self.op(Op::LogicalAnd, boolt, &[away, nonzero]);
+        let step = self.op(Op::LogicalAnd, boolt, &[step, keep_inf]);
+        let one = self.c32(1);
+        let less = self.op(Op::ISub, u, &[n, one]);
+        self.sel(u, step, less, n)
+    }
+
+    /// `v_div_fixup_f16/f32/f64` as the emulator's `div_fixup64` (f16 and f32 through f64, then
+    /// back): the special cases of S1 / S2, else |S0| with the quotient's sign. `width`: 16
+    /// (bits in the low half of a u32), 32 or 64 (a u64).
+    pub(super) fn div_fixup(&mut self, width: u32, s0: Word, s1: Word, s2: Word) -> Word {
+        let boolt = self.t.bool;
+        let ft = self.f64t();
+        let wide = width == 64;
+        let ut = if wide { self.t.u64 } else { self.t.u32 };
+        let c = |g: &mut Gen, v: u64| if wide { g.c64(v) } else { g.c32(v as u32) };
+        let to_f64 = |g: &mut Gen, v: Word| match width {
+            16 => {
+                let x = g.f16_to_f32(v);
+                g.op(Op::FConvert, ft, &[x])
+            }
+            32 => {
+                let x = g.as_f32(v);
+                g.op(Op::FConvert, ft, &[x])
+            }
+            _ => g.as_f64(v),
+        };
+        let (x0, x1, x2) = (to_f64(self, s0), to_f64(self, s1), to_f64(self, s2));
+        let (sign_bit, quiet, neg_nan, inf) = match width {
+            16 => (0x8000u64, 0x200u64, 0xfe00u64, 0x7c00u64),
+            32 => (1 << 31, 1 << 22, 0xffc0_0000, 0x7f80_0000),
+            _ => (1 << 63, 1 << 51, 0xfff8_0000_0000_0000, 0x7ff0_0000_0000_0000),
+        };
+        let (sb, qb) = (c(self, sign_bit), c(self, quiet));
+        let z = c(self, 0);
+        let sg1 = self.op(Op::BitwiseAnd, ut, &[s1, sb]);
+        let sg2 = self.op(Op::BitwiseAnd, ut, &[s2, sb]);
+        let sign = self.op(Op::BitwiseXor, ut, &[sg1, sg2]);
+        let neg = self.op(Op::INotEqual, boolt, &[sign, z]);
+        let zero = self.cf64(0.0);
+        let is = |g: &mut Gen, code: Op, x: Word| if code == Op::FOrdEqual { g.op(code, boolt, &[x, zero]) } else { g.op(code, boolt, &[x]) };
+        let (n0, n1, n2) = (is(self, Op::IsNan, x0), is(self, Op::IsNan, x1), is(self, Op::IsNan, x2));
+        let (z1, z2) = (is(self, Op::FOrdEqual, x1), is(self, Op::FOrdEqual, x2));
+        let (i1, i2) = (is(self, Op::IsInf, x1), is(self, Op::IsInf, x2));
+        let infv = c(self, inf);
+        let signed_inf = self.op(Op::BitwiseOr, ut, &[infv, sign]);
+        // |S0| with the quotient's sign.
+        let nsb = self.op(Op::Not, ut, &[sb]);
+        let mag0 = self.op(Op::BitwiseAnd, ut, &[s0, nsb]);
+        let mut r = self.op(Op::BitwiseOr, ut, &[mag0, sign]);
+        // The tests, last first so that the first that holds wins.
+        r = self.sel(ut, n0, signed_inf, r);
+        let zero_res = self.op(Op::LogicalOr, boolt, &[i1, z2]);
+        r = self.sel(ut, zero_res, sign, r);
+        let inf_res = self.op(Op::LogicalOr, boolt, &[z1, i2]);
+        r = self.sel(ut, inf_res, signed_inf, r);
+        let zz = self.op(Op::LogicalAnd, boolt, &[z1, z2]);
+        let ii = self.op(Op::LogicalAnd, boolt, &[i1, i2]);
+        let invalid = self.op(Op::LogicalOr, boolt, &[zz, ii]);
+        let nn = c(self, neg_nan);
+        r = self.sel(ut, invalid, nn, r);
+        let q1 = self.op(Op::BitwiseOr, ut, &[s1, qb]);
+        r = self.sel(ut, n1, q1, r);
+        let q2 = self.op(Op::BitwiseOr, ut, &[s2, qb]);
+        r = self.sel(ut, n2, q2, r);
+        let _ = neg;
+        if width == 16 {
+            let lo16 = self.c32(0xffff);
+            r = self.op(Op::BitwiseAnd, ut, &[r, lo16]);
+        }
+        r
+    }
+
+    /// VOP3P operations, as `rdna_emu::valu::packed` (and the emulator's fma_mix arm) run them:
+    /// each 16-bit half takes its sources' halves by op_sel (low result) and op_sel_hi (high
+    /// result), with neg_lo/neg_hi on float sources.
+    pub(super) fn packed(&mut self, st: &Step, op: VOp, m: &Mods) -> Lowered {
+        let Some(class) = packed_class(op) else { return Err(format!("internal: packed operation {op:?} admitted by `supports` without a lowering")) };
+        let (float, int, mix) = (class == Packed::Float, class == Packed::Int, class == Packed::Mix);
+        if int && m.clamp {
+            return Err("clamp on packed integer operations is not recompiled yet".into());
+        }
+        let st2 = st.clone();
+        let m = *m;
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let u = g.t.u32;
+            let mut src = [g.c32(0); 3];
+            for (k, v) in src.iter_mut().enumerate().take(st2.nsrc as usize) {
+                *v = g.src32(st2.src[k], Some(lane))?;
+            }
+            let (lo16, c16) = (g.c32(0xffff), g.c32(16));
+            let r = if mix {
+                g.fma_mix(&st2, op, &m, src, lane)?
+            } else {
+                let mut halves = [0; 2];
+                for (half, out) in halves.iter_mut().enumerate() {
+                    let mut x = [0; 3];
+                    for k in 0..3 {
+                        let hi = if half == 0 { m.op_sel >> k & 1 } else { m.op_sel_hi >> k & 1 } != 0;
+                        let v = if hi { g.op(Op::ShiftRightLogical, u, &[src[k], c16]) } else { src[k] };
+                        let mut v = g.op(Op::BitwiseAnd, u, &[v, lo16]);
+                        let negb = if half == 0 { m.neg } else { m.neg_hi };
+                        if float && negb >> k & 1 != 0 {
+                            let sb = g.c32(0x8000);
+                            v = g.op(Op::BitwiseXor, u, &[v, sb]);
+                        }
+                        x[k] = v;
+                    }
+                    *out = g.packed_half(op, x, m.clamp);
+                }
+                let hi = g.op(Op::ShiftLeftLogical, u, &[halves[1], c16]);
+                g.op(Op::BitwiseOr, u, &[halves[0], hi])
+            };
+            g.wr_v(st2.dst, lane, r)
+        })
+    }
+
+    /// One half of a packed operation on 16-bit values (in the low bits of u32s).
+    fn packed_half(&mut self, op: VOp, x: [Word; 3], clamp: bool) -> Word {
+        use VOp::*;
+        let (u, f, boolt) = (self.t.u32, self.t.f32, self.t.bool);
+        let lo16 = self.c32(0xffff);
+        let sext = |g: &mut Gen, v: Word| {
+            let c16 = g.c32(16);
+            let t = g.op(Op::ShiftLeftLogical, u, &[v, c16]);
+            g.op(Op::ShiftRightArithmetic, u, &[t, c16])
+        };
+        let r = match op {
+            PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
+                let (a, b) = (self.f16_to_f32(x[0]), self.f16_to_f32(x[1]));
+                let r = match op {
+                    PkAddF16 => {
+                        let r = self.op(Op::FAdd, f, &[a, b]);
+                        self.f32_to_f16(r)
+                    }
+                    PkMulF16 => {
+                        let r = self.op(Op::FMul, f, &[a, b]);
+                        self.f32_to_f16(r)
+                    }
+                    PkFmaF16 => {
+                        let c = self.f16_to_f32(x[2]);
+                        self.fma16(a, b, c)
+                    }
+                    _ => {
+                        let (a, b) = (self.from_f32(a), self.from_f32(b));
+                        let r = self.fminmax(false, a, b, op == PkMaxF16);
+                        let r = self.as_f32(r);
+                        self.f32_to_f16(r)
+                    }
+                };
+                if clamp {
+                    let v = self.f16_to_f32(r);
+                    let (z, one) = (self.cf32(0.0), self.cf32(1.0));
+                    let nan = self.op(Op::IsNan, boolt, &[v]);
+                    let v = self.gl(rspirv::spirv::GLOp::FClamp, f, &[v, z, one]);
+                    let v = self.sel(f, nan, z, v);
+                    self.f32_to_f16(v)
+                } else {
+                    r
+                }
+            }
+            PkAddU16 | PkAddI16 => self.op(Op::IAdd, u, &[x[0], x[1]]),
+            PkSubU16 | PkSubI16 => self.op(Op::ISub, u, &[x[0], x[1]]),
+            PkMulLoU16 => self.op(Op::IMul, u, &[x[0], x[1]]),
+            PkMadU16 | PkMadI16 => {
+                let p = self.op(Op::IMul, u, &[x[0], x[1]]);
+                self.op(Op::IAdd, u, &[p, x[2]])
+            }
+            PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 => {
+                let c15 = self.c32(15);
+                let n = self.op(Op::BitwiseAnd, u, &[x[0], c15]);
+                match op {
+                    PkLshlrevB16 => self.op(Op::ShiftLeftLogical, u, &[x[1], n]),
+                    PkLshrrevB16 => self.op(Op::ShiftRightLogical, u, &[x[1], n]),
+                    _ => {
+                        let v = sext(self, x[1]);
+                        self.op(Op::ShiftRightArithmetic, u, &[v, n])
+                    }
+                }
+            }
+            _ => {
+                // Min/max, signed or unsigned.
+                let signed = matches!(op, PkMinI16 | PkMaxI16);
+                let (a, b) = if signed { (sext(self, x[0]), sext(self, x[1])) } else { (x[0], x[1]) };
+                let lt = self.op(if signed { Op::SLessThan } else { Op::ULessThan }, boolt, &[a, b]);
+                if matches!(op, PkMinI16 | PkMinU16) { self.sel(u, lt, a, b) } else { self.sel(u, lt, b, a) }
+            }
+        };
+        self.op(Op::BitwiseAnd, u, &[r, lo16])
+    }
+
+    /// `v_fma_mix_f32` / `v_fma_mixlo_f16` / `v_fma_mixhi_f16` for one lane, as the emulator:
+    /// each source an f16 half (op_sel_hi set; op_sel picks the half) or an f32 (a constant read
+    /// as f16), neg_hi taking the absolute value and neg negating; one f32 fma, clamp, then
+    /// f32 bits or an f16 written into one half of VDST.
+    fn fma_mix(&mut self, st: &Step, op: VOp, m: &Mods, src: [Word; 3], lane: Word) -> Result<Word, String> {
+        let (u, f, boolt) = (self.t.u32, self.t.f32, self.t.bool);
+        let mut v = [0; 3];
+        for k in 0..3 {
+            let x = if m.op_sel_hi >> k & 1 != 0 {
+                let s = if m.op_sel >> k & 1 != 0 {
+                    let c16 = self.c32(16);
+                    self.op(Op::ShiftRightLogical, u, &[src[k], c16])
+                } else {
+                    src[k]
+                };
+                self.f16_to_f32(s)
+            } else if matches!(st.src[k], Src::Const(_)) {
+                self.f16_to_f32(src[k])
+            } else {
+                self.as_f32(src[k])
+            };
+            let x = if m.neg_hi >> k & 1 != 0 { self.gl(rspirv::spirv::GLOp::FAbs, f, &[x]) } else { x };
+            v[k] = if m.neg >> k & 1 != 0 { self.op(Op::FNegate, f, &[x]) } else { x };
+        }
+        let r = self.fma32(v[0], v[1], v[2]);
+        let mut r = self.as_f32(r);
+        if m.clamp {
+            let (z, one) = (self.cf32(0.0), self.cf32(1.0));
+            let nan = self.op(Op::IsNan, boolt, &[r]);
+            let cl = self.gl(rspirv::spirv::GLOp::FClamp, f, &[r, z, one]);
+            r = self.sel(f, nan, z, cl);
+        }
+        if op == VOp::FmaMixF32 {
+            return Ok(self.from_f32(r));
+        }
+        let h = self.f32_to_f16(r);
+        let old = self.rd_v(st.dst, lane)?;
+        let c16 = self.c32(16);
+        Ok(if op == VOp::FmaMixhiF16 {
+            let lo16 = self.c32(0xffff);
+            let keep = self.op(Op::BitwiseAnd, u, &[old, lo16]);
+            let hi = self.op(Op::ShiftLeftLogical, u, &[h, c16]);
+            self.op(Op::BitwiseOr, u, &[keep, hi])
+        } else {
+            let hi16 = self.c32(0xffff_0000);
+            let keep = self.op(Op::BitwiseAnd, u, &[old, hi16]);
+            self.op(Op::BitwiseOr, u, &[keep, h])
+        })
+    }
+}
