@@ -104,11 +104,12 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
                     let word = |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
                     identical = false;
                     failures.push(format!(
-                        "{tag}: buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (last {})",
+                        "{tag}: buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (dwords {:?}{})",
                         differ.len(),
                         word(got, at),
                         word(&want, at),
-                        differ.last().unwrap()
+                        &differ[..differ.len().min(12)],
+                        if differ.len() > 12 { " …" } else { "" }
                     ));
                 }
             }

@@ -42,7 +42,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         CvtF32F16 => Out::F32,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
         DivFixupF32 => Out::F32,
-        DivFixupF64 => Out::F64,
+        DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
         | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 => Out::F32,
@@ -61,7 +61,7 @@ pub(super) fn reads_mask(op: VOp) -> bool {
 
 pub(super) fn writes_carry(op: VOp) -> bool {
     use VOp::*;
-    matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32)
+    matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32 | DivScaleF64)
 }
 
 /// The VALU operation a VOPD half (`v_dual_*`) runs, when the recompiler lowers it.
@@ -248,7 +248,7 @@ impl Gen {
     }
 
     /// `rdna_emu::float::ldexp64`: `n` clamped to ±2200, applied in steps of at most 2^1000.
-    fn ldexp64(&mut self, x: Word, n: Word) -> Word {
+    pub(super) fn ldexp64(&mut self, x: Word, n: Word) -> Word {
         let (i, boolt) = (self.t.u32, self.t.bool);
         let ft = self.f64t();
         let (lo, hi) = (self.c32(-2200i32 as u32), self.c32(2200));
@@ -375,7 +375,14 @@ impl Gen {
         if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64 | Out::F16) {
             return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
         }
-        let mask_in = if reads_mask(op) { Some(self.mask_in(st)?) } else { None };
+        // v_div_fmas reads VCC whatever its encoding, besides its three sources.
+        let mask_in = if reads_mask(op) {
+            Some(self.mask_in(st)?)
+        } else if op == DivFmasF64 {
+            Some(self.rd_mask(super::VCC))
+        } else {
+            None
+        };
         // DPP: src0 as permuted across lanes, gathered in the spare row, and the lanes written.
         let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
         let carry = writes_carry(op);
@@ -1088,6 +1095,32 @@ impl Gen {
                 let hi = self.op(Op::ShiftLeftLogical, u, &[hi, c16]);
                 self.op(Op::BitwiseOr, u, &[lo, hi])
             }
+            RcpF64 | RsqF64 => {
+                // 1 / x, or 1 / sqrt(x): each rounded once, as the emulator's f64 arithmetic
+                // (the driver's f64 division and square root are trusted to be correctly
+                // rounded, as lavapipe's and NVIDIA's are; the corpus checks both).
+                let ft = self.f64t();
+                let (one, x) = (self.cf64(1.0), self.as_f64(a));
+                let x = if op == RsqF64 { self.gl(GLOp::Sqrt, ft, &[x]) } else { x };
+                let r = self.op(Op::FDiv, ft, &[one, x]);
+                self.from_f64(r)
+            }
+            DivFmasF64 => {
+                // A fused multiply-add, scaled by 2^64 where VCC is set.
+                let (x, y, z) = (self.as_f64(a), self.as_f64(b), self.as_f64(c));
+                let ft = self.f64t();
+                let r = self.fma64(x, y, z);
+                let c64 = self.c32(64);
+                let scaled = self.ldexp64(r, c64);
+                let bit = self.mask_bit(mask_in.ok_or("internal: no VCC for v_div_fmas")?, lane);
+                let r = self.sel(ft, bit, scaled, r);
+                self.from_f64(r)
+            }
+            DivScaleF64 => {
+                let (r, v) = self.div_scale64(a, b, c);
+                self.mask_set(lane, v);
+                r
+            }
             DivFixupF16 => self.div_fixup(16, a, b, c),
             DivFixupF32 => self.div_fixup(32, a, b, c),
             DivFixupF64 => self.div_fixup(64, a, b, c),
@@ -1227,8 +1260,7 @@ impl Gen {
             MulF64 => f64op(self, Op::FMul, a, b),
             FmaF64 => {
                 let (x, y, z) = (self.as_f64(a), self.as_f64(b), self.as_f64(c));
-                let ft = self.f64t();
-                let r = self.gl(GLOp::Fma, ft, &[x, y, z]);
+                let r = self.fma64(x, y, z);
                 self.from_f64(r)
             }
             MinF64 | MaxF64 => self.fminmax(true, a, b, op == MaxF64),

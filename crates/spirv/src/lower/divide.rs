@@ -1,0 +1,278 @@
+//! f64 arithmetic the driver cannot be trusted with, and the division helpers clang's f64 (and
+//! f16) division is built from, mirroring the emulator's `div_scale`, `div_fixup64` and the
+//! v_div_fmas arm: special cases and scaling by selection chains on bits and exponents.
+//!
+//! `fma64` is a fused multiply-add built from correctly rounded f64 operations (Vulkan makes
+//! add, subtract and multiply correctly rounded; its `Fma` may be a separate multiply and add,
+//! as lavapipe's is). f64 division and square root are taken from the driver, which is trusted
+//! to round them correctly (lavapipe's and NVIDIA's do; the corpus checks both).
+
+use rspirv::spirv::{Op, Word};
+
+use super::Gen;
+
+impl Gen {
+    /// `v_div_fixup_f16/f32/f64` as the emulator's `div_fixup64` (f16 and f32 through f64, then
+    /// back): the special cases of S1 / S2, else |S0| with the quotient's sign. `width`: 16
+    /// (bits in the low half of a u32), 32 or 64 (a u64).
+    pub(super) fn div_fixup(&mut self, width: u32, s0: Word, s1: Word, s2: Word) -> Word {
+        let boolt = self.t.bool;
+        let ft = self.f64t();
+        let wide = width == 64;
+        let ut = if wide { self.t.u64 } else { self.t.u32 };
+        let c = |g: &mut Gen, v: u64| if wide { g.c64(v) } else { g.c32(v as u32) };
+        let to_f64 = |g: &mut Gen, v: Word| match width {
+            16 => {
+                let x = g.f16_to_f32(v);
+                g.op(Op::FConvert, ft, &[x])
+            }
+            32 => {
+                let x = g.as_f32(v);
+                g.op(Op::FConvert, ft, &[x])
+            }
+            _ => g.as_f64(v),
+        };
+        let (x0, x1, x2) = (to_f64(self, s0), to_f64(self, s1), to_f64(self, s2));
+        let (sign_bit, quiet, neg_nan, inf) = match width {
+            16 => (0x8000u64, 0x200u64, 0xfe00u64, 0x7c00u64),
+            32 => (1 << 31, 1 << 22, 0xffc0_0000, 0x7f80_0000),
+            _ => (1 << 63, 1 << 51, 0xfff8_0000_0000_0000, 0x7ff0_0000_0000_0000),
+        };
+        let (sb, qb) = (c(self, sign_bit), c(self, quiet));
+        let z = c(self, 0);
+        let sg1 = self.op(Op::BitwiseAnd, ut, &[s1, sb]);
+        let sg2 = self.op(Op::BitwiseAnd, ut, &[s2, sb]);
+        let sign = self.op(Op::BitwiseXor, ut, &[sg1, sg2]);
+        let neg = self.op(Op::INotEqual, boolt, &[sign, z]);
+        let zero = self.cf64(0.0);
+        let is = |g: &mut Gen, code: Op, x: Word| if code == Op::FOrdEqual { g.op(code, boolt, &[x, zero]) } else { g.op(code, boolt, &[x]) };
+        let (n0, n1, n2) = (is(self, Op::IsNan, x0), is(self, Op::IsNan, x1), is(self, Op::IsNan, x2));
+        let (z1, z2) = (is(self, Op::FOrdEqual, x1), is(self, Op::FOrdEqual, x2));
+        let (i1, i2) = (is(self, Op::IsInf, x1), is(self, Op::IsInf, x2));
+        let infv = c(self, inf);
+        let signed_inf = self.op(Op::BitwiseOr, ut, &[infv, sign]);
+        // |S0| with the quotient's sign.
+        let nsb = self.op(Op::Not, ut, &[sb]);
+        let mag0 = self.op(Op::BitwiseAnd, ut, &[s0, nsb]);
+        let mut r = self.op(Op::BitwiseOr, ut, &[mag0, sign]);
+        // The tests, last first so that the first that holds wins.
+        r = self.sel(ut, n0, signed_inf, r);
+        let zero_res = self.op(Op::LogicalOr, boolt, &[i1, z2]);
+        r = self.sel(ut, zero_res, sign, r);
+        let inf_res = self.op(Op::LogicalOr, boolt, &[z1, i2]);
+        r = self.sel(ut, inf_res, signed_inf, r);
+        let zz = self.op(Op::LogicalAnd, boolt, &[z1, z2]);
+        let ii = self.op(Op::LogicalAnd, boolt, &[i1, i2]);
+        let invalid = self.op(Op::LogicalOr, boolt, &[zz, ii]);
+        let nn = c(self, neg_nan);
+        r = self.sel(ut, invalid, nn, r);
+        let q1 = self.op(Op::BitwiseOr, ut, &[s1, qb]);
+        r = self.sel(ut, n1, q1, r);
+        let q2 = self.op(Op::BitwiseOr, ut, &[s2, qb]);
+        r = self.sel(ut, n2, q2, r);
+        let _ = neg;
+        if width == 16 {
+            let lo16 = self.c32(0xffff);
+            r = self.op(Op::BitwiseAnd, ut, &[r, lo16]);
+        }
+        r
+    }
+
+    /// `v_div_scale_f64` as the emulator's `div_scale` (AMD's pseudo-code): S0 scaled by 2^128
+    /// or 2^-128, or kept, so that the reciprocal iteration neither under- nor overflows;
+    /// returns (result bits, the VCC bit). The first case that holds decides.
+    pub(super) fn div_scale64(&mut self, s0: Word, s1: Word, s2: Word) -> (Word, Word) {
+        let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let ft = self.f64t();
+        let (x0, x1, x2) = (self.as_f64(s0), self.as_f64(s1), self.as_f64(s2));
+        let exp = |g: &mut Gen, bits: Word| {
+            let (c52, m) = (g.c64(52), g.c64(0x7ff));
+            let e = g.op(Op::ShiftRightLogical, u64t, &[bits, c52]);
+            let e = g.op(Op::BitwiseAnd, u64t, &[e, m]);
+            g.op(Op::UConvert, u, &[e])
+        };
+        let zero = self.cf64(0.0);
+        let z32 = self.c32(0);
+        // Subnormal: exponent field 0 and not zero.
+        let subnormal = |g: &mut Gen, x: Word| {
+            let b = g.from_f64(x);
+            let e = exp(g, b);
+            let e0 = g.op(Op::IEqual, boolt, &[e, z32]);
+            let nz = g.op(Op::FUnordNotEqual, boolt, &[x, zero]);
+            g.op(Op::LogicalAnd, boolt, &[e0, nz])
+        };
+        let (e1, e2) = (exp(self, s1), exp(self, s2));
+        let c128 = self.c32(128);
+        let up = self.ldexp64(x0, c128);
+        let m128 = self.c32(-128i32 as u32);
+        let down = self.ldexp64(x0, m128);
+        let eq1 = self.op(Op::FOrdEqual, boolt, &[x0, x1]);
+        let eq2 = self.op(Op::FOrdEqual, boolt, &[x0, x2]);
+        let up_if1 = self.sel(ft, eq1, up, x0);
+        let up_if2 = self.sel(ft, eq2, up, x0);
+        let one = self.cf64(1.0);
+        let r1 = self.op(Op::FDiv, ft, &[one, x1]);
+        let r1_zero = self.op(Op::FOrdEqual, boolt, &[r1, zero]);
+        let r1_sub = subnormal(self, r1);
+        let rcp_denorm = self.op(Op::LogicalOr, boolt, &[r1_sub, r1_zero]);
+        let q = self.op(Op::FDiv, ft, &[x2, x1]);
+        let q_denorm = subnormal(self, q);
+        let tr = self.b.constant_true(boolt);
+        let fl = self.b.constant_false(boolt);
+        // From the last case to the first.
+        let c53 = self.c32(53);
+        let tiny = self.op(Op::ULessThanEqual, boolt, &[e2, c53]);
+        let mut r = self.sel(ft, tiny, up, x0);
+        let mut v = fl;
+        r = self.sel(ft, q_denorm, up_if2, r);
+        v = self.sel(boolt, q_denorm, tr, v);
+        r = self.sel(ft, rcp_denorm, down, r);
+        v = self.sel(boolt, rcp_denorm, fl, v);
+        let both = self.op(Op::LogicalAnd, boolt, &[rcp_denorm, q_denorm]);
+        r = self.sel(ft, both, up_if1, r);
+        v = self.sel(boolt, both, tr, v);
+        let s1_sub = subnormal(self, x1);
+        r = self.sel(ft, s1_sub, up, r);
+        v = self.sel(boolt, s1_sub, fl, v);
+        let d = self.op(Op::ISub, u, &[e2, e1]);
+        let c768 = self.c32(768);
+        let near = self.op(Op::SGreaterThanEqual, boolt, &[d, c768]);
+        r = self.sel(ft, near, up_if1, r);
+        v = self.sel(boolt, near, tr, v);
+        let (z1, z2) = (self.op(Op::FOrdEqual, boolt, &[x1, zero]), self.op(Op::FOrdEqual, boolt, &[x2, zero]));
+        let zz = self.op(Op::LogicalOr, boolt, &[z1, z2]);
+        let nan = self.cf64(f64::NAN);
+        r = self.sel(ft, zz, nan, r);
+        v = self.sel(boolt, zz, fl, v);
+        (self.from_f64(r), v)
+    }
+
+    /// `x · y + z` rounded once (f64 Words), for every input. x and y are scaled to [1, 2) and
+    /// z by the same power of two (kept as a sign-only sticky value when far below the product,
+    /// and returned as the result when far above it); the core ([`Gen::fma64_core`]) then runs
+    /// in a range where it is exact, and scaling back rounds once: the core's result rounded to
+    /// nearest when the answer is a normal f64, rounded to odd when it is subnormal (so that
+    /// the scaling's rounding is the only one). Zeros, infinities and NaNs take the driver's
+    /// `Fma`, which is exact for them whether fused or not.
+    pub(super) fn fma64(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let (i, boolt) = (self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let finite_nonzero = |g: &mut Gen, v: Word| {
+            let zero = g.cf64(0.0);
+            let nz = g.op(Op::FOrdNotEqual, boolt, &[v, zero]);
+            let inf = g.op(Op::IsInf, boolt, &[v]);
+            let fin = g.op(Op::LogicalNot, boolt, &[inf]);
+            g.op(Op::LogicalAnd, boolt, &[nz, fin])
+        };
+        let (fx, fy, fz) = (finite_nonzero(self, x), finite_nonzero(self, y), finite_nonzero(self, z));
+        let plain = self.op(Op::LogicalAnd, boolt, &[fx, fy]);
+        let plain = self.op(Op::LogicalAnd, boolt, &[plain, fz]);
+        let ((xs, ex), (ys, ey), (zs, ez)) = (self.unit_scale(x), self.unit_scale(y), self.unit_scale(z));
+        let k = self.op(Op::IAdd, i, &[ex, ey]);
+        let d = self.op(Op::ISub, i, &[ez, k]);
+        // z' = z · 2^-k: its mantissa with exponent d, or a sticky 2^-200 below the product's
+        // lowest bit (2^-104).
+        let scaled_z = self.with_exponent(zs, d);
+        let m200 = self.c32(-200i32 as u32);
+        let sticky = self.gl(rspirv::spirv::GLOp::FSign, ft, &[z]);
+        let tiny = self.cf64(2f64.powi(-200));
+        let sticky = self.op(Op::FMul, ft, &[sticky, tiny]);
+        let far_below = self.op(Op::SLessThan, boolt, &[d, m200]);
+        let zz = self.sel(ft, far_below, sticky, scaled_z);
+        let zero = self.cf64(0.0);
+        let zz = self.sel(ft, fz, zz, zero);
+        let (th, v) = self.fma64_core(xs, ys, zz);
+        let rn = self.op(Op::FAdd, ft, &[th, v]);
+        let ro = self.round_to_odd_sum(th, v);
+        let (_, er) = self.unit_scale(rn);
+        let e = self.op(Op::IAdd, i, &[er, k]);
+        let c1022 = self.c32(-1022i32 as u32);
+        let subnormal = self.op(Op::SLessThan, boolt, &[e, c1022]);
+        let r = self.sel(ft, subnormal, ro, rn);
+        let r = self.ldexp64(r, k);
+        // z far above the product (more than 2^60 times it): the product only breaks no tie.
+        let c60 = self.c32(60);
+        let far_above = self.op(Op::SGreaterThan, boolt, &[d, c60]);
+        let far_above = self.op(Op::LogicalAnd, boolt, &[far_above, fz]);
+        let r = self.sel(ft, far_above, z, r);
+        let driver = self.gl(rspirv::spirv::GLOp::Fma, ft, &[x, y, z]);
+        self.sel(ft, plain, r, driver)
+    }
+
+    /// A finite nonzero f64 as (mantissa in [1, 2) with its sign, unbiased exponent); subnormals
+    /// are normalised first. Zeros give exponent -1023 - 64 and infinities/NaNs garbage (the
+    /// callers do not use them).
+    fn unit_scale(&mut self, v: Word) -> (Word, Word) {
+        let (i, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let ft = self.f64t();
+        let field = |g: &mut Gen, w: Word| {
+            let b = g.from_f64(w);
+            let (c52, m) = (g.c64(52), g.c64(0x7ff));
+            let e = g.op(Op::ShiftRightLogical, u64t, &[b, c52]);
+            let e = g.op(Op::BitwiseAnd, u64t, &[e, m]);
+            g.op(Op::UConvert, i, &[e])
+        };
+        let e0 = field(self, v);
+        let z = self.c32(0);
+        let sub = self.op(Op::IEqual, boolt, &[e0, z]);
+        let up = self.cf64(2f64.powi(64));
+        let vu = self.op(Op::FMul, ft, &[v, up]);
+        let w = self.sel(ft, sub, vu, v);
+        let e = field(self, w);
+        let bias = self.c32(1023);
+        let e = self.op(Op::ISub, i, &[e, bias]);
+        let c64 = self.c32(64);
+        let e_sub = self.op(Op::ISub, i, &[e, c64]);
+        let e = self.sel(i, sub, e_sub, e);
+        let m = self.with_exponent(w, z);
+        (m, e)
+    }
+
+    /// `v` (normal) with its exponent replaced by `e` (unbiased, in the normal range).
+    fn with_exponent(&mut self, v: Word, e: Word) -> Word {
+        let (i, u64t) = (self.t.u32, self.t.u64);
+        let b = self.from_f64(v);
+        let keep = self.c64(!(0x7ffu64 << 52));
+        let b = self.op(Op::BitwiseAnd, u64t, &[b, keep]);
+        let bias = self.c32(1023);
+        let e = self.op(Op::IAdd, i, &[e, bias]);
+        let e = self.op(Op::UConvert, u64t, &[e]);
+        let c52 = self.c64(52);
+        let e = self.op(Op::ShiftLeftLogical, u64t, &[e, c52]);
+        let b = self.op(Op::BitwiseOr, u64t, &[b, e]);
+        self.as_f64(b)
+    }
+
+    /// Boldo and Melquiond's emulated FMA for |x|, |y| in [1, 2) and |z| at most 2^61: Dekker's
+    /// exact product ph + pl (Veltkamp splitting), th + tl = z + ph exactly, and v = tl + pl
+    /// rounded to odd; `th + v` rounded once is the fused result. Returns (th, v).
+    fn fma64_core(&mut self, x: Word, y: Word, z: Word) -> (Word, Word) {
+        let ft = self.f64t();
+        let split = |g: &mut Gen, v: Word| {
+            let k = g.cf64(134_217_729.0);
+            let t = g.op(Op::FMul, ft, &[v, k]);
+            let d = g.op(Op::FSub, ft, &[t, v]);
+            let hi = g.op(Op::FSub, ft, &[t, d]);
+            let lo = g.op(Op::FSub, ft, &[v, hi]);
+            (hi, lo)
+        };
+        let ((xh, xl), (yh, yl)) = (split(self, x), split(self, y));
+        let ph = self.op(Op::FMul, ft, &[x, y]);
+        let hh = self.op(Op::FMul, ft, &[xh, yh]);
+        let e = self.op(Op::FSub, ft, &[hh, ph]);
+        let hl = self.op(Op::FMul, ft, &[xh, yl]);
+        let e = self.op(Op::FAdd, ft, &[e, hl]);
+        let lh = self.op(Op::FMul, ft, &[xl, yh]);
+        let e = self.op(Op::FAdd, ft, &[e, lh]);
+        let ll = self.op(Op::FMul, ft, &[xl, yl]);
+        let pl = self.op(Op::FAdd, ft, &[e, ll]);
+        let th = self.op(Op::FAdd, ft, &[z, ph]);
+        let bb = self.op(Op::FSub, ft, &[th, z]);
+        let t1 = self.op(Op::FSub, ft, &[th, bb]);
+        let t1 = self.op(Op::FSub, ft, &[z, t1]);
+        let t2 = self.op(Op::FSub, ft, &[ph, bb]);
+        let tl = self.op(Op::FAdd, ft, &[t1, t2]);
+        let v = self.round_to_odd_sum(tl, pl);
+        (th, v)
+    }
+}
