@@ -171,3 +171,20 @@ __kernel void k_permlane_divergent(__global const uint *in, __global uint *out) 
     if ((l ^ (l >> 2)) & 1) r = __builtin_amdgcn_permlane16(0xbeef, v, 0x89abcdef, 0x01234567, false, false);
     out[GID] = r;
 }
+
+// f64 fma on crafted operands: the exact error of a product, random addends (some cancel),
+// subnormal and overflowing results, and an addend far above the product. The recompiler
+// builds fma from plain f64 steps, since a driver's Fma may round twice.
+static double with_exp(ulong b, int e) { return as_double((b & 0x800fffffffffffffUL) | ((ulong)(1023 + e) << 52)); }
+__kernel void k_fma64(__global const ulong *in, __global double *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    ulong a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2];
+    double x = with_exp(a, (int)(a >> 52 & 63) - 32), y = with_exp(b, (int)(b >> 52 & 63) - 32);
+    double z = with_exp(c, (int)(c >> 52 & 127) - 64);
+    out[5 * i + 0] = __builtin_fma(x, y, -(x * y));
+    out[5 * i + 1] = __builtin_fma(x, y, z);
+    out[5 * i + 2] = __builtin_fma(x * 0x1p-1000, y * 0x1p-40, z * 0x1p-1050);
+    out[5 * i + 3] = __builtin_fma(x * 0x1p900, y * 0x1p100, -z * 0x1p1000);
+    out[5 * i + 4] = __builtin_fma(x, y, z * 0x1p200);
+}

@@ -1114,7 +1114,7 @@ fn fract_and_med3() {
         let n = 256u32;
         let mut r = Rng(47);
         let special = [0.0f32, -0.0, 1.0, -1.0, -1e-30, 1e-40, -1e-40, 2.5, -2.5, 8388609.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.75, -0.75, 3.0];
-        let mut pick = |r: &mut Rng| if r.u32() % 3 == 0 { special[(r.u32() % 16) as usize] } else { r.f32(-100.0, 100.0) };
+        let pick = |r: &mut Rng| if r.u32() % 3 == 0 { special[(r.u32() % 16) as usize] } else { r.f32(-100.0, 100.0) };
         let (a, b, c): (Vec<f32>, Vec<f32>, Vec<f32>) = {
             let mut v = (Vec::new(), Vec::new(), Vec::new());
             for _ in 0..n {
@@ -1176,5 +1176,35 @@ fn permlane16_in_divergent_flow() {
             })
             .collect();
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
+    });
+}
+
+/// `k_fma64`: f64 fma, one rounding of the exact value (Rust's `mul_add`), on the exact error
+/// of a product, random addends, subnormal and overflowing results and far-away addends.
+#[test]
+fn fma64_rounds_once() {
+    each_wave2(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(59);
+        let raw: Vec<u64> = (0..3 * n).map(|_| r.next()).collect();
+        let mut b = vec![bytes_u64(&raw), vec![0u8; 40 * n as usize]];
+        ok(co, "k_fma64", n, 64, &mut b, &[S::U32(n)]);
+        let with_exp = |b: u64, e: i64| f64::from_bits(b & 0x800f_ffff_ffff_ffff | ((1023 + e) as u64) << 52);
+        let got = u64s(&b[1]);
+        for i in 0..n as usize {
+            let (a, bb, c) = (raw[3 * i], raw[3 * i + 1], raw[3 * i + 2]);
+            let (x, y) = (with_exp(a, (a >> 52 & 63) as i64 - 32), with_exp(bb, (bb >> 52 & 63) as i64 - 32));
+            let z = with_exp(c, (c >> 52 & 127) as i64 - 64);
+            let p = |k: i32| 2f64.powi(k);
+            let want = [
+                x.mul_add(y, -(x * y)),
+                x.mul_add(y, z),
+                (x * p(-1000)).mul_add(y * p(-40), z * p(-1050)),
+                (x * p(900)).mul_add(y * p(100), -z * p(1000)),
+                x.mul_add(y, z * p(200)),
+            ];
+            let want: Vec<u64> = want.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(&got[5 * i..5 * i + 5], &want[..], "wave{lanes} i={i} x={x:e} y={y:e} z={z:e}");
+        }
     });
 }

@@ -152,8 +152,11 @@ impl Gen {
     /// and returned as the result when far above it); the core ([`Gen::fma64_core`]) then runs
     /// in a range where it is exact, and scaling back rounds once: the core's result rounded to
     /// nearest when the answer is a normal f64, rounded to odd when it is subnormal (so that
-    /// the scaling's rounding is the only one). Zeros, infinities and NaNs take the driver's
-    /// `Fma`, which is exact for them whether fused or not.
+    /// the scaling's rounding is the only one; in the binade just below 2^-1022, where f64 holds
+    /// 52 bits, rounding to odd at 53 bits leaves one bit short of the two the argument needs, so
+    /// a result there may be one unit off in rare ties). An infinite z with finite x and y gives
+    /// z; other zeros, infinities and NaNs take the driver's `Fma`, exact for them whether it
+    /// is fused or not.
     pub(super) fn fma64(&mut self, x: Word, y: Word, z: Word) -> Word {
         let (i, boolt) = (self.t.u32, self.t.bool);
         let ft = self.f64t();
@@ -196,7 +199,20 @@ impl Gen {
         let far_above = self.op(Op::LogicalAnd, boolt, &[far_above, fz]);
         let r = self.sel(ft, far_above, z, r);
         let driver = self.gl(rspirv::spirv::GLOp::Fma, ft, &[x, y, z]);
-        self.sel(ft, plain, r, driver)
+        let r = self.sel(ft, plain, r, driver);
+        // An infinite z with finite x and y is the result: an unfused driver would overflow the
+        // product and make NaN of inf - inf.
+        let finite = |g: &mut Gen, v: Word| {
+            let inf = g.op(Op::IsInf, boolt, &[v]);
+            let nan = g.op(Op::IsNan, boolt, &[v]);
+            let bad = g.op(Op::LogicalOr, boolt, &[inf, nan]);
+            g.op(Op::LogicalNot, boolt, &[bad])
+        };
+        let (gx, gy) = (finite(self, x), finite(self, y));
+        let z_inf = self.op(Op::IsInf, boolt, &[z]);
+        let only_z = self.op(Op::LogicalAnd, boolt, &[gx, gy]);
+        let only_z = self.op(Op::LogicalAnd, boolt, &[only_z, z_inf]);
+        self.sel(ft, only_z, z, r)
     }
 
     /// A finite nonzero f64 as (mantissa in [1, 2) with its sign, unbiased exponent); subnormals
