@@ -23,6 +23,7 @@ const VCC: u16 = 106;
 const NULL: u16 = 125;
 const EXEC: u16 = 126;
 
+mod bytes;
 mod divide;
 pub(crate) mod half;
 mod lds;

@@ -16,6 +16,8 @@ pub(crate) enum Packed {
     Float,
     Int,
     Mix,
+    /// Dot products of whole 32-bit sources (`bytes.rs`).
+    Dot,
 }
 
 pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
@@ -25,6 +27,7 @@ pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
         PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16
         | PkMadI16 | PkAddI16 | PkSubI16 => Packed::Int,
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
+        Dot4U32U8 | Dot2I32I16 => Packed::Dot,
         _ => return None,
     })
 }
@@ -183,8 +186,11 @@ impl Gen {
     pub(super) fn packed(&mut self, st: &Step, op: VOp, m: &Mods) -> Lowered {
         let Some(class) = packed_class(op) else { return Err(format!("internal: packed operation {op:?} admitted by `supports` without a lowering")) };
         let (float, int, mix) = (class == Packed::Float, class == Packed::Int, class == Packed::Mix);
-        if int && m.clamp {
+        if (int || class == Packed::Dot) && m.clamp {
             return Err("clamp on packed integer operations is not recompiled yet".into());
+        }
+        if class == Packed::Dot && (m.neg | m.neg_hi) != 0 {
+            return Err("signedness modifiers on dot products are not recompiled yet".into());
         }
         let st2 = st.clone();
         let m = *m;
@@ -197,6 +203,8 @@ impl Gen {
             let (lo16, c16) = (g.c32(0xffff), g.c32(16));
             let r = if mix {
                 g.fma_mix(&st2, op, &m, src, lane)?
+            } else if let Some(r) = g.byte_op(op, src) {
+                r
             } else {
                 let mut halves = [0; 2];
                 for (half, out) in halves.iter_mut().enumerate() {

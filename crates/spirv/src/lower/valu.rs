@@ -40,6 +40,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         SubNcU16 | MadU16 | LshlrevB16 => Out::U16,
         AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 => Out::F16,
         CvtF32F16 => Out::F32,
+        SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
         DivFixupF32 => Out::F32,
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
@@ -717,6 +718,9 @@ impl Gen {
     /// One lane of `op` on its (modified) sources; 32- or 64-bit integer result bits.
     fn lane_op(&mut self, op: VOp, [a, b, c]: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
         use VOp::*;
+        if let Some(r) = self.byte_op(op, [a, b, c]) {
+            return Ok(r);
+        }
         let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
         let (m31, one32, z32) = (self.c32(31), self.c32(1), self.c32(0));
         let (one64, c32_64) = (self.c64(1), self.c64(32));
