@@ -188,3 +188,38 @@ __kernel void k_fma64(__global const ulong *in, __global double *out, uint n) {
     out[5 * i + 3] = __builtin_fma(x * 0x1p900, y * 0x1p100, -z * 0x1p1000);
     out[5 * i + 4] = __builtin_fma(x, y, z * 0x1p200);
 }
+
+// SDWA (gfx10 only): byte and word source selection with sign extension, and each way of
+// writing part of VDST (preserve the rest, sign-extend upward, zero it).
+__kernel void k_sdwa(__global const uint *in, __global uint *out) {
+#ifdef __gfx1030__
+    uint a = in[2 * GID], b = in[2 * GID + 1];
+    uint r0 = b, r1, r2, r3;
+    __asm__ volatile("v_add_nc_u32_sdwa %0, %1, %2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2 src1_sel:WORD_0" : "+v"(r0) : "v"(a), "v"(b));
+    __asm__ volatile("v_max_i32_sdwa %0, sext(%1), sext(%2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:BYTE_2" : "=v"(r1) : "v"(a), "v"(b));
+    __asm__ volatile("v_mov_b32_sdwa %0, %1 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3" : "=v"(r2) : "v"(a));
+    __asm__ volatile("v_sub_nc_u32_sdwa %0, sext(%1), %2 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:BYTE_1" : "=v"(r3) : "v"(a), "v"(b));
+    out[4 * GID + 0] = r0;
+    out[4 * GID + 1] = r1;
+    out[4 * GID + 2] = r2;
+    out[4 * GID + 3] = r3;
+#endif
+}
+
+// Rounding to integers near the end of the fraction bits (2^20 to 2^55) and at small halves:
+// drivers get these wrong (lavapipe's f64 RoundEven(3.5) is 3; above 2^50 its Trunc keeps the
+// fraction), so the recompiler computes them itself.
+__kernel void k_round64(__global const ulong *in, __global double *out, __global float *fout, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    ulong a = in[i];
+    double x = with_exp(a, 20 + (int)(a >> 52 & 31) + 4);
+    double h = (double)(int)(a & 0xff) - 127.5;
+    float f = (float)with_exp(a, (int)(a >> 52 & 7) + 18);
+    out[4 * i + 0] = __builtin_rint(x);
+    out[4 * i + 1] = __builtin_trunc(x);
+    out[4 * i + 2] = __builtin_rint(h);
+    out[4 * i + 3] = __builtin_trunc(h * 0.25);
+    fout[2 * i + 0] = __builtin_rintf(f);
+    fout[2 * i + 1] = __builtin_truncf(-f);
+}

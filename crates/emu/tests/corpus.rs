@@ -1208,3 +1208,53 @@ fn fma64_rounds_once() {
         }
     });
 }
+
+/// `k_sdwa` (gfx10; gfx11 has no SDWA and the kernel is empty there): source bytes and words,
+/// zero- or sign-extended, and dst_sel with each dst_unused.
+#[test]
+fn sdwa_selects_and_merges() {
+    each_wave2(|co, lanes| {
+        if co.mcpu != Some("gfx1030") {
+            return;
+        }
+        let n = 256u32;
+        let mut r = Rng(61);
+        let x: Vec<u32> = (0..2 * n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&x), vec![0u8; 16 * n as usize]];
+        ok(co, "k_sdwa", n, 64, &mut b, &[]);
+        let got = u32s(&b[1]);
+        for i in 0..n as usize {
+            let (a, bb) = (x[2 * i], x[2 * i + 1]);
+            let sum = ((a >> 16) & 0xff) + (bb & 0xffff);
+            let r0 = bb & 0xffff | (sum & 0xffff) << 16;
+            let r1 = ((a >> 16) as u16 as i16 as i32).max((bb >> 16) as u8 as i8 as i32) as u32;
+            let part = ((a >> 24) & 0xff) << 8;
+            let r2 = ((part << 16) as i32 >> 16) as u32 & !0xff;
+            let r3 = ((a as u8 as i8 as i32 as u32).wrapping_sub((bb >> 8) & 0xff)) & 0xffff;
+            assert_eq!(&got[4 * i..4 * i + 4], &[r0, r1, r2, r3], "wave{lanes} i={i} a={a:#x} b={bb:#x}");
+        }
+    });
+}
+
+/// `k_round64`: rint and trunc (f64 and f32) near the end of the fraction bits and on halves.
+#[test]
+fn round_to_integer_near_the_fraction_end() {
+    each_wave2(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(67);
+        let raw: Vec<u64> = (0..n).map(|_| r.next()).collect();
+        let mut b = vec![bytes_u64(&raw), vec![0u8; 32 * n as usize], vec![0u8; 8 * n as usize]];
+        ok(co, "k_round64", n, 64, &mut b, &[S::U32(n)]);
+        let with_exp = |b: u64, e: i64| f64::from_bits(b & 0x800f_ffff_ffff_ffff | ((1023 + e) as u64) << 52);
+        let (got, fgot) = (u64s(&b[1]), u32s(&b[2]));
+        for i in 0..n as usize {
+            let a = raw[i];
+            let x = with_exp(a, 20 + (a >> 52 & 31) as i64 + 4);
+            let h = (a & 0xff) as i32 as f64 - 127.5;
+            let f = with_exp(a, (a >> 52 & 7) as i64 + 18) as f32;
+            let want = [x.round_ties_even(), x.trunc(), h.round_ties_even(), (h * 0.25).trunc()].map(f64::to_bits);
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x} h={h}");
+            assert_eq!(&fgot[2 * i..2 * i + 2], &[f.round_ties_even().to_bits(), (-f).trunc().to_bits()], "wave{lanes} i={i} f={f}");
+        }
+    });
+}

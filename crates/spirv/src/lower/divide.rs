@@ -150,11 +150,8 @@ impl Gen {
     /// `x · y + z` rounded once (f64 Words), for every input. x and y are scaled to [1, 2) and
     /// z by the same power of two (kept as a sign-only sticky value when far below the product,
     /// and returned as the result when far above it); the core ([`Gen::fma64_core`]) then runs
-    /// in a range where it is exact, and scaling back rounds once: the core's result rounded to
-    /// nearest when the answer is a normal f64, rounded to odd when it is subnormal (so that
-    /// the scaling's rounding is the only one; in the binade just below 2^-1022, where f64 holds
-    /// 52 bits, rounding to odd at 53 bits leaves one bit short of the two the argument needs, so
-    /// a result there may be one unit off in rare ties). An infinite z with finite x and y gives
+    /// in a range where it is exact, and scaling back is exact for a normal result; a subnormal
+    /// one is rounded to its grid once by [`Gen::round_subnormal`]. An infinite z with finite x and y gives
     /// z; other zeros, infinities and NaNs take the driver's `Fma`, exact for them whether it
     /// is fused or not.
     pub(super) fn fma64(&mut self, x: Word, y: Word, z: Word) -> Word {
@@ -168,8 +165,14 @@ impl Gen {
             g.op(Op::LogicalAnd, boolt, &[nz, fin])
         };
         let (fx, fy, fz) = (finite_nonzero(self, x), finite_nonzero(self, y), finite_nonzero(self, z));
+        // A zero z takes the main path too: an unfused driver turns a product that underflows
+        // to -0 plus +0 into +0.
+        let z_inf = self.op(Op::IsInf, boolt, &[z]);
+        let z_nan = self.op(Op::IsNan, boolt, &[z]);
+        let z_bad = self.op(Op::LogicalOr, boolt, &[z_inf, z_nan]);
+        let z_finite = self.op(Op::LogicalNot, boolt, &[z_bad]);
         let plain = self.op(Op::LogicalAnd, boolt, &[fx, fy]);
-        let plain = self.op(Op::LogicalAnd, boolt, &[plain, fz]);
+        let plain = self.op(Op::LogicalAnd, boolt, &[plain, z_finite]);
         let ((xs, ex), (ys, ey), (zs, ez)) = (self.unit_scale(x), self.unit_scale(y), self.unit_scale(z));
         let k = self.op(Op::IAdd, i, &[ex, ey]);
         let d = self.op(Op::ISub, i, &[ez, k]);
@@ -186,13 +189,13 @@ impl Gen {
         let zz = self.sel(ft, fz, zz, zero);
         let (th, v) = self.fma64_core(xs, ys, zz);
         let rn = self.op(Op::FAdd, ft, &[th, v]);
-        let ro = self.round_to_odd_sum(th, v);
         let (_, er) = self.unit_scale(rn);
         let e = self.op(Op::IAdd, i, &[er, k]);
         let c1022 = self.c32(-1022i32 as u32);
         let subnormal = self.op(Op::SLessThan, boolt, &[e, c1022]);
-        let r = self.sel(ft, subnormal, ro, rn);
-        let r = self.ldexp64(r, k);
+        let normal = self.ldexp64(rn, k);
+        let sub = self.round_subnormal(th, v, rn, k);
+        let r = self.sel(ft, subnormal, sub, normal);
         // z far above the product (more than 2^60 times it): the product only breaks no tie.
         let c60 = self.c32(60);
         let far_above = self.op(Op::SGreaterThan, boolt, &[d, c60]);
@@ -213,6 +216,43 @@ impl Gen {
         let only_z = self.op(Op::LogicalAnd, boolt, &[gx, gy]);
         let only_z = self.op(Op::LogicalAnd, boolt, &[only_z, z_inf]);
         self.sel(ft, only_z, z, r)
+    }
+
+    /// The subnormal result 2^k · (th + v), rounded once to the subnormal grid: s = th + v
+    /// rounded to nearest (`rn`) and its exact error e; s in units of 2^-1074 (an exact
+    /// scaling) rounded to an integer with ties to even, except that a tie e breaks toward e's
+    /// side (s was itself rounded); an exact zero is +0.
+    fn round_subnormal(&mut self, th: Word, v: Word, rn: Word, k: Word) -> Word {
+        let (i, boolt) = (self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let bb = self.op(Op::FSub, ft, &[rn, th]);
+        let t1 = self.op(Op::FSub, ft, &[rn, bb]);
+        let t1 = self.op(Op::FSub, ft, &[th, t1]);
+        let t2 = self.op(Op::FSub, ft, &[v, bb]);
+        let e = self.op(Op::FAdd, ft, &[t1, t2]);
+        let c1074 = self.c32(1074);
+        let sh = self.op(Op::IAdd, i, &[k, c1074]);
+        let m = self.ldexp64(rn, sh);
+        let mb = self.from_f64(m);
+        let n = self.round_int(mb, true, false);
+        let n = self.as_f64(n);
+        let diff = self.op(Op::FSub, ft, &[m, n]);
+        let ad = self.gl(rspirv::spirv::GLOp::FAbs, ft, &[diff]);
+        let (half, zero) = (self.cf64(0.5), self.cf64(0.0));
+        let tie = self.op(Op::FOrdEqual, boolt, &[ad, half]);
+        let inexact = self.op(Op::FOrdNotEqual, boolt, &[e, zero]);
+        let tie = self.op(Op::LogicalAnd, boolt, &[tie, inexact]);
+        let (dp, ep) = (self.op(Op::FOrdGreaterThan, boolt, &[diff, zero]), self.op(Op::FOrdGreaterThan, boolt, &[e, zero]));
+        let same = self.op(Op::LogicalEqual, boolt, &[dp, ep]);
+        let fix = self.op(Op::LogicalAnd, boolt, &[tie, same]);
+        let two = self.cf64(2.0);
+        let step = self.op(Op::FMul, ft, &[diff, two]);
+        let other = self.op(Op::FAdd, ft, &[n, step]);
+        let n = self.sel(ft, fix, other, n);
+        let unit = self.cf64(f64::from_bits(1));
+        let r = self.op(Op::FMul, ft, &[n, unit]);
+        let exact_zero = self.op(Op::FOrdEqual, boolt, &[rn, zero]);
+        self.sel(ft, exact_zero, zero, r)
     }
 
     /// A finite nonzero f64 as (mantissa in [1, 2) with its sign, unbiased exponent); subnormals

@@ -17,7 +17,11 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Smem(_) => Ok(()),
         Kind::Salu(op) if salu(op) => Ok(()),
         Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
-        Kind::Valu(_) if format.is_sdwa() => Err("SDWA operand selection is not recompiled yet".into()),
+        Kind::Valu(op) if format.is_sdwa() => match super::valu::out_of(op) {
+            // VOP1/VOP2 SDWA of operations with a 32-bit (or 16-bit) result.
+            Some(super::valu::Out::U32 | super::valu::Out::F32 | super::valu::Out::U16 | super::valu::Out::F16) => Ok(()),
+            _ => Err("SDWA operand selection is not recompiled yet for this operation".into()),
+        },
         Kind::Valu(op) if format.is_dpp16() || format.is_dpp8() => {
             // VOP1/VOP2 DPP of operations with one 32-bit result and no carry-out.
             let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32));

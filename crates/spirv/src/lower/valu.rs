@@ -211,6 +211,40 @@ impl Gen {
         self.sel(ut, any_snan, quieted, r)
     }
 
+    /// `x` (f32 or f64 bits) rounded to an integer, to nearest even or (`trunc`) toward zero,
+    /// from correctly rounded additions: |x| + 2^(p-1) - 2^(p-1) rounds |x| to an integer
+    /// (ties to even), one less if that went above |x| when truncating, the sign put back, NaNs
+    /// quieted. (Lavapipe's f64 `RoundEven` and `Trunc` are wrong: RoundEven(3.5) gives 3, and
+    /// values above 2^50 keep their fractions.)
+    pub(super) fn round_int(&mut self, bits: Word, wide: bool, trunc: bool) -> Word {
+        let boolt = self.t.bool;
+        let (ft, ut) = if wide { (self.f64t(), self.t.u64) } else { (self.t.f32, self.t.u32) };
+        let x = if wide { self.as_f64(bits) } else { self.as_f32(bits) };
+        let c = |g: &mut Gen, v: f64| if wide { g.cf64(v) } else { g.cf32(v as f32) };
+        let a = self.gl(GLOp::FAbs, ft, &[x]);
+        let big = c(self, if wide { 2f64.powi(52) } else { 2f64.powi(23) });
+        let r = self.op(Op::FAdd, ft, &[a, big]);
+        let r = self.op(Op::FSub, ft, &[r, big]);
+        let r = if trunc {
+            let over = self.op(Op::FOrdGreaterThan, boolt, &[r, a]);
+            let one = c(self, 1.0);
+            let less = self.op(Op::FSub, ft, &[r, one]);
+            self.sel(ft, over, less, r)
+        } else {
+            r
+        };
+        let small = self.op(Op::FOrdLessThan, boolt, &[a, big]);
+        let r = self.sel(ft, small, r, a);
+        let r = if wide { self.from_f64(r) } else { self.from_f32(r) };
+        let sign = if wide { self.c64(1 << 63) } else { self.c32(1 << 31) };
+        let s = self.op(Op::BitwiseAnd, ut, &[bits, sign]);
+        let r = self.op(Op::BitwiseOr, ut, &[r, s]);
+        let nan = self.op(Op::IsNan, boolt, &[x]);
+        let quiet = if wide { self.c64(1 << 51) } else { self.c32(1 << 22) };
+        let q = self.op(Op::BitwiseOr, ut, &[bits, quiet]);
+        self.sel(ut, nan, q, r)
+    }
+
     /// Rust's saturating float-to-integer conversion (`as u32` / `as i32`): NaN gives 0.
     fn f_to_int_sat(&mut self, x: Word, wide: bool, signed: bool) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
@@ -313,6 +347,16 @@ impl Gen {
     pub(super) fn vsrc(&mut self, st: &Step, m: &Mods, i: usize, lane: Word) -> Result<Word, String> {
         let wide = st.sw[i] >= 2;
         let mut v = if wide { self.src64(st.src[i], Some(lane))? } else { self.src32(st.src[i], Some(lane))? };
+        if st.inst.format.is_sdwa() && i < 2 && !wide {
+            // SDWA source selection: a byte or word, zero- or sign-extended.
+            let raw = st.inst.raw;
+            let (sel, sext) = if i == 0 { ((raw >> 48) & 7, (raw >> 51) & 1 != 0) } else { ((raw >> 56) & 7, (raw >> 59) & 1 != 0) };
+            if sel <= 5 {
+                let (sh, w) = if sel <= 3 { (8 * sel as u32, 8) } else { (16 * (sel as u32 - 4), 16) };
+                let (o, cw) = (self.c32(sh), self.c32(w));
+                v = self.op(if sext { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, self.t.u32, &[v, o, cw]);
+            }
+        }
         if m.op_sel >> i & 1 != 0 && matches!(st.imm[i], rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16) && !wide {
             let (c16, lo16) = (self.c32(16), self.c32(0xffff));
             let hi = self.op(Op::ShiftRightLogical, self.t.u32, &[v, c16]);
@@ -329,6 +373,39 @@ impl Gen {
             v = self.op(Op::BitwiseXor, ty, &[v, bit]);
         }
         Ok(v)
+    }
+
+    /// An SDWA result merged into VDST by dst_sel (byte, word or dword) and dst_unused (zero,
+    /// sign-extend or keep the other bits), as the emulator writes it.
+    fn sdwa_dst(&mut self, st: &Step, v: Word, lane: Word) -> Result<Word, String> {
+        let u = self.t.u32;
+        let raw = st.inst.raw;
+        let (dst_sel, unused) = ((raw >> 40) & 7, (raw >> 43) & 3);
+        if dst_sel > 5 {
+            return Ok(v);
+        }
+        let (sh, w) = if dst_sel <= 3 { (8 * dst_sel as u32, 8) } else { (16 * (dst_sel as u32 - 4), 16) };
+        let fm = ((1u64 << w) - 1) as u32;
+        let (cfm, csh) = (self.c32(fm), self.c32(sh));
+        let part = self.op(Op::BitwiseAnd, u, &[v, cfm]);
+        let part = self.op(Op::ShiftLeftLogical, u, &[part, csh]);
+        Ok(match unused {
+            2 => {
+                let old = self.rd_v(st.dst, lane)?;
+                let keep = self.c32(!(fm << sh));
+                let kept = self.op(Op::BitwiseAnd, u, &[old, keep]);
+                self.op(Op::BitwiseOr, u, &[kept, part])
+            }
+            1 => {
+                // The written part sign-extended upward; the bits below it zero.
+                let up = self.c32(32 - sh - w);
+                let t = self.op(Op::ShiftLeftLogical, u, &[part, up]);
+                let t = self.op(Op::ShiftRightArithmetic, u, &[t, up]);
+                let below = self.c32(if sh == 0 { !0 } else { !((1u32 << sh) - 1) });
+                self.op(Op::BitwiseAnd, u, &[t, below])
+            }
+            _ => part,
+        })
     }
 
     /// The lane index a `v_readlane`/`v_writelane` names: a scalar source, modulo the wave size.
@@ -420,6 +497,9 @@ impl Gen {
                 let (lo, hi) = g.split64(r);
                 g.wr_v(st.dst, lane, lo)?;
                 g.wr_v(st.dst + 1, lane, hi)
+            } else if st.inst.format.is_sdwa() {
+                let v = g.sdwa_dst(st, r, lane)?;
+                g.wr_v(st.dst, lane, v)
             } else if matches!(out, Out::F16 | Out::U16) {
                 let lo16 = g.c32(0xffff);
                 let v = g.op(Op::BitwiseAnd, g.t.u32, &[r, lo16]);
@@ -1170,10 +1250,10 @@ impl Gen {
                 let r = self.op(Op::FConvert, f, &[x]);
                 self.from_f32(r)
             }
-            TruncF32 => f32un(self, GLOp::Trunc, a),
+            TruncF32 => self.round_int(a, false, true),
             FloorF32 => f32un(self, GLOp::Floor, a),
             CeilF32 => f32un(self, GLOp::Ceil, a),
-            RndneF32 => f32un(self, GLOp::RoundEven, a),
+            RndneF32 => self.round_int(a, false, false),
             SqrtF32 => {
                 // Correctly rounded, as the emulator's `f32::sqrt`: through f64, then checked
                 // against the squares of the half-ulp neighbours (exact in f64) and moved by an
@@ -1284,10 +1364,10 @@ impl Gen {
                 let r = self.op(if op == CvtF64U32 { Op::ConvertUToF } else { Op::ConvertSToF }, ft, &[a]);
                 self.from_f64(r)
             }
-            TruncF64 => f64un(self, GLOp::Trunc, a),
+            TruncF64 => self.round_int(a, true, true),
             FloorF64 => f64un(self, GLOp::Floor, a),
             CeilF64 => f64un(self, GLOp::Ceil, a),
-            RndneF64 => f64un(self, GLOp::RoundEven, a),
+            RndneF64 => self.round_int(a, true, false),
             FrexpMantF64 => self.frexp64(a).0,
             _ => return Err(format!("internal: {op:?} is listed as lowered but has no lowering")),
         })
