@@ -27,8 +27,10 @@ __kernel void k_lds_fadd(__global const float *in, __global float *out) {
     uint lid = LID;
     if (lid < 4) acc[lid] = 0.0f;
     BARRIER();
-    // Exact in any order: the inputs are small integers.
-    __atomic_fetch_add(&acc[lid & 3], in[GID], __ATOMIC_RELAXED);
+    // Exact in any order, so that waves may add in any order (as on hardware): the addends are
+    // small integers made from the input's bits.
+    float v = (float)((int)(__builtin_bit_cast(uint, in[GID]) % 1000u) - 500);
+    __atomic_fetch_add(&acc[lid & 3], v, __ATOMIC_RELAXED);
     BARRIER();
     if (lid < 4) out[__builtin_amdgcn_workgroup_id_x() * 4 + lid] = acc[lid];
 }

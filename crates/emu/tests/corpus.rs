@@ -773,13 +773,14 @@ fn lds_float_atomic_add() {
     each_wave2(|co, lanes| {
         let groups = 3u32;
         let mut r = Rng(31);
-        let a: Vec<f32> = (0..128 * groups).map(|_| (r.u32() % 1000) as f32 - 500.0).collect();
-        let mut b = vec![bytes_f32(&a), vec![0u8; 16 * groups as usize]];
+        let a: Vec<u32> = (0..128 * groups).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&a), vec![0u8; 16 * groups as usize]];
         ok(co, "k_lds_fadd", 128 * groups, 128, &mut b, &[]);
+        let addend = |x: u32| ((x % 1000) as i32 - 500) as f32;
         let mut want = Vec::new();
         for c in a.chunks(128) {
             for k in 0..4 {
-                want.push(c.iter().skip(k).step_by(4).sum::<f32>().to_bits());
+                want.push(c.iter().skip(k).step_by(4).map(|&x| addend(x)).sum::<f32>().to_bits());
             }
         }
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
