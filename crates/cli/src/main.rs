@@ -399,11 +399,12 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
             let (buffers, outputs) = rdna_vk::dispatch::run(&dev, &prepared)?;
             write_buffers(dir, &buffers)?;
             eprintln!(
-                "rdna: ran {} workgroups of {} waves on {}, wave model {} ({} instructions recompiled); wrote {} buffers to {}",
+                "rdna: ran {} workgroups of {} waves on {}, wave model {}{} ({} instructions recompiled); wrote {} buffers to {}",
                 outputs.workgroups,
                 outputs.waves_per_group,
                 dev.info.name,
                 outputs.model,
+                outputs.device_time.map(|t| format!(", {:.3} ms on the device", t.as_secs_f64() * 1e3)).unwrap_or_default(),
                 outputs.instructions,
                 buffers.len(),
                 dir.display()

@@ -17,6 +17,8 @@ pub struct VkOutputs {
     pub waves_per_group: u32,
     pub instructions: usize,
     pub model: rdna_spirv::WaveModel,
+    /// The dispatch's time on the device (GPU timestamps), where the queue has them.
+    pub device_time: Option<std::time::Duration>,
 }
 
 /// One dispatch: a kernel, its grid, its buffers (initial bytes, size) and how to lay out its
@@ -51,6 +53,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         format!("{waves} waves of {} bytes of VGPRs each need more than {} MiB of device memory; dispatch a smaller grid", compiled.vgpr_bytes_per_wave, MAX_VGPR_MEMORY >> 20)
     })?;
     let mut bufs = Vec::new();
+    let mut device_time = None;
     let result = (|| -> Result<u64, String> {
         for &(data, size) in &job.buffers {
             bufs.push((dev.buffer_with(data, size).map_err(|e| e.to_string())?, size));
@@ -76,7 +79,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         dev.free(kbuf);
         dev.free(pbuf);
         dev.free(vbuf);
-        r?;
+        device_time = r?;
         if status == rdna_spirv::STATUS_LDS_OUT_OF_BOUNDS {
             return Err("an LDS access out of bounds stopped the kernel (the emulator faults there too)".into());
         }
@@ -97,7 +100,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
             data
         })
         .collect();
-    Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions, model: compiled.model })
+    Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions, model: compiled.model, device_time })
 }
 
 /// Runs a dispatch file's job; buffers come back with their names.

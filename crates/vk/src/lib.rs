@@ -90,6 +90,8 @@ pub struct Device {
     pub info: DeviceInfo,
     /// How long a dispatch may take before it is reported as a timeout.
     pub timeout: Duration,
+    /// Nanoseconds per timestamp tick; 0 when the compute queue has no timestamps.
+    timestamp_period: f32,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -214,11 +216,12 @@ impl Device {
         let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
             .subgroup_size_control(f13.subgroup_size_control != 0)
             .compute_full_subgroups(f13.compute_full_subgroups != 0);
-        let family = instance
-            .get_physical_device_queue_family_properties(phys)
+        let families = instance.get_physical_device_queue_family_properties(phys);
+        let family = families
             .iter()
             .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
             .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "a compute queue".into() })? as u32;
+        let timestamp_period = if families[family as usize].timestamp_valid_bits > 0 { p.limits.timestamp_period } else { 0.0 };
         let prio = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
         let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&enable).push_next(&mut e12).push_next(&mut e13);
@@ -242,6 +245,7 @@ impl Device {
             pipelines: Mutex::new(HashMap::new()),
             info,
             timeout: Duration::from_secs(60),
+            timestamp_period,
         })
     }
 
@@ -315,8 +319,9 @@ impl Device {
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with
     /// `push` as its push constants (at most 128 bytes), and waits for it. `subgroup`: the
-    /// subgroup size the pipeline requires, with full subgroups.
-    pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], groups: [u32; 3], subgroup: Option<u32>) -> Result<()> {
+    /// subgroup size the pipeline requires, with full subgroups. Returns the dispatch's time on
+    /// the device (GPU timestamps), where the queue has timestamps.
+    pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], groups: [u32; 3], subgroup: Option<u32>) -> Result<Option<Duration>> {
         if push.len() > 128 || !push.len().is_multiple_of(4) {
             return Err(VkError::Usage(format!("push constants must be a multiple of 4 bytes, at most 128 (got {})", push.len())));
         }
@@ -367,7 +372,7 @@ impl Device {
         }
     }
 
-    unsafe fn submit(&self, pipeline: vk::Pipeline, layout: vk::PipelineLayout, push: &[u8], groups: [u32; 3]) -> Result<()> {
+    unsafe fn submit(&self, pipeline: vk::Pipeline, layout: vk::PipelineLayout, push: &[u8], groups: [u32; 3]) -> Result<Option<Duration>> {
         let d = &self.device;
         let pool = call("creating a command pool", d.create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(self.family), None))?;
         let fence = match call("creating a fence", d.create_fence(&vk::FenceCreateInfo::default(), None)) {
@@ -377,7 +382,13 @@ impl Device {
                 return Err(e);
             }
         };
-        let run = || -> Result<()> {
+        // Two timestamps around the dispatch, where the queue has them.
+        let queries = if self.timestamp_period > 0.0 {
+            d.create_query_pool(&vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2), None).ok()
+        } else {
+            None
+        };
+        let run = || -> Result<Option<Duration>> {
             let alloc = vk::CommandBufferAllocateInfo::default().command_pool(pool).command_buffer_count(1);
             let cmd = call("allocating a command buffer", d.allocate_command_buffers(&alloc))?[0];
             call("recording", d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT)))?;
@@ -385,7 +396,14 @@ impl Device {
             if !push.is_empty() {
                 d.cmd_push_constants(cmd, layout, vk::ShaderStageFlags::COMPUTE, 0, push);
             }
+            if let Some(q) = queries {
+                d.cmd_reset_query_pool(cmd, q, 0, 2);
+                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, q, 0);
+            }
             d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
+            if let Some(q) = queries {
+                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, q, 1);
+            }
             // Make the kernel's writes visible to the host's reads.
             let barrier = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::SHADER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
             d.cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::COMPUTE_SHADER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &barrier, &[], &[]);
@@ -397,16 +415,26 @@ impl Device {
                 call("submitting the dispatch", d.queue_submit(*q, &submit, fence))?;
             }
             match d.wait_for_fences(&[fence], true, self.timeout.as_nanos().min(u64::MAX as u128) as u64) {
-                Ok(()) => Ok(()),
-                Err(vk::Result::TIMEOUT) => Err(VkError::Timeout(self.timeout)),
-                Err(e) => call("waiting for the dispatch", Err(e)),
+                Ok(()) => {}
+                Err(vk::Result::TIMEOUT) => return Err(VkError::Timeout(self.timeout)),
+                Err(e) => return call("waiting for the dispatch", Err(e)),
             }
+            let Some(q) = queries else { return Ok(None) };
+            let mut ticks = [0u64; 2];
+            if d.get_query_pool_results(q, 0, &mut ticks, vk::QueryResultFlags::TYPE_64).is_err() {
+                return Ok(None);
+            }
+            let ns = ticks[1].wrapping_sub(ticks[0]) as f64 * self.timestamp_period as f64;
+            Ok(Some(Duration::from_nanos(ns as u64)))
         };
         let r = run();
         if !matches!(r, Err(VkError::Timeout(_))) {
             // A timed-out dispatch may still be running: leaking its pool beats freeing it under the device.
             d.destroy_fence(fence, None);
             d.destroy_command_pool(pool, None);
+            if let Some(q) = queries {
+                d.destroy_query_pool(q, None);
+            }
         }
         r
     }
