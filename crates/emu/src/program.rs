@@ -59,6 +59,24 @@ impl Step {
         }
     }
 
+    /// The instruction's dwords in hex, space-separated, as llvm-objdump shows them.
+    pub fn hex_words(&self) -> String {
+        let i = &self.inst;
+        let n = (i.len as usize / 4).max(1);
+        let mut w = vec![i.raw as u32];
+        if n >= 2 {
+            w.push((i.raw >> 32) as u32);
+        }
+        let body = n - i.literal.is_some() as usize;
+        // Dwords between the first two and the literal: the gfx11 VOP3 DPP word or MIMG NSA words.
+        let mut extra = std::iter::once(i.ext).chain(i.nsa);
+        while w.len() < body {
+            w.push(extra.next().unwrap_or(0));
+        }
+        w.extend(i.literal);
+        w.iter().map(|x| format!("{x:08X}")).collect::<Vec<_>>().join(" ")
+    }
+
     /// The instruction's text, as LLVM prints it.
     pub fn text(&self) -> String {
         rdna_disasm::to_text(&self.inst, PrintOptions { wave64: self.inst.wave64 })

@@ -73,15 +73,29 @@ pub struct Cfg {
 /// A place the graph cannot be built through.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Site {
-    /// Byte offset in the program.
-    pub pc: u32,
+    /// The instruction's address, as llvm-objdump shows it (the program's base plus its offset).
+    pub pc: u64,
+    /// The instruction's dwords in hex, as llvm-objdump shows them (empty for a kernel-wide
+    /// reason).
+    pub raw: String,
     pub text: String,
     pub reason: String,
 }
 
+impl Site {
+    /// A site at an instruction of `prog`.
+    pub fn at(prog: &rdna_emu::program::Program, st: &rdna_emu::program::Step, reason: String) -> Site {
+        Site { pc: prog.base + st.pc as u64, raw: st.hex_words(), text: st.text(), reason }
+    }
+}
+
 impl fmt::Display for Site {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{:#x}: {}: {}", self.pc, self.text, self.reason)
+        if self.raw.is_empty() {
+            write!(f, "{:#x}: {}: {}", self.pc, self.text, self.reason)
+        } else {
+            write!(f, "{:#x}: {} [{}]: {}", self.pc, self.text, self.raw, self.reason)
+        }
     }
 }
 
@@ -199,7 +213,8 @@ impl Builder<'_> {
             Kind::Invalid(w) => format!(".long {w:#010x}"),
             _ => st.text(),
         };
-        self.sites.entry(i).or_insert(Site { pc: st.pc, text, reason });
+        let pc = self.prog.base + st.pc as u64;
+        self.sites.entry(i).or_insert(Site { pc, raw: st.hex_words(), text, reason });
     }
 
     /// Finds the leaders of the function entered at `entry` and, for each, where its straight

@@ -36,7 +36,7 @@ pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize
     if let (Some(f), Some(off)) = (code.functions.iter().find(|f| f.addr == kernel.entry), kernel.entry.checked_sub(code.text_addr)) {
         let start = off as usize;
         let end = start + code.code_to_next(f).len();
-        let prog = Program::decode_range(&dec, &code.text, 0, start..end);
+        let prog = Program::decode_range(&dec, &code.text, code.text_addr, start..end);
         if let Some(entry) = prog.at(off) {
             if let Ok(cfg) = Cfg::build(&prog, entry) {
                 return Ok((prog, entry, cfg));
@@ -48,10 +48,10 @@ pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize
     Ok((prog, entry, cfg))
 }
 
-/// Decodes the code object's `.text` with offsets as addresses, and finds the kernel's entry.
+/// Decodes the code object's `.text` (steps keep their offsets; the program's base is the section's address), and finds the kernel's entry.
 pub fn kernel_program(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize), String> {
     let target = rdna_emu::target_of(code, kernel).map_err(|e| e.to_string())?;
-    let prog = Program::decode(&Decoder::new(target), &code.text, 0);
+    let prog = Program::decode(&Decoder::new(target), &code.text, code.text_addr);
     let off = kernel.entry.checked_sub(code.text_addr).ok_or("the kernel entry is before .text")?;
     let entry = prog.at(off).ok_or_else(|| format!("kernel '{}': no instruction decodes at its entry", kernel.name))?;
     Ok((prog, entry))

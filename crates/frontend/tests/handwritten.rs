@@ -102,8 +102,8 @@ fn every_unfollowable_site_is_reported_at_once() {
          s_endpgm",
     );
     let err = Cfg::build(&p, 0).unwrap_err();
-    let sites: Vec<(u32, &str)> = err.0.iter().map(|s| (s.pc, s.text.as_str())).collect();
-    assert_eq!(sites, vec![(4, "s_swappc_b64 s[30:31], s[4:5]"), (12, "s_branch 100")]);
+    let sites: Vec<(u64, &str, &str)> = err.0.iter().map(|s| (s.pc, s.raw.as_str(), s.text.as_str())).collect();
+    assert_eq!(sites, vec![(4, "BE9E2104", "s_swappc_b64 s[30:31], s[4:5]"), (12, "BF820064", "s_branch 100")]);
     assert!(err.0[0].reason.contains("indirect call"), "{err}");
     assert!(err.0[1].reason.contains("not an instruction"), "{err}");
 }

@@ -43,13 +43,14 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     if items == 0 || items > 1024 {
         return Err(RecompileError::Setup(format!("workgroup {workgroup:?} must have 1 to 1024 work-items")));
     }
-    if kernel.kd.private_segment_fixed_size > 0 {
-        return Err(RecompileError::Unsupported(vec![Site {
-            pc: prog.steps[entry].pc,
-            text: kernel.name.clone(),
-            reason: format!("the kernel uses {} bytes of scratch per lane; scratch is not recompiled yet", kernel.kd.private_segment_fixed_size),
-        }]));
-    }
+    // Scratch is refused for the kernel as a whole, and its accesses are reported with every
+    // other site.
+    let scratch = (kernel.kd.private_segment_fixed_size > 0).then(|| Site {
+        pc: prog.base + prog.steps[entry].pc as u64,
+        raw: String::new(),
+        text: kernel.name.clone(),
+        reason: format!("the kernel uses {} bytes of scratch per lane; scratch is not recompiled yet", kernel.kd.private_segment_fixed_size),
+    });
     let lds_bytes = kernel.kd.group_segment_fixed_size as u64 + dynamic_lds as u64;
     if lds_bytes > 64 * 1024 {
         return Err(RecompileError::Setup(format!("LDS of {lds_bytes} bytes exceeds the 64 KiB of an RDNA workgroup")));
@@ -57,6 +58,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
     let mut g = Gen::new(lanes, vgprs, model);
+    g.sites.extend(scratch);
     g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
@@ -900,13 +902,13 @@ impl Gen {
         if kernel.kd.float_denorm_mode_32() == 3 {
             self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
         } else {
-            self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
+            self.sites.push(Site { pc: prog.base + prog.steps[cfg.blocks[0].first].pc as u64, raw: String::new(), text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
         }
         if self.uses_f64 {
             if kernel.kd.float_denorm_mode_16_64() == 3 {
                 self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [64]);
             } else {
-                self.sites.push(Site { pc: prog.steps[cfg.blocks[0].first].pc, text: kernel.name.clone(), reason: "f64 denormal flushing is not recompiled yet".into() });
+                self.sites.push(Site { pc: prog.base + prog.steps[cfg.blocks[0].first].pc as u64, raw: String::new(), text: kernel.name.clone(), reason: "f64 denormal flushing is not recompiled yet".into() });
             }
         }
         if !self.sites.is_empty() {
@@ -1401,7 +1403,7 @@ impl Gen {
                     continue;
                 }
                 if let Err(reason) = self.step(step) {
-                    sites.push(Site { pc: step.pc, text: step.text(), reason });
+                    sites.push(Site::at(prog, step, reason));
                 }
             }
             if let Some(r) = run {
@@ -1417,7 +1419,7 @@ impl Gen {
                 }
                 Exit::Call { .. } | Exit::Return => {
                     let st = &prog.steps[blk.last];
-                    sites.push(Site { pc: st.pc, text: st.text(), reason: "function calls are not recompiled yet".into() });
+                    sites.push(Site::at(prog, st, "function calls are not recompiled yet".into()));
                     None
                 }
             };
