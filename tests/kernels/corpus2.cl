@@ -225,3 +225,14 @@ __kernel void k_round64(__global const ulong *in, __global double *out, __global
     fout[2 * i + 0] = __builtin_rintf(f);
     fout[2 * i + 1] = __builtin_truncf(-f);
 }
+
+// Cube-map coordinates: face id, s and t coordinates and twice the major axis.
+__kernel void k_cube(__global const float *a, __global float *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    float x = a[3 * i], y = a[3 * i + 1], z = a[3 * i + 2];
+    out[4 * i + 0] = __builtin_amdgcn_cubeid(x, y, z);
+    out[4 * i + 1] = __builtin_amdgcn_cubesc(x, y, z);
+    out[4 * i + 2] = __builtin_amdgcn_cubetc(x, y, z);
+    out[4 * i + 3] = __builtin_amdgcn_cubema(x, y, z);
+}

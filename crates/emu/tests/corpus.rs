@@ -1259,3 +1259,30 @@ fn round_to_integer_near_the_fraction_end() {
         }
     });
 }
+
+/// `k_cube`: v_cubeid/sc/tc/ma from their definitions (the major axis is z when |z| is largest,
+/// then y, then x), on values with ties of magnitude and zeros.
+#[test]
+fn cube_map_coordinates() {
+    each_wave2(|co, lanes| {
+        let n = 256u32;
+        let mut r = Rng(71);
+        let pick = [0.0f32, -0.0, 1.0, -1.0, 2.5, -2.5, 0.5, -3.0];
+        let v: Vec<f32> = (0..3 * n).map(|_| if r.u32() % 2 == 0 { pick[(r.u32() % 8) as usize] } else { r.f32(-4.0, 4.0) }).collect();
+        let mut b = vec![bytes_f32(&v), vec![0u8; 16 * n as usize]];
+        ok(co, "k_cube", n, 64, &mut b, &[S::U32(n)]);
+        let got = u32s(&b[1]);
+        for i in 0..n as usize {
+            let (x, y, z) = (v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+            let (face, sc, tc, ma) = if z.abs() >= x.abs() && z.abs() >= y.abs() {
+                (if z < 0.0 { 5.0 } else { 4.0 }, if z < 0.0 { -x } else { x }, -y, 2.0 * z)
+            } else if y.abs() >= x.abs() {
+                (if y < 0.0 { 3.0 } else { 2.0 }, x, if y < 0.0 { -z } else { z }, 2.0 * y)
+            } else {
+                (if x < 0.0 { 1.0 } else { 0.0 }, if x < 0.0 { z } else { -z }, -y, 2.0 * x)
+            };
+            let want = [face, sc, tc, ma].map(f32::to_bits);
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x} y={y} z={z}");
+        }
+    });
+}

@@ -39,7 +39,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
         SubNcU16 | MadU16 | LshlrevB16 => Out::U16,
         AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 => Out::F16,
-        CvtF32F16 => Out::F32,
+        CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
         DivFixupF32 => Out::F32,
@@ -209,6 +209,57 @@ impl Gen {
         let r = self.sel(ut, nb, a, ordered);
         let r = self.sel(ut, na, b, r);
         self.sel(ut, any_snan, quieted, r)
+    }
+
+    /// The cube-map operations as the emulator's arm: the major axis is z when |z| is the
+    /// largest, else y when |y| ≥ |x|, else x (comparisons with NaN are false); results from
+    /// selections, sign flips and a doubling.
+    fn cube(&mut self, op: VOp, a: Word, b: Word, c: Word) -> Word {
+        use VOp::*;
+        let (u, f, boolt) = (self.t.u32, self.t.f32, self.t.bool);
+        let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
+        let (ax, ay, az) = (self.gl(GLOp::FAbs, f, &[x]), self.gl(GLOp::FAbs, f, &[y]), self.gl(GLOp::FAbs, f, &[z]));
+        let zx = self.op(Op::FOrdGreaterThanEqual, boolt, &[az, ax]);
+        let zy = self.op(Op::FOrdGreaterThanEqual, boolt, &[az, ay]);
+        let zmaj = self.op(Op::LogicalAnd, boolt, &[zx, zy]);
+        let yx = self.op(Op::FOrdGreaterThanEqual, boolt, &[ay, ax]);
+        let nz = self.op(Op::LogicalNot, boolt, &[zmaj]);
+        let ymaj = self.op(Op::LogicalAnd, boolt, &[nz, yx]);
+        let zero = self.cf32(0.0);
+        let (xn, yn, zn) = (self.op(Op::FOrdLessThan, boolt, &[x, zero]), self.op(Op::FOrdLessThan, boolt, &[y, zero]), self.op(Op::FOrdLessThan, boolt, &[z, zero]));
+        let sign = self.c32(1 << 31);
+        let neg = |g: &mut Gen, v: Word| g.op(Op::BitwiseXor, u, &[v, sign]);
+        match op {
+            CubeidF32 => {
+                let k = |g: &mut Gen, v: f32| g.c32(v.to_bits());
+                let (k0, k1, k2, k3, k4, k5) = (k(self, 0.0), k(self, 1.0), k(self, 2.0), k(self, 3.0), k(self, 4.0), k(self, 5.0));
+                let xs = self.sel(u, xn, k1, k0);
+                let ys = self.sel(u, yn, k3, k2);
+                let zs = self.sel(u, zn, k5, k4);
+                let r = self.sel(u, ymaj, ys, xs);
+                self.sel(u, zmaj, zs, r)
+            }
+            CubescF32 => {
+                let (nx, nzv) = (neg(self, a), neg(self, c));
+                let xs = self.sel(u, xn, c, nzv);
+                let zs = self.sel(u, zn, nx, a);
+                let r = self.sel(u, ymaj, a, xs);
+                self.sel(u, zmaj, zs, r)
+            }
+            CubetcF32 => {
+                let (ny, nzv) = (neg(self, b), neg(self, c));
+                let ys = self.sel(u, yn, nzv, c);
+                let r = self.sel(u, ymaj, ys, ny);
+                self.sel(u, zmaj, ny, r)
+            }
+            _ => {
+                let m = self.sel(f, ymaj, y, x);
+                let m = self.sel(f, zmaj, z, m);
+                let two = self.cf32(2.0);
+                let r = self.op(Op::FMul, f, &[two, m]);
+                self.from_f32(r)
+            }
+        }
     }
 
     /// `x` (f32 or f64 bits) rounded to an integer, to nearest even or (`trunc`) toward zero,
@@ -1205,6 +1256,7 @@ impl Gen {
                 self.mask_set(lane, v);
                 r
             }
+            CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => self.cube(op, a, b, c),
             DivFixupF16 => self.div_fixup(16, a, b, c),
             DivFixupF32 => self.div_fixup(32, a, b, c),
             DivFixupF64 => self.div_fixup(64, a, b, c),
