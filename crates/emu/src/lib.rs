@@ -106,7 +106,7 @@ pub struct Stats {
 }
 
 /// Most scratch one work-item may have (the hardware's own limit is lower).
-const MAX_SCRATCH_PER_LANE: u32 = 1 << 20;
+pub const MAX_SCRATCH_PER_LANE: u32 = 1 << 20;
 /// Largest kernel argument segment accepted.
 const MAX_KERNARG: usize = 1 << 20;
 /// Most workgroups one dispatch may have.

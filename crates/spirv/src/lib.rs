@@ -126,3 +126,5 @@ pub const STATUS_BYTES: u64 = 16;
 pub const STATUS_ITERATION_LIMIT: u32 = 1;
 /// The status word's value after an LDS access out of bounds (the emulator faults there too).
 pub const STATUS_LDS_OUT_OF_BOUNDS: u32 = 2;
+/// The status word's value after a scratch access outside the lane's private segment.
+pub const STATUS_SCRATCH_OUT_OF_BOUNDS: u32 = 3;

@@ -34,7 +34,7 @@ mod valu;
 type Lowered = Result<(), String>;
 
 pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynamic_lds: u32, model: WaveModel) -> Result<Compiled, RecompileError> {
-    let (prog, entry, cfg) = kernel_flow(code, kernel).map_err(|e| match e {
+    let (prog, _entry, cfg) = kernel_flow(code, kernel).map_err(|e| match e {
         FlowError::Setup(s) => RecompileError::Setup(s),
         FlowError::Flow(f) => RecompileError::Flow(f),
     })?;
@@ -43,14 +43,11 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     if items == 0 || items > 1024 {
         return Err(RecompileError::Setup(format!("workgroup {workgroup:?} must have 1 to 1024 work-items")));
     }
-    // Scratch is refused for the kernel as a whole, and its accesses are reported with every
-    // other site.
-    let scratch = (kernel.kd.private_segment_fixed_size > 0).then(|| Site {
-        pc: prog.base + prog.steps[entry].pc as u64,
-        raw: String::new(),
-        text: kernel.name.clone(),
-        reason: format!("the kernel uses {} bytes of scratch per lane; scratch is not recompiled yet", kernel.kd.private_segment_fixed_size),
-    });
+    // Scratch: each lane's private bytes, after its wave's registers in device memory.
+    let scratch = kernel.kd.private_segment_fixed_size;
+    if scratch > rdna_emu::MAX_SCRATCH_PER_LANE {
+        return Err(RecompileError::Setup(format!("{} bytes of scratch per lane is more than the {} a lane may have", scratch, rdna_emu::MAX_SCRATCH_PER_LANE)));
+    }
     let lds_bytes = kernel.kd.group_segment_fixed_size as u64 + dynamic_lds as u64;
     if lds_bytes > 64 * 1024 {
         return Err(RecompileError::Setup(format!("LDS of {lds_bytes} bytes exceeds the 64 KiB of an RDNA workgroup")));
@@ -58,7 +55,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
     let mut g = Gen::new(lanes, vgprs, model);
-    g.sites.extend(scratch);
+    g.scratch = scratch.div_ceil(4) * 4;
     g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
@@ -196,6 +193,20 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
                 a.reads.push((saddr, 2));
             }
         }
+        Kind::Mem(MemKind::Load { d16: false, .. }) if f == Format::Scratch => {
+            let saddr = st.inst.field(Field::Saddr);
+            if saddr != NULL && saddr < 128 {
+                a.reads.push((saddr, 1));
+            }
+        }
+        Kind::Mem(MemKind::Load { d16: false, .. }) if f == Format::Mubuf => {
+            // The resource (four SGPRs) and an SGPR offset are read whole.
+            a.reads.push((((st.inst.raw >> 48 & 0x1f) * 4) as u16, 4));
+            let soffset = st.inst.field(Field::Soffset);
+            if soffset < 128 {
+                a.reads.push((soffset, 1));
+            }
+        }
         // LDS reads: no run holds a store, so reading lane by lane sees what reading wave by
         // wave would.
         Kind::Ds(DsKind::Read { d16: false, .. } | DsKind::Read2 { .. }) => {}
@@ -236,6 +247,13 @@ impl Run {
         self.reads.extend(a.reads);
         self.masks.extend(a.mask);
     }
+}
+
+/// Where a vector memory access goes, from its lane-independent operands.
+enum Place {
+    Global { sbase: Option<Word>, vaddr: u16, offset: i64 },
+    Scratch { sgpr: Option<Word>, vgpr: Option<u16>, offset: u32, bytes: u32 },
+    Buffer { rs: [Word; 4], soff: Word, offset: u32, offen: bool, idxen: bool, vaddr: u16, bytes: u32 },
 }
 
 /// An open loop over a wave's lanes.
@@ -329,6 +347,9 @@ struct Gen {
     /// (a Function bool), see `lds_lock`.
     lds_lock: Word,
     got_lock: Word,
+    /// Scratch bytes per lane (rounded up to whole dwords), and the selected wave's scratch.
+    scratch: u32,
+    scratch_base: Word,
 }
 
 /// Values every wave of the workgroup shares (see `workgroup_setup`).
@@ -384,7 +405,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
     }
 
     // ---- constants and register access ----
@@ -1205,6 +1226,10 @@ impl Gen {
     fn select_wave(&mut self, ctx: &WorkgroupCtx, w: Word) {
         let u64t = self.t.u64;
         self.slot = self.wave_slot(ctx, w);
+        if self.scratch > 0 {
+            let so = self.c64(self.scratch_offset());
+            self.scratch_base = self.b.i_add(u64t, None, self.slot, so).unwrap();
+        }
         let sb = self.c64(SLOT_BYTES);
         self.vbase = self.b.i_add(u64t, None, self.slot, sb).unwrap();
     }
@@ -1222,8 +1247,13 @@ impl Gen {
     }
 
     /// Device memory per wave: the slot, then (exact model) `vgprs × lanes` dwords and the
-    /// spare row.
+    /// spare row, then each lane's scratch.
     fn wave_bytes(&self) -> u64 {
+        self.scratch_offset() + self.scratch as u64 * self.lanes as u64
+    }
+
+    /// Where the wave's scratch starts in its memory: after the slot and (exact model) the VGPRs.
+    fn scratch_offset(&self) -> u64 {
         match self.model {
             WaveModel::Exact => SLOT_BYTES + (self.vgprs as u64 + 1) * self.lanes as u64 * 4,
             // The VGPRs are each invocation's own.
@@ -1293,6 +1323,23 @@ impl Gen {
                     self.wr_s64(s, a);
                 }
                 SgprInput::WorkgroupId(d) => self.wr_s(s, ctx.gids[d as usize]),
+                // As the emulator sets them: a buffer resource whose base lies in the scratch
+                // window (MUBUF accesses there reach the lane's scratch), the flat scratch
+                // aperture, the size; the wave offset stays 0.
+                SgprInput::PrivateSegmentBuffer => {
+                    let base = self.c64(rdna_emu::wave::SCRATCH_BUFFER_BASE);
+                    self.wr_s64(s, base);
+                    let range = self.c64(0xffff_ffff);
+                    self.wr_s64(s + 2, range);
+                }
+                SgprInput::FlatScratchInit => {
+                    let a = self.c64((rdna_emu::wave::PRIVATE_APERTURE_HI as u64) << 32);
+                    self.wr_s64(s, a);
+                }
+                SgprInput::PrivateSegmentSize => {
+                    let n = self.c32(kernel.kd.private_segment_fixed_size);
+                    self.wr_s(s, n);
+                }
                 // No scratch (refused above): the rest are zero.
                 _ => {}
             }
@@ -1513,7 +1560,7 @@ impl Gen {
             Kind::Salu(op) => self.salu(st, op),
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
-            Kind::Mem(k) if st.inst.format == Format::Global => self.global(st, k),
+            Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf) => self.global(st, k),
             Kind::Smem(_) | Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
             Kind::Vopd => self.vopd(st),
@@ -1545,6 +1592,148 @@ impl Gen {
             self.wr_s(sdata + i, v);
         }
         Ok(())
+    }
+
+    /// The operands of a vector memory access that do not depend on the lane (see `vmem_addr`).
+    fn vmem_place(&mut self, st: &Step, bytes: u32) -> Result<Place, String> {
+        let raw = st.inst.raw;
+        let f = st.inst.format;
+        let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
+        let vaddr = (raw >> 32 & 0xff) as u16;
+        if f == Format::Mubuf {
+            if (!g11 && raw >> 16 & 1 != 0) || raw >> (if g11 { 53 } else { 55 }) & 1 != 0 {
+                return Err("buffer lds/tfe forms are not recompiled yet".into());
+            }
+            let srsrc = ((raw >> 48 & 0x1f) * 4) as u16;
+            let rs: Vec<Word> = (0..4).map(|i| self.rd_s(srsrc + i)).collect();
+            let soffset = st.inst.field(Field::Soffset);
+            let soff = if soffset == NULL { self.c32(0) } else { self.src32(rdna_emu::program::operand(soffset, rdna_isa::ImmTy::B32, 1, st.inst.literal), None)? };
+            let (offen, idxen) = if g11 { (raw >> 54 & 1 != 0, raw >> 55 & 1 != 0) } else { (raw >> 12 & 1 != 0, raw >> 13 & 1 != 0) };
+            return Ok(Place::Buffer { rs: [rs[0], rs[1], rs[2], rs[3]], soff, offset: (raw & 0xfff) as u32, offen, idxen, vaddr, bytes });
+        }
+        if !g11 && raw >> 13 & 1 != 0 {
+            return Err("loads into LDS are not recompiled yet".into());
+        }
+        // GLOBAL and SCRATCH offsets are signed: 12 bits on gfx10, 13 on gfx11.
+        let ow = if g11 { 13 } else { 12 };
+        let off = (raw & ((1 << ow) - 1)) as u32;
+        let offset = ((off << (32 - ow)) as i32 >> (32 - ow)) as i64;
+        let saddr = st.inst.field(Field::Saddr);
+        if f == Format::Global {
+            let sbase = if saddr != NULL && saddr < 128 { Some(self.rd_s64(saddr)) } else { None };
+            return Ok(Place::Global { sbase, vaddr, offset });
+        }
+        // SCRATCH: gfx11 adds the VGPR (when SVE is set) and the SGPR; gfx10 takes one of them.
+        let sgpr = if saddr != NULL && saddr < 128 { Some(self.rd_s(saddr)) } else { None };
+        let with_v = if g11 { raw >> 55 & 1 != 0 } else { sgpr.is_none() };
+        Ok(Place::Scratch { sgpr, vgpr: with_v.then_some(vaddr), offset: offset as u32, bytes })
+    }
+
+    /// One lane's device address for an access, and, for buffer accesses, whether it happens.
+    fn vmem_addr(&mut self, p: &Place, lane: Word) -> Result<(Word, Option<Word>), String> {
+        let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        match *p {
+            Place::Global { sbase, vaddr, offset } => {
+                let base = match sbase {
+                    Some(s) => {
+                        let v = self.rd_v(vaddr, lane)?;
+                        let v = self.b.u_convert(u64t, None, v).unwrap();
+                        self.b.i_add(u64t, None, s, v).unwrap()
+                    }
+                    None => {
+                        let (lo, hi) = (self.rd_v(vaddr, lane)?, self.rd_v(vaddr + 1, lane)?);
+                        self.join64(lo, hi)
+                    }
+                };
+                let o = self.c64(offset as u64);
+                Ok((self.b.i_add(u64t, None, base, o).unwrap(), None))
+            }
+            Place::Scratch { sgpr, vgpr, offset, bytes } => {
+                let mut a = self.c32(offset);
+                if let Some(v) = vgpr {
+                    let v = self.rd_v(v, lane)?;
+                    a = self.b.i_add(u, None, a, v).unwrap();
+                }
+                if let Some(s) = sgpr {
+                    a = self.b.i_add(u, None, a, s).unwrap();
+                }
+                Ok((self.scratch_addr(a, bytes, lane), None))
+            }
+            Place::Buffer { rs, soff, offset, offen, idxen, vaddr, bytes } => {
+                // As `rdna_emu::vmem`: base (48 bits), stride, records and add_tid from the
+                // resource; offset = VGPR offset + instruction offset; index = VGPR index
+                // (+ lane); out of range by bytes (stride 0) or by index.
+                let c = |g: &mut Gen, v: u32| g.c32(v);
+                let wide = |g: &mut Gen, v: Word| g.b.u_convert(u64t, None, v).unwrap();
+                let m16 = c(self, 0xffff);
+                let hi = self.b.bitwise_and(u, None, rs[1], m16).unwrap();
+                let base = self.join64(rs[0], hi);
+                let c16 = c(self, 16);
+                let stride = self.b.shift_right_logical(u, None, rs[1], c16).unwrap();
+                let m14 = c(self, 0x3fff);
+                let stride = self.b.bitwise_and(u, None, stride, m14).unwrap();
+                let (c23, one) = (c(self, 23), c(self, 1));
+                let tid = self.b.shift_right_logical(u, None, rs[3], c23).unwrap();
+                let tid = self.b.bitwise_and(u, None, tid, one).unwrap();
+                let mut index = if idxen { let v = self.rd_v(vaddr, lane)?; wide(self, v) } else { self.c64(0) };
+                let add = self.b.i_mul(u, None, tid, lane).unwrap();
+                let add = wide(self, add);
+                index = self.b.i_add(u64t, None, index, add).unwrap();
+                let voff = if offen { let v = self.rd_v(vaddr + idxen as u16, lane)?; wide(self, v) } else { self.c64(0) };
+                let io = self.c64(offset as u64);
+                let off = self.b.i_add(u64t, None, voff, io).unwrap();
+                let records = wide(self, rs[2]);
+                let stride = wide(self, stride);
+                let z64 = self.c64(0);
+                let no_stride = self.b.i_equal(boolt, None, stride, z64).unwrap();
+                let size = self.c64(bytes as u64);
+                let end = self.b.i_add(u64t, None, off, size).unwrap();
+                let oob_bytes = self.b.u_greater_than(boolt, None, end, records).unwrap();
+                let oob_index = self.b.u_greater_than_equal(boolt, None, index, records).unwrap();
+                let oob = self.b.select(boolt, None, no_stride, oob_bytes, oob_index).unwrap();
+                let soff = wide(self, soff);
+                let a = self.b.i_add(u64t, None, base, soff).unwrap();
+                let a = self.b.i_add(u64t, None, a, off).unwrap();
+                let si = self.b.i_mul(u64t, None, stride, index).unwrap();
+                let a = self.b.i_add(u64t, None, a, si).unwrap();
+                // The scratch window: [SCRATCH_BUFFER_BASE, + 4 GiB).
+                let sb = self.c64(rdna_emu::wave::SCRATCH_BUFFER_BASE);
+                let rel = self.b.i_sub(u64t, None, a, sb).unwrap();
+                let win = self.c64(1 << 32);
+                let in_window = self.b.u_less_than(boolt, None, rel, win).unwrap();
+                let rel32 = self.b.u_convert(u, None, rel).unwrap();
+                let s_addr = self.scratch_addr_if(rel32, bytes, lane, in_window);
+                let addr = self.b.select(u64t, None, in_window, s_addr, a).unwrap();
+                let live = self.b.logical_not(boolt, None, oob).unwrap();
+                Ok((addr, Some(live)))
+            }
+        }
+    }
+
+    /// The device address of lane `lane`'s scratch bytes [a, a + n); outside the private
+    /// segment the run stops (as the emulator faults) and the address is the lane's byte 0.
+    fn scratch_addr(&mut self, a: Word, n: u32, lane: Word) -> Word {
+        let t = self.b.constant_true(self.t.bool);
+        self.scratch_addr_if(a, n, lane, t)
+    }
+
+    /// [`Gen::scratch_addr`] where `when` holds (a buffer access in the scratch window).
+    fn scratch_addr_if(&mut self, a: Word, n: u32, lane: Word, when: Word) -> Word {
+        let (u64t, boolt) = (self.t.u64, self.t.bool);
+        let a64 = self.b.u_convert(u64t, None, a).unwrap();
+        let cn = self.c64(n as u64);
+        let end = self.b.i_add(u64t, None, a64, cn).unwrap();
+        let size = self.c64(self.scratch as u64);
+        let out = self.b.u_greater_than(boolt, None, end, size).unwrap();
+        let fault = self.b.logical_and(boolt, None, out, when).unwrap();
+        self.if_then(fault, &mut |g: &mut Gen| g.fail(crate::STATUS_SCRATCH_OUT_OF_BOUNDS));
+        let z = self.c64(0);
+        let a64 = self.b.select(u64t, None, out, z, a64).unwrap();
+        let l = self.b.u_convert(u64t, None, lane).unwrap();
+        let per = self.c64(self.scratch as u64);
+        let lo = self.b.i_mul(u64t, None, l, per).unwrap();
+        let base = self.b.i_add(u64t, None, self.scratch_base, lo).unwrap();
+        self.b.i_add(u64t, None, base, a64).unwrap()
     }
 
     fn load_global(&mut self, addr: Word) -> Word {
@@ -1820,48 +2009,60 @@ impl Gen {
         Ok(())
     }
 
-    /// GLOBAL loads and stores of whole dwords.
+    /// GLOBAL, SCRATCH and MUBUF loads and stores (bytes to four dwords) and GLOBAL atomics, as
+    /// `rdna_emu::vmem` runs them. Scratch is each lane's private memory (after its wave's
+    /// registers); a MUBUF address in the scratch window reaches it too, and one outside its
+    /// buffer's range is dropped (loads read 0).
     fn global(&mut self, st: &Step, k: MemKind) -> Lowered {
         let raw = st.inst.raw;
+        let f = st.inst.format;
         let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
         let mut atomic = None;
         let (bytes, store, sext) = match k {
             MemKind::Load { bytes, sext, d16: false, .. } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext),
             MemKind::Store { bytes, hi: false } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false),
-            MemKind::Atomic { op, x2 } => {
+            MemKind::Atomic { op, x2 } if f == Format::Global => {
                 atomic = Some((op, x2));
                 (if x2 { 8 } else { 4 }, false, false)
             }
-            _ => return Err("internal: a global access admitted by `supports` without a lowering".into()),
+            _ => return Err("internal: a memory access admitted by `supports` without a lowering".into()),
         };
         // A FLAT/GLOBAL atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11).
         let returns = raw >> (if g11 { 14 } else { 16 }) & 1 != 0;
-        if !g11 && raw >> 13 & 1 != 0 {
-            return Err("global loads into LDS are not recompiled yet".into());
-        }
-        let ow = if g11 { 13 } else { 12 };
-        let off = (raw & ((1 << ow) - 1)) as u32;
-        let offset = ((off << (32 - ow)) as i32 >> (32 - ow)) as i64;
-        let saddr = st.inst.field(Field::Saddr);
-        let vaddr = (raw >> 32 & 0xff) as u16;
-        let vdst = (raw >> 56 & 0xff) as u16;
-        let vdata = (raw >> 40 & 0xff) as u16;
-        let sbase = if saddr != NULL && saddr < 128 { Some(self.rd_s64(saddr)) } else { None };
+        let (vdst, vdata) = if f == Format::Mubuf { ((raw >> 40 & 0xff) as u16, (raw >> 40 & 0xff) as u16) } else { ((raw >> 56 & 0xff) as u16, (raw >> 40 & 0xff) as u16) };
+        let place = self.vmem_place(st, bytes as u32)?;
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             let u64t = g.t.u64;
-            let base = match sbase {
-                Some(s) => {
-                    let v = g.rd_v(vaddr, lane)?;
-                    let v = g.b.u_convert(u64t, None, v).unwrap();
-                    g.b.i_add(u64t, None, s, v).unwrap()
+            let (addr, live) = g.vmem_addr(&place, lane)?;
+            if let Some(live) = live {
+                // A dropped access: loads read 0 (from the lane's own slot instead), stores and
+                // nothing else happen.
+                let z = g.c32(0);
+                if store {
+                    let mut r = Ok(());
+                    g.if_then(live, &mut |g: &mut Gen| {
+                        r = (|| {
+                            for i in 0..(bytes as u16).div_ceil(4) {
+                                let oi = g.c64(4 * i as u64);
+                                let a = g.b.i_add(u64t, None, addr, oi).unwrap();
+                                let v = g.rd_v(vdata + i, lane)?;
+                                if bytes < 4 { g.store_bytes(a, v, bytes) } else { g.store_global(a, v) }
+                            }
+                            Ok(())
+                        })();
+                    });
+                    return r;
                 }
-                None => {
-                    let (lo, hi) = (g.rd_v(vaddr, lane)?, g.rd_v(vaddr + 1, lane)?);
-                    g.join64(lo, hi)
+                let safe = g.sel(u64t, live, addr, g.slot);
+                for i in 0..(bytes as u16).div_ceil(4) {
+                    let oi = g.c64(4 * i as u64);
+                    let a = g.b.i_add(u64t, None, safe, oi).unwrap();
+                    let v = if bytes < 4 { g.load_bytes(a, bytes, sext) } else { g.load_global(a) };
+                    let v = g.sel(g.t.u32, live, v, z);
+                    g.wr_v(vdst + i, lane, v)?;
                 }
-            };
-            let o = g.c64(offset as u64);
-            let addr = g.b.i_add(u64t, None, base, o).unwrap();
+                return Ok(());
+            }
             if let Some((op, x2)) = atomic {
                 let old = g.global_atomic(addr, op, x2, vdata, lane)?;
                 if returns {

@@ -83,6 +83,9 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         if status == rdna_spirv::STATUS_LDS_OUT_OF_BOUNDS {
             return Err("an LDS access out of bounds stopped the kernel (the emulator faults there too)".into());
         }
+        if status == rdna_spirv::STATUS_SCRATCH_OUT_OF_BOUNDS {
+            return Err("a scratch access outside the lane's private segment stopped the kernel (the emulator faults there too)".into());
+        }
         if status == rdna_spirv::STATUS_ITERATION_LIMIT {
             return Err(format!(
                 "the kernel runs more loop iterations than {} allows one shader ({LAVAPIPE_LOOP_ITERATIONS} in all, lane loops included); its results would be wrong, so none are given: run it on a GPU or with the emulator",

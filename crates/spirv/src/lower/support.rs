@@ -43,6 +43,11 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::VcmpClass { ty, .. } if matches!(ty, Num::F16 | Num::F32 | Num::F64) => Ok(()),
         Kind::VcmpClass { ty, .. } => Err(format!("{ty:?} class compares are not recompiled yet")),
         Kind::Mem(k) if format == Format::Global => global(k),
+        Kind::Mem(k) if matches!(format, Format::Scratch | Format::Mubuf) => match k {
+            MemKind::Load { d16: false, .. } | MemKind::Store { hi: false, .. } => Ok(()),
+            MemKind::Load { .. } | MemKind::Store { .. } => Err("d16 accesses are not recompiled yet".into()),
+            other => Err(format!("{format:?} access {other:?} is not recompiled yet")),
+        },
         Kind::Mem(_) => Err(format!("{format:?} memory instructions are not recompiled yet")),
         Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
     }
