@@ -256,6 +256,14 @@ enum Place {
     Buffer { rs: [Word; 4], soff: Word, offset: u32, offen: bool, idxen: bool, vaddr: u16, bytes: u32 },
 }
 
+/// The blocks of a structured loop (see `Gen::loop_begin`).
+struct LoopIds {
+    header: Word,
+    body: Word,
+    cont: Word,
+    merge: Word,
+}
+
 /// An open loop over a wave's lanes.
 struct LaneLoop {
     lane: Word,
@@ -684,21 +692,17 @@ impl Gen {
         }
         let zero = self.c32(0);
         self.b.store(self.lane, zero, None, []).unwrap();
-        let (header, bodyl, merge, cont) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(header)).unwrap();
+        let lp = self.loop_begin();
         let l = self.b.load(self.t.u32, None, self.lane, None, []).unwrap();
         let n = self.lane_count;
         let more = self.b.u_less_than(self.t.bool, None, l, n).unwrap();
         // The bound is not a constant, so drivers do not unroll 32 or 64 copies (see `wave_setup`).
-        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch_conditional(more, bodyl, merge, []).unwrap();
-        self.b.begin_block(Some(bodyl)).unwrap();
+        self.loop_enter(&lp, Some(more));
         // The lane's address in the VGPR memory, once: every register access adds a constant.
         let addr = self.lane_address(l);
         let outer = self.lane_addr.replace((l, addr));
         let join = exec.map(|exec| self.open_exec_test(exec, l));
-        LaneLoop { lane: l, header, merge, cont, join, outer }
+        LaneLoop { lane: l, header: lp.header, merge: lp.merge, cont: lp.cont, join, outer }
     }
 
     /// `if EXEC bit l { ... }`: opens the selection, returns its join.
@@ -954,12 +958,9 @@ impl Gen {
             Ok(())
         })
         .map_err(RecompileError::Setup)?;
-        let (sh, sb, sc, sm) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(sh).unwrap();
-        self.b.begin_block(Some(sh)).unwrap();
-        self.b.loop_merge(sm, sc, spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch(sb).unwrap();
-        self.b.begin_block(Some(sb)).unwrap();
+        let lp = self.loop_begin();
+        self.loop_enter(&lp, None);
+        let (sh, sc, sm) = (lp.header, lp.cont, lp.merge);
         let fl = self.b.constant_false(self.t.bool);
         self.b.store(again, fl, None, []).unwrap();
         let mut sites = Vec::new();
@@ -1031,12 +1032,9 @@ impl Gen {
         self.wave_init(kernel, prog, ctx, wave, wg).map_err(RecompileError::Setup)?;
         let st0 = self.slot_load(SLOT_STATUS);
         self.b.store(status, st0, None, []).unwrap();
-        let (sh, sb, sc, sm) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(sh).unwrap();
-        self.b.begin_block(Some(sh)).unwrap();
-        self.b.loop_merge(sm, sc, spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch(sb).unwrap();
-        self.b.begin_block(Some(sb)).unwrap();
+        let lp = self.loop_begin();
+        self.loop_enter(&lp, None);
+        let (sh, sc, sm) = (lp.header, lp.cont, lp.merge);
         let st = self.b.load(u32t, None, status, None, []).unwrap();
         let running = self.c32(WAVE_RUNNING);
         let run = self.b.i_equal(boolt, None, st, running).unwrap();
@@ -1077,6 +1075,27 @@ impl Gen {
         Ok(sites)
     }
 
+    /// Opens a structured loop: a branch to its new header block, where the caller may compute
+    /// the condition to go on before [`Gen::loop_enter`].
+    fn loop_begin(&mut self) -> LoopIds {
+        let lp = LoopIds { header: self.b.id(), body: self.b.id(), cont: self.b.id(), merge: self.b.id() };
+        self.b.branch(lp.header).unwrap();
+        self.b.begin_block(Some(lp.header)).unwrap();
+        lp
+    }
+
+    /// Declares the loop's merge and continue blocks and enters its body (while `go` holds,
+    /// when given). The caller ends the body with a branch to `cont`, and the continue block
+    /// with one back to `header` (or to `merge`).
+    fn loop_enter(&mut self, lp: &LoopIds, go: Option<Word>) {
+        self.b.loop_merge(lp.merge, lp.cont, spirv::LoopControl::NONE, []).unwrap();
+        match go {
+            Some(c) => self.b.branch_conditional(c, lp.body, lp.merge, []).unwrap(),
+            None => self.b.branch(lp.body).unwrap(),
+        }
+        self.b.begin_block(Some(lp.body)).unwrap();
+    }
+
     /// `if cond { body }` as a structured selection.
     fn if_then(&mut self, cond: Word, body: &mut dyn FnMut(&mut Gen)) {
         let (then, join) = (self.b.id(), self.b.id());
@@ -1092,23 +1111,19 @@ impl Gen {
     fn counted_loop(&mut self, var: Word, n: Word, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
         let zero = self.c32(0);
         self.b.store(var, zero, None, []).unwrap();
-        let (header, bodyl, merge, cont) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(header)).unwrap();
+        let lp = self.loop_begin();
         let i = self.b.load(self.t.u32, None, var, None, []).unwrap();
         let more = self.b.u_less_than(self.t.bool, None, i, n).unwrap();
-        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch_conditional(more, bodyl, merge, []).unwrap();
-        self.b.begin_block(Some(bodyl)).unwrap();
+        self.loop_enter(&lp, Some(more));
         let result = body(self, i);
-        self.b.branch(cont).unwrap();
-        self.b.begin_block(Some(cont)).unwrap();
+        self.b.branch(lp.cont).unwrap();
+        self.b.begin_block(Some(lp.cont)).unwrap();
         let one = self.c32(1);
         let next = self.b.i_add(self.t.u32, None, i, one).unwrap();
         self.b.store(var, next, None, []).unwrap();
         self.count_iteration();
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(merge)).unwrap();
+        self.b.branch(lp.header).unwrap();
+        self.b.begin_block(Some(lp.merge)).unwrap();
         result
     }
 
@@ -1408,12 +1423,9 @@ impl Gen {
         let u32t = self.t.u32;
         let mut sites = Vec::new();
         let kernel_blocks = &cfg.functions[0].blocks;
-        let (header, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(header)).unwrap();
-        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch(body).unwrap();
-        self.b.begin_block(Some(body)).unwrap();
+        let lp = self.loop_begin();
+        self.loop_enter(&lp, None);
+        let (header, cont, merge) = (lp.header, lp.cont, lp.merge);
         // One selection per block, in order, each testing the state afresh: a block runs right
         // after the one that chose it when it comes later, so a pass of the loop often runs
         // several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).

@@ -194,7 +194,7 @@ impl Gen {
         let c1022 = self.c32(-1022i32 as u32);
         let subnormal = self.op(Op::SLessThan, boolt, &[e, c1022]);
         let normal = self.ldexp64(rn, k);
-        let sub = self.round_subnormal(th, v, rn, k);
+        let sub = self.round_subnormal(th, v, k);
         let r = self.sel(ft, subnormal, sub, normal);
         // z far above the product (more than 2^60 times it): the product only breaks no tie.
         let c60 = self.c32(60);
@@ -219,17 +219,13 @@ impl Gen {
     }
 
     /// The subnormal result 2^k · (th + v), rounded once to the subnormal grid: s = th + v
-    /// rounded to nearest (`rn`) and its exact error e; s in units of 2^-1074 (an exact
+    /// rounded to nearest and its exact error e; s in units of 2^-1074 (an exact
     /// scaling) rounded to an integer with ties to even, except that a tie e breaks toward e's
     /// side (s was itself rounded); an exact zero is +0.
-    fn round_subnormal(&mut self, th: Word, v: Word, rn: Word, k: Word) -> Word {
+    fn round_subnormal(&mut self, th: Word, v: Word, k: Word) -> Word {
         let (i, boolt) = (self.t.u32, self.t.bool);
         let ft = self.f64t();
-        let bb = self.op(Op::FSub, ft, &[rn, th]);
-        let t1 = self.op(Op::FSub, ft, &[rn, bb]);
-        let t1 = self.op(Op::FSub, ft, &[th, t1]);
-        let t2 = self.op(Op::FSub, ft, &[v, bb]);
-        let e = self.op(Op::FAdd, ft, &[t1, t2]);
+        let (rn, e) = self.two_sum(th, v);
         let c1074 = self.c32(1074);
         let sh = self.op(Op::IAdd, i, &[k, c1074]);
         let m = self.ldexp64(rn, sh);
@@ -322,12 +318,7 @@ impl Gen {
         let e = self.op(Op::FAdd, ft, &[e, lh]);
         let ll = self.op(Op::FMul, ft, &[xl, yl]);
         let pl = self.op(Op::FAdd, ft, &[e, ll]);
-        let th = self.op(Op::FAdd, ft, &[z, ph]);
-        let bb = self.op(Op::FSub, ft, &[th, z]);
-        let t1 = self.op(Op::FSub, ft, &[th, bb]);
-        let t1 = self.op(Op::FSub, ft, &[z, t1]);
-        let t2 = self.op(Op::FSub, ft, &[ph, bb]);
-        let tl = self.op(Op::FAdd, ft, &[t1, t2]);
+        let (th, tl) = self.two_sum(z, ph);
         let v = self.round_to_odd_sum(tl, pl);
         (th, v)
     }

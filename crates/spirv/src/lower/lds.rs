@@ -482,12 +482,9 @@ impl Gen {
             self.if_then(lane0, &mut |g: &mut Gen| g.b.atomic_store(lock, scope, sem, z).unwrap());
             return;
         }
-        let (header, bodyl, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(header).unwrap();
-        self.b.begin_block(Some(header)).unwrap();
-        self.b.loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, []).unwrap();
-        self.b.branch(bodyl).unwrap();
-        self.b.begin_block(Some(bodyl)).unwrap();
+        let lp = self.loop_begin();
+        self.loop_enter(&lp, None);
+        let (header, cont, merge) = (lp.header, lp.cont, lp.merge);
         let f = self.b.constant_false(boolt);
         self.b.store(self.got_lock, f, None, []).unwrap();
         let (sem, relaxed) = (self.c32((rspirv::spirv::MemorySemantics::ACQUIRE | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY).bits()), self.c32(0));

@@ -101,18 +101,24 @@ impl Gen {
         self.from_f32(r)
     }
 
-    /// `rdna_emu::float::round_to_odd_sum`: `p + z` (f64) rounded to odd, from the nearest-even
-    /// sum and its exact two-sum error.
-    pub(super) fn round_to_odd_sum(&mut self, p: Word, z: Word) -> Word {
-        let (u64t, boolt) = (self.t.u64, self.t.bool);
+    /// Knuth's two-sum of f64 values: (s, err) with s = p + z rounded and err = (p + z) - s
+    /// exactly (no overflow assumed).
+    pub(super) fn two_sum(&mut self, p: Word, z: Word) -> (Word, Word) {
         let ft = self.f64t();
         let s = self.op(Op::FAdd, ft, &[p, z]);
-        // Two-sum: err = (p - (s - bb)) + (z - bb), bb = s - p; exactly (p + z) - s.
+        // err = (p - (s - bb)) + (z - bb), bb = s - p.
         let bb = self.op(Op::FSub, ft, &[s, p]);
         let t1 = self.op(Op::FSub, ft, &[s, bb]);
         let t1 = self.op(Op::FSub, ft, &[p, t1]);
         let t2 = self.op(Op::FSub, ft, &[z, bb]);
-        let err = self.op(Op::FAdd, ft, &[t1, t2]);
+        (s, self.op(Op::FAdd, ft, &[t1, t2]))
+    }
+
+    /// `rdna_emu::float::round_to_odd_sum`: `p + z` (f64) rounded to odd, from the nearest-even
+    /// sum and its exact two-sum error.
+    pub(super) fn round_to_odd_sum(&mut self, p: Word, z: Word) -> Word {
+        let (u64t, boolt) = (self.t.u64, self.t.bool);
+        let (s, err) = self.two_sum(p, z);
         let zero = self.cf64(0.0);
         let inexact = self.op(Op::FOrdNotEqual, boolt, &[err, zero]);
         let bits = self.from_f64(s);
