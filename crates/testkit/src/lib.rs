@@ -6,14 +6,22 @@ use std::process::Command;
 
 use rdna_hsa::CodeObject;
 
-/// The repository root.
+/// The repository root (`RDNA_ROOT` when a test binary runs from another checkout, as
+/// `scripts/gpu-corpus.sh run` does).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    match std::env::var_os("RDNA_ROOT") {
+        Some(r) => PathBuf::from(r),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."),
+    }
 }
 
-/// A scratch directory for this test process.
+/// A scratch directory for this test process (`RDNA_SCRATCH=DIR` names one, to keep what the
+/// tests build: `scripts/gpu-corpus.sh` takes the corpus code objects from there).
 pub fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rdna-tests-{}", std::process::id()));
+    let dir = match std::env::var_os("RDNA_SCRATCH") {
+        Some(d) => PathBuf::from(d),
+        None => std::env::temp_dir().join(format!("rdna-tests-{}", std::process::id())),
+    };
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

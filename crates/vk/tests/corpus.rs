@@ -137,5 +137,6 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     let internal: Vec<_> = v.iter().filter(|(r, _)| r.starts_with("internal:")).collect();
     assert!(internal.is_empty(), "sites the support table admits but the lowering does not: {internal:?}");
     assert!(failures.is_empty(), "{} kernel build(s) differ from the emulator or failed to run:\n{}", failures.len(), failures.join("\n"));
-    assert!(same >= 216, "only {same} kernels recompiled and compared");
+    // The floor holds for the whole corpus (RDNA_CORPUS_ONLY runs a part of it).
+    assert!(only.is_some() || same >= 216, "only {same} kernels recompiled and compared");
 }
