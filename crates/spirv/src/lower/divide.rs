@@ -82,15 +82,10 @@ impl Gen {
     /// or 2^-128, or kept, so that the reciprocal iteration neither under- nor overflows;
     /// returns (result bits, the VCC bit). The first case that holds decides.
     pub(super) fn div_scale64(&mut self, s0: Word, s1: Word, s2: Word) -> (Word, Word) {
-        let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let (u, boolt) = (self.t.u32, self.t.bool);
         let ft = self.f64t();
         let (x0, x1, x2) = (self.as_f64(s0), self.as_f64(s1), self.as_f64(s2));
-        let exp = |g: &mut Gen, bits: Word| {
-            let (c52, m) = (g.c64(52), g.c64(0x7ff));
-            let e = g.op(Op::ShiftRightLogical, u64t, &[bits, c52]);
-            let e = g.op(Op::BitwiseAnd, u64t, &[e, m]);
-            g.op(Op::UConvert, u, &[e])
-        };
+        let exp = |g: &mut Gen, bits: Word| g.exp_field64(bits);
         let zero = self.cf64(0.0);
         let z32 = self.c32(0);
         // Subnormal: exponent field 0 and not zero.
@@ -251,33 +246,24 @@ impl Gen {
         self.sel(ft, exact_zero, zero, r)
     }
 
-    /// A finite nonzero f64 as (mantissa in [1, 2) with its sign, unbiased exponent); subnormals
-    /// are normalised first. Zeros give exponent -1023 - 64 and infinities/NaNs garbage (the
-    /// callers do not use them).
+    /// A finite nonzero f64 as (mantissa in [1, 2) with its sign, unbiased exponent), from
+    /// [`Gen::frexp64`] (subnormals normalised; zeros, infinities and NaNs give values the
+    /// callers do not use).
     fn unit_scale(&mut self, v: Word) -> (Word, Word) {
-        let (i, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
-        let ft = self.f64t();
-        let field = |g: &mut Gen, w: Word| {
-            let b = g.from_f64(w);
-            let (c52, m) = (g.c64(52), g.c64(0x7ff));
-            let e = g.op(Op::ShiftRightLogical, u64t, &[b, c52]);
-            let e = g.op(Op::BitwiseAnd, u64t, &[e, m]);
-            g.op(Op::UConvert, i, &[e])
-        };
-        let e0 = field(self, v);
+        let b = self.from_f64(v);
+        let (m, e) = self.frexp64(b);
+        let m = self.as_f64(m);
         let z = self.c32(0);
-        let sub = self.op(Op::IEqual, boolt, &[e0, z]);
-        let up = self.cf64(2f64.powi(64));
-        let vu = self.op(Op::FMul, ft, &[v, up]);
-        let w = self.sel(ft, sub, vu, v);
-        let e = field(self, w);
-        let bias = self.c32(1023);
-        let e = self.op(Op::ISub, i, &[e, bias]);
-        let c64 = self.c32(64);
-        let e_sub = self.op(Op::ISub, i, &[e, c64]);
-        let e = self.sel(i, sub, e_sub, e);
-        let m = self.with_exponent(w, z);
-        (m, e)
+        let one = self.c32(1);
+        (self.with_exponent(m, z), self.op(Op::ISub, self.t.u32, &[e, one]))
+    }
+
+    /// The biased exponent field of f64 bits (a u64), as a u32.
+    pub(super) fn exp_field64(&mut self, bits: Word) -> Word {
+        let (c52, m) = (self.c64(52), self.c64(0x7ff));
+        let e = self.op(Op::ShiftRightLogical, self.t.u64, &[bits, c52]);
+        let e = self.op(Op::BitwiseAnd, self.t.u64, &[e, m]);
+        self.op(Op::UConvert, self.t.u32, &[e])
     }
 
     /// `v` (normal) with its exponent replaced by `e` (unbiased, in the normal range).

@@ -72,14 +72,12 @@ impl Gen {
         let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
         let b = self.from_f64(x);
         let c64 = |g: &mut Gen, v: u64| g.c64(v);
-        let (c52, c63, m11, mman) = (c64(self, 52), c64(self, 63), c64(self, 0x7ff), c64(self, (1 << 52) - 1));
+        let (c63, mman) = (c64(self, 63), c64(self, (1 << 52) - 1));
         let sign = self.op(Op::ShiftRightLogical, u64t, &[b, c63]);
         let sign = self.op(Op::UConvert, u, &[sign]);
         let c15 = self.c32(15);
         let sign = self.op(Op::ShiftLeftLogical, u, &[sign, c15]);
-        let exp = self.op(Op::ShiftRightLogical, u64t, &[b, c52]);
-        let exp = self.op(Op::BitwiseAnd, u64t, &[exp, m11]);
-        let exp = self.op(Op::UConvert, u, &[exp]);
+        let exp = self.exp_field64(b);
         let man = self.op(Op::BitwiseAnd, u64t, &[b, mman]);
         // Infinity and NaN.
         let c42 = c64(self, 42);
@@ -262,16 +260,9 @@ impl Gen {
                         self.f32_to_f16(r)
                     }
                 };
-                if clamp {
-                    let v = self.f16_to_f32(r);
-                    let (z, one) = (self.cf32(0.0), self.cf32(1.0));
-                    let nan = self.op(Op::IsNan, boolt, &[v]);
-                    let v = self.gl(rspirv::spirv::GLOp::FClamp, f, &[v, z, one]);
-                    let v = self.sel(f, nan, z, v);
-                    self.f32_to_f16(v)
-                } else {
-                    r
-                }
+                // Clamp as any f16 result (the emulator's packed arm does the same).
+                let m = Mods { clamp, ..Mods::default() };
+                self.output_modifiers(r, super::valu::Out::F16, &m)
             }
             PkAddU16 | PkAddI16 => self.op(Op::IAdd, u, &[x[0], x[1]]),
             PkSubU16 | PkSubI16 => self.op(Op::ISub, u, &[x[0], x[1]]),
@@ -308,7 +299,7 @@ impl Gen {
     /// as f16), neg_hi taking the absolute value and neg negating; one f32 fma, clamp, then
     /// f32 bits or an f16 written into one half of VDST.
     fn fma_mix(&mut self, st: &Step, op: VOp, m: &Mods, src: [Word; 3], lane: Word) -> Result<Word, String> {
-        let (u, f, boolt) = (self.t.u32, self.t.f32, self.t.bool);
+        let (u, f) = (self.t.u32, self.t.f32);
         let mut v = [0; 3];
         for k in 0..3 {
             let x = if m.op_sel_hi >> k & 1 != 0 {
@@ -328,16 +319,12 @@ impl Gen {
             v[k] = if m.neg >> k & 1 != 0 { self.op(Op::FNegate, f, &[x]) } else { x };
         }
         let r = self.fma32(v[0], v[1], v[2]);
-        let mut r = self.as_f32(r);
-        if m.clamp {
-            let (z, one) = (self.cf32(0.0), self.cf32(1.0));
-            let nan = self.op(Op::IsNan, boolt, &[r]);
-            let cl = self.gl(rspirv::spirv::GLOp::FClamp, f, &[r, z, one]);
-            r = self.sel(f, nan, z, cl);
-        }
+        let clamp = Mods { clamp: m.clamp, ..Mods::default() };
+        let r = self.output_modifiers(r, super::valu::Out::F32, &clamp);
         if op == VOp::FmaMixF32 {
-            return Ok(self.from_f32(r));
+            return Ok(r);
         }
+        let r = self.as_f32(r);
         let h = self.f32_to_f16(r);
         let old = self.rd_v(st.dst, lane)?;
         let c16 = self.c32(16);

@@ -361,7 +361,7 @@ impl Gen {
 
     /// `rdna_emu::float::frexp64` on an f64 given as bits: (mantissa bits, exponent); zero,
     /// infinities and NaN give themselves and 0. Denormals are scaled by 2^64 first.
-    fn frexp64(&mut self, bits: Word) -> (Word, Word) {
+    pub(super) fn frexp64(&mut self, bits: Word) -> (Word, Word) {
         let (i, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
         let ft = self.f64t();
         let x = self.as_f64(bits);
@@ -819,7 +819,7 @@ impl Gen {
 
     /// Clamp to [0, 1] (NaN to 0) and omod scaling of a float result, as the emulator's
     /// `apply_omod_clamp32` and its f64 counterpart.
-    fn output_modifiers(&mut self, r: Word, out: Out, m: &Mods) -> Word {
+    pub(super) fn output_modifiers(&mut self, r: Word, out: Out, m: &Mods) -> Word {
         if !(m.clamp || m.omod != 0) {
             return r;
         }
