@@ -123,22 +123,9 @@ pub fn target_of(code: &CodeObject, kernel: &Kernel) -> Result<rdna_isa::Target,
     Ok(rdna_isa::Target { wave64: !kernel.kd.enable_wavefront_size32(), ..t })
 }
 
-/// Largest span of addresses a code object image may cover (a hostile file could place sections
-/// terabytes apart).
-const MAX_IMAGE: u64 = 1 << 28;
-
 /// Maps the code object image and returns the guest address of the kernel entry.
 pub fn load_image(code: &CodeObject, kernel: &Kernel, mem: &mut Memory) -> Result<u64, Error> {
-    let lo = code.image.iter().map(|(a, _)| *a).min().unwrap_or(0);
-    let hi = code.image.iter().map(|(a, d)| a.saturating_add(d.len() as u64)).max().unwrap_or(0);
-    if hi - lo > MAX_IMAGE {
-        return Err(Error::Setup(format!("the code object's loaded sections span {:#x} bytes (limit {MAX_IMAGE:#x})", hi - lo)));
-    }
-    let mut img = vec![0u8; (hi - lo) as usize];
-    for (a, d) in &code.image {
-        let o = (a - lo) as usize;
-        img[o..o + d.len()].copy_from_slice(d);
-    }
+    let (lo, img) = code.flat_image().map_err(Error::Setup)?;
     let base = mem.map_at("<code object>", IMAGE_BASE + lo, &img, img.len() as u64);
     Ok(base - lo + kernel.entry)
 }

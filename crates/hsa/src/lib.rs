@@ -94,7 +94,27 @@ fn mach_name(flags: u32) -> Option<&'static str> {
     })
 }
 
+/// Largest span of addresses a code object's loaded image may cover (a hostile file could place
+/// sections terabytes apart).
+pub const MAX_IMAGE_SPAN: u64 = 1 << 28;
+
 impl CodeObject {
+    /// The loaded image as one byte range: the lowest section address and the bytes from there
+    /// to the end of the highest section (gaps zeroed), as a loader lays it out in memory.
+    pub fn flat_image(&self) -> Result<(u64, Vec<u8>), String> {
+        let lo = self.image.iter().map(|(a, _)| *a).min().unwrap_or(0);
+        let hi = self.image.iter().map(|(a, d)| a.saturating_add(d.len() as u64)).max().unwrap_or(0);
+        if hi - lo > MAX_IMAGE_SPAN {
+            return Err(format!("the code object's loaded sections span {:#x} bytes (limit {MAX_IMAGE_SPAN:#x})", hi - lo));
+        }
+        let mut img = vec![0u8; (hi - lo) as usize];
+        for (a, d) in &self.image {
+            let o = (a - lo) as usize;
+            img[o..o + d.len()].copy_from_slice(d);
+        }
+        Ok((lo, img))
+    }
+
     pub fn parse(data: &[u8]) -> Result<CodeObject, Error> {
         let file = object::File::parse(data)?;
         let (machine, flags, abi) = match &file {

@@ -88,6 +88,10 @@ pub struct Compiled {
     pub iteration_margin: u32,
     /// LDS the module declares as workgroup memory (static plus dynamic), in bytes.
     pub lds_bytes: u32,
+    /// Whether the kernel reads its PC (`s_getpc_b64`, calls): the runtime then places the code
+    /// object's image ([`rdna_hsa::CodeObject::flat_image`]) in device memory and passes its
+    /// address, since PC-relative constant data is read from there.
+    pub uses_image: bool,
 }
 
 /// Why a kernel could not be recompiled.
@@ -101,13 +105,14 @@ pub enum RecompileError {
     Unsupported(Vec<Site>),
 }
 
-/// The push constants every recompiled kernel takes, 48 bytes: the kernel argument segment's
+/// The push constants every recompiled kernel takes, 56 bytes: the kernel argument segment's
 /// and the dispatch packet's device addresses, the grid size in work-items, the wave size
 /// ([`Compiled::lanes`]), the address of the waves' VGPR memory (whose first
-/// [`STATUS_BYTES`] hold the status word), then the loop-iteration limit (see
-/// [`Compiled::iteration_margin`]; `u32::MAX` for none) and 4 bytes of padding.
-pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32) -> Vec<u8> {
-    let mut p = Vec::with_capacity(48);
+/// [`STATUS_BYTES`] hold the status word), the loop-iteration limit (see
+/// [`Compiled::iteration_margin`]; `u32::MAX` for none), 4 bytes of padding, and the code
+/// object image's device address (0 unless [`Compiled::uses_image`]).
+pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32, image: u64) -> Vec<u8> {
+    let mut p = Vec::with_capacity(56);
     p.extend_from_slice(&kernarg.to_le_bytes());
     p.extend_from_slice(&packet.to_le_bytes());
     for g in grid {
@@ -117,6 +122,7 @@ pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgp
     p.extend_from_slice(&vgprs.to_le_bytes());
     p.extend_from_slice(&iteration_limit.to_le_bytes());
     p.extend_from_slice(&0u32.to_le_bytes());
+    p.extend_from_slice(&image.to_le_bytes());
     p
 }
 
@@ -128,3 +134,5 @@ pub const STATUS_ITERATION_LIMIT: u32 = 1;
 pub const STATUS_LDS_OUT_OF_BOUNDS: u32 = 2;
 /// The status word's value after a scratch access outside the lane's private segment.
 pub const STATUS_SCRATCH_OUT_OF_BOUNDS: u32 = 3;
+/// The status word's value after a return to an address that is not a call's return point.
+pub const STATUS_BAD_JUMP: u32 = 4;

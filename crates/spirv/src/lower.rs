@@ -18,6 +18,8 @@ use crate::{Compiled, RecompileError, WaveModel};
 
 /// The state value that ends the dispatch loop.
 const EXIT: u32 = u32::MAX;
+/// The state a return to an unknown address chooses, just before the run stops.
+const BAD_JUMP: u32 = u32::MAX - 1;
 /// SGPR numbers of the registers with a meaning of their own.
 const VCC: u16 = 106;
 const NULL: u16 = 125;
@@ -58,6 +60,12 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     g.scratch = scratch.div_ceil(4) * 4;
     g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
+    let uses_image = reads_pc(&prog, &cfg);
+    if uses_image {
+        let (lo, _) = code.flat_image().map_err(RecompileError::Setup)?;
+        g.text_in_image = code.text_addr - lo;
+        g.image_needed = true;
+    }
     g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
     // Loop iterations before the first check (LDS zeroing, wave set-up) or between two (a
@@ -66,7 +74,14 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     let wave_bytes = g.wave_bytes();
     let words = g.b.module().assemble();
     let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
-    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32 })
+    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, uses_image })
+}
+
+/// Whether a reachable instruction reads the PC (`s_getpc_b64`, calls and returns): the kernel
+/// then needs the code object image in device memory, where its PC-relative data lies.
+fn reads_pc(prog: &Program, cfg: &Cfg) -> bool {
+    use rdna_emu::sem::Salu::{CallB64, GetPc, SetPc, SwapPc};
+    cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Salu(GetPc | SetPc | SwapPc | CallB64))))
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
@@ -310,6 +325,12 @@ struct Gen {
     sites: Vec<Site>,
     /// Whether an f64 operation was lowered (the Float64 capability is declared on first use).
     uses_f64: bool,
+    /// The code object image's device address (push constant 9), loaded when the kernel reads
+    /// its PC (`s_getpc_b64`, calls); 0 otherwise.
+    image: Word,
+    /// Where `.text` starts in the image: a step's PC is `image + text_in_image + step.pc`.
+    text_in_image: u64,
+    image_needed: bool,
     /// The wave size, loaded from the push constants (see `wave_setup`).
     lane_count: Word,
     /// Waves per kernel workgroup.
@@ -413,7 +434,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
     }
 
     // ---- constants and register access ----
@@ -846,9 +867,9 @@ impl Gen {
         self.b.decorate(group_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)]);
         let num_groups = self.b.variable(in_v3, None, StorageClass::Input, None);
         self.b.decorate(num_groups, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)]);
-        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t]);
+        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t, u64t]);
         self.b.decorate(push_t, spirv::Decoration::Block, []);
-        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44].into_iter().enumerate() {
+        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44, 48].into_iter().enumerate() {
             self.b.member_decorate(push_t, i as u32, spirv::Decoration::Offset, [Operand::LiteralBit32(off)]);
         }
         let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
@@ -1202,6 +1223,9 @@ impl Gen {
         let first_wave = self.b.i_mul(u64t, None, flat, cw).unwrap();
         let regs = self.push_u64(6);
         self.status = regs;
+        if self.image_needed {
+            self.image = self.push_u64(9);
+        }
         let seven = self.c32(7);
         let p = self.b.access_chain(self.t.pc_u32, None, self.push, [seven]).unwrap();
         self.iter_limit = self.b.load(self.t.u32, None, p, None, []).unwrap();
@@ -1422,7 +1446,8 @@ impl Gen {
     fn dispatch_loop(&mut self, prog: &Program, cfg: &Cfg) -> Vec<Site> {
         let u32t = self.t.u32;
         let mut sites = Vec::new();
-        let kernel_blocks = &cfg.functions[0].blocks;
+        // The kernel's blocks, then those of each function it calls.
+        let all_blocks: Vec<usize> = cfg.functions.iter().flat_map(|f| f.blocks.iter().copied()).collect();
         let lp = self.loop_begin();
         self.loop_enter(&lp, None);
         let (header, cont, merge) = (lp.header, lp.cont, lp.merge);
@@ -1431,7 +1456,7 @@ impl Gen {
         // several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).
         // A block with barriers is cut after each: the rest resumes under a state of its own.
         let mut resume = cfg.blocks.len() as u32;
-        for &bid in kernel_blocks {
+        for &bid in &all_blocks {
             let mut join = self.open_case(bid as u32);
             self.block_loops = 0;
             let blk = &cfg.blocks[bid];
@@ -1476,11 +1501,14 @@ impl Gen {
                     let (a, b) = (self.c32(taken as u32), self.c32(next as u32));
                     Some(self.b.select(u32t, None, c, a, b).unwrap())
                 }
-                Exit::Call { .. } | Exit::Return => {
-                    let st = &prog.steps[blk.last];
-                    sites.push(Site::at(prog, st, "function calls are not recompiled yet".into()));
-                    None
-                }
+                Exit::Call { callee, .. } => Some(self.c32(callee as u32)),
+                Exit::Return => match self.return_target(prog, cfg, &prog.steps[blk.last]) {
+                    Ok(n) => Some(n),
+                    Err(reason) => {
+                        sites.push(Site::at(prog, &prog.steps[blk.last], reason));
+                        None
+                    }
+                },
             };
             if let Some(n) = next {
                 self.b.store(self.state, n, None, []).unwrap();
@@ -1504,6 +1532,31 @@ impl Gen {
         self.b.branch_conditional(go, header, merge, []).unwrap();
         self.b.begin_block(Some(merge)).unwrap();
         sites
+    }
+
+    /// The block a return (`s_setpc_b64` to a computed address) goes to: the return address is
+    /// compared with every call's return point; any other address stops the run with
+    /// [`crate::STATUS_BAD_JUMP`], as the emulator faults on a jump outside the kernel.
+    fn return_target(&mut self, prog: &Program, cfg: &Cfg, st: &Step) -> Result<Word, String> {
+        let (u32t, u64t) = (self.t.u32, self.t.u64);
+        let to = self.src64(st.src[0], None)?;
+        let base = self.c64(self.text_in_image);
+        let start = self.b.i_add(u64t, None, self.image, base).unwrap();
+        let off = self.b.i_sub(u64t, None, to, start).unwrap();
+        let bad = self.c32(BAD_JUMP);
+        let mut next = bad;
+        for b in &cfg.blocks {
+            if let Exit::Call { ret, .. } = b.exit {
+                let pc = self.c64(prog.steps[cfg.blocks[ret].first].pc as u64);
+                let hit = self.b.i_equal(self.t.bool, None, off, pc).unwrap();
+                let id = self.c32(ret as u32);
+                next = self.b.select(u32t, None, hit, id, next).unwrap();
+            }
+        }
+        self.b.store(self.state, next, None, []).unwrap();
+        let stray = self.b.i_equal(self.t.bool, None, next, bad).unwrap();
+        self.if_then(stray, &mut |g: &mut Gen| g.fail(crate::STATUS_BAD_JUMP));
+        Ok(self.b.load(u32t, None, self.state, None, []).unwrap())
     }
 
     /// Opens the selection that runs state `id` (unless the wave has yielded); returns its join.

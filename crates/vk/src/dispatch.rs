@@ -65,12 +65,19 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         let packet = rdna_emu::dispatch_packet(&launch, kbuf.address, 0);
         let pbuf = dev.buffer_with(&packet, packet.len() as u64).map_err(|e| e.to_string())?;
         let vbuf = dev.buffer(vgpr_bytes).map_err(|e| e.to_string())?;
+        // The code object image, where PC-relative constant data is read (calls, s_getpc_b64).
+        let ibuf = if compiled.uses_image {
+            let (_, img) = job.code.flat_image()?;
+            Some(dev.buffer_with(&img, img.len().max(4) as u64).map_err(|e| e.to_string())?)
+        } else {
+            None
+        };
         // Mesa's lavapipe stops a shader after 65,535 loop iterations in all; waves stop short
         // of that and report it rather than leave wrong results. Its count runs ahead of the
         // module's own (measured here: by up to 1.37× on a collatz loop; the cause is not
         // known), so the module stops at half.
         let limit = if dev.info.name.contains("llvmpipe") { (LAVAPIPE_LOOP_ITERATIONS / 2).saturating_sub(compiled.iteration_margin) } else { u32::MAX };
-        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid, compiled.lanes, vbuf.address, limit);
+        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid, compiled.lanes, vbuf.address, limit, ibuf.as_ref().map_or(0, |b| b.address));
         // Exact model: one invocation runs each workgroup; subgroup model: one subgroup of the
         // wave's size per wave.
         let subgroup = (compiled.model == rdna_spirv::WaveModel::Subgroup).then_some(compiled.lanes);
@@ -79,12 +86,18 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         dev.free(kbuf);
         dev.free(pbuf);
         dev.free(vbuf);
+        if let Some(b) = ibuf {
+            dev.free(b);
+        }
         device_time = r?;
         if status == rdna_spirv::STATUS_LDS_OUT_OF_BOUNDS {
             return Err("an LDS access out of bounds stopped the kernel (the emulator faults there too)".into());
         }
         if status == rdna_spirv::STATUS_SCRATCH_OUT_OF_BOUNDS {
             return Err("a scratch access outside the lane's private segment stopped the kernel (the emulator faults there too)".into());
+        }
+        if status == rdna_spirv::STATUS_BAD_JUMP {
+            return Err("the kernel returned to an address other than its call's return point: the recompiler follows calls and returns only (the emulator goes to any instruction of the kernel), so the run was stopped".into());
         }
         if status == rdna_spirv::STATUS_ITERATION_LIMIT {
             return Err(format!(

@@ -140,3 +140,22 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     // The floor holds for the whole corpus (RDNA_CORPUS_ONLY runs a part of it).
     assert!(only.is_some() || same >= 216, "only {same} kernels recompiled and compared");
 }
+
+/// A callee that returns past its return point (`tests/asm/stray_return.s`): the emulator goes
+/// there, the recompiled kernel must stop with an error that says why, not run on differently.
+#[test]
+fn a_return_to_an_unknown_address_stops_the_run() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/asm/stray_return.s");
+    let co = rdna_testkit::compile_for(&src, "gfx1030", "vk", &[]);
+    let k = &co.kernels[0];
+    let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
+    rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
+    assert_eq!(mem.contents("b0").unwrap()[..4], 7u32.to_le_bytes(), "the emulator skips the branch after the call");
+    let dev = Device::open().unwrap();
+    let data = rdna_testkit::buffer_data(k, 1);
+    let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
+    let (grid, wg) = rdna_testkit::plain_grid(k);
+    let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
+    let e = run_job(&dev, &job).err().expect("the recompiled run must stop");
+    assert!(e.contains("return point"), "{e}");
+}

@@ -107,6 +107,23 @@ impl Gen {
                 let a = a64(self)?;
                 self.wr_s64(d, a);
             }
+            // The PC as the emulator has it: the image's address plus the offset in it. Where
+            // control goes (calls, returns, long branches) is the block's exit.
+            GetPc | SwapPc | CallB64 => {
+                let next = self.c64(self.text_in_image + st.pc as u64 + st.inst.len as u64);
+                let pc = self.op(Op::IAdd, u64t, &[self.image, next]);
+                self.wr_s64(d, pc);
+            }
+            SetPc => {}
+            // Hardware registers other than MODE are only seen through s_getreg, which is not
+            // lowered; so writing them changes nothing a lowered kernel can see. (clang's
+            // prologue sets FLAT_SCR_LO/HI.)
+            SetregB32 | SetregImm32B32 => {
+                let id = simm(self)? & 0x3f;
+                if id == 1 || id >= 32 {
+                    return Err(format!("s_setreg of hardware register {id} is not recompiled yet"));
+                }
+            }
             CmovB32 | CmovB64 | CselectB32 | CselectB64 | CmovkI32 => {
                 let c = self.rd_scc();
                 let wide = matches!(op, CmovB64 | CselectB64);

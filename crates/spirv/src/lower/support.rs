@@ -65,7 +65,8 @@ fn salu(op: Salu) -> bool {
             | AbsdiffI32 | Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 | PackLl | PackLh | PackHh | PackHl | MovkI32 | CmpkEqI32
             | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
             | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
-            | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64
+            | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 | GetPc | SetPc | SwapPc | CallB64 | SetregB32
+            | SetregImm32B32
     )
 }
 
