@@ -1,6 +1,7 @@
 // More of the emulator's corpus: calls, constant tables, LDS float atomics, and the AMDGPU
 // builtins that reach single instructions (see crates/emu/tests/corpus.rs).
 #pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 typedef unsigned int uint;
 typedef unsigned long ulong;
 #define LID (uint)__builtin_amdgcn_workitem_id_x()
@@ -235,4 +236,20 @@ __kernel void k_cube(__global const float *a, __global float *out, uint n) {
     out[4 * i + 1] = __builtin_amdgcn_cubesc(x, y, z);
     out[4 * i + 2] = __builtin_amdgcn_cubetc(x, y, z);
     out[4 * i + 3] = __builtin_amdgcn_cubema(x, y, z);
+}
+
+// v_sin/v_cos, f32 and f16, on values in revolutions: the documented range [-256, 256] and, from
+// the raw input bits, any value at all (huge, tiny, infinite, NaN).
+__kernel void k_trig(__global const uint *in, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint bits = in[i];
+    float wide = as_float(bits);
+    float near = (float)(int)(bits >> 8) * 0x1p-15f - 256.0f;
+    half h = as_half((ushort)bits);
+    out[5 * i + 0] = as_uint(__builtin_amdgcn_sinf(wide));
+    out[5 * i + 1] = as_uint(__builtin_amdgcn_cosf(wide));
+    out[5 * i + 2] = as_uint(__builtin_amdgcn_sinf(near));
+    out[5 * i + 3] = as_uint(__builtin_amdgcn_cosf(near));
+    out[5 * i + 4] = as_ushort(__builtin_amdgcn_sinh(h)) | (uint)as_ushort(__builtin_amdgcn_cosh(h)) << 16;
 }

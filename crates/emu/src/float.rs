@@ -362,3 +362,70 @@ mod half_tests {
         assert_eq!(f64_to_f16(fma16_exact(x, 1.0, -2f32.powi(-40))), two14);
     }
 }
+
+/// Taylor coefficients of `sin(2πt)` (odd powers, `t¹` first) or `cos(2πt)` (even powers, `t⁰`
+/// first), computed from `TAU` in f64: `cₙ = -cₙ₋₂ · TAU² / (n(n−1))`. Enough terms for |t| ≤ 1/8
+/// that the series' remainder is below 1e-19.
+const fn taylor_2pi<const N: usize>(first: u32) -> [f64; N] {
+    let mut c = [0.0; N];
+    let tau = std::f64::consts::TAU;
+    c[0] = if first == 1 { tau } else { 1.0 };
+    let mut i = 1;
+    while i < N {
+        let n = (first + 2 * i as u32) as f64;
+        c[i] = -c[i - 1] * (tau * tau) / (n * (n - 1.0));
+        i += 1;
+    }
+    c
+}
+
+/// [`taylor_2pi`] for the sine: coefficients of `t, t³, …, t¹⁷`.
+pub const SIN_2PI: [f64; 9] = taylor_2pi::<9>(1);
+/// [`taylor_2pi`] for the cosine: coefficients of `1, t², …, t¹⁸`.
+pub const COS_2PI: [f64; 10] = taylor_2pi::<10>(0);
+/// Adding and subtracting this rounds an f64 below 2⁵¹ in magnitude to the nearest integer (ties
+/// to even), using nothing but two IEEE additions.
+pub const ROUND_INT_F64: f64 = 6_755_399_441_055_744.0; // 1.5 · 2⁵²
+
+/// `sin(2πx)` (or `cos(2πx)`) of a finite f32 or f16 value `x` given in revolutions, as
+/// `v_sin_f32`/`v_cos_f32` (and the f16 forms) define it. The definition is made of IEEE f64
+/// additions and multiplications only, so that the recompiler can emit the very same steps
+/// and agree to the bit: the argument is reduced exactly (`x − round(x)`, then by quarter
+/// turns to |t| ≤ 1/8), then a Taylor polynomial in `t` runs in Horner form. Its result is
+/// within about 2⁻⁵² of the true value, so rounded to f32 it is the correctly rounded one
+/// except where the true value lies within that of a rounding boundary (the test in
+/// `tests/semantics.rs` bounds it at one ulp and measures how rarely it differs).
+pub fn sin_cos_revolutions(x: f64, cos: bool) -> f64 {
+    // Whole turns: every value from 2⁵¹ up is an integer, with no fraction of a turn left.
+    let r = if x.abs() >= 2_251_799_813_685_248.0 { 0.0 } else { x - ((x + ROUND_INT_F64) - ROUND_INT_F64) };
+    let q = (4.0 * r + ROUND_INT_F64) - ROUND_INT_F64;
+    let t = r - q * 0.25;
+    let quarter = (q as i32 + cos as i32) & 3;
+    let t2 = t * t;
+    let v = if quarter & 1 == 0 {
+        t * SIN_2PI.iter().rev().fold(0.0, |acc, &c| acc * t2 + c)
+    } else {
+        COS_2PI.iter().rev().fold(0.0, |acc, &c| acc * t2 + c)
+    };
+    if quarter >= 2 { -v } else { v }
+}
+
+/// `v_sin_f32`/`v_cos_f32` on f32 bits: NaNs come back quieted, infinities give the default
+/// NaN, finite values [`sin_cos_revolutions`] rounded to f32.
+pub fn sin_cos32(x: f32, cos: bool) -> f32 {
+    if x.is_nan() {
+        f32::from_bits(x.to_bits() | 0x40_0000)
+    } else if x.is_infinite() {
+        f32::from_bits(0x7fc0_0000)
+    } else {
+        sin_cos_revolutions(x as f64, cos) as f32
+    }
+}
+
+/// `v_sin_f16`/`v_cos_f16`, as [`sin_cos32`] for f16 bits, rounded once to f16.
+pub fn sin_cos16(x: u16, cos: bool) -> u16 {
+    if x & 0x7c00 == 0x7c00 {
+        return if x & 0x3ff != 0 { x | 0x200 } else { 0x7e00 };
+    }
+    f64_to_f16(sin_cos_revolutions(half::f16::from_bits(x).to_f64(), cos))
+}

@@ -487,8 +487,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         RcpF32 | RcpIflagF32 => { each!(l => o32((1.0 / f32_(a[l]) as f64) as f32)); Out::F32 }
         RsqF32 => { each!(l => o32((1.0 / (f32_(a[l]) as f64).sqrt()) as f32)); Out::F32 }
         SqrtF32 => { each!(l => o32(f32_(a[l]).sqrt())); Out::F32 }
-        SinF32 => { each!(l => o32((f32_(a[l]) as f64 * std::f64::consts::TAU).sin() as f32)); Out::F32 }
-        CosF32 => { each!(l => o32((f32_(a[l]) as f64 * std::f64::consts::TAU).cos() as f32)); Out::F32 }
+        SinF32 | CosF32 => { each!(l => o32(float::sin_cos32(f32_(a[l]), op == CosF32))); Out::F32 }
         RcpF64 => { each!(l => o64(1.0 / f64_(a[l]))); Out::F64 }
         RsqF64 => { each!(l => o64(1.0 / f64_(a[l]).sqrt())); Out::F64 }
         SqrtF64 => { each!(l => o64(f64_(a[l]).sqrt())); Out::F64 }
@@ -654,8 +653,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         TruncF16 => { each!(l => oh(h(a[l]).trunc())); Out::F16 }
         RndneF16 => { each!(l => oh(h(a[l]).round_ties_even())); Out::F16 }
         FractF16 => { each!(l => { let x = h(a[l]); oh(if x.is_infinite() { f32::NAN } else { (x - x.floor()).min(half::f16::from_bits(0x3bff).to_f32()) }) }); Out::F16 }
-        SinF16 => { each!(l => oh((h(a[l]) as f64 * std::f64::consts::TAU).sin() as f32)); Out::F16 }
-        CosF16 => { each!(l => oh((h(a[l]) as f64 * std::f64::consts::TAU).cos() as f32)); Out::F16 }
+        SinF16 | CosF16 => { each!(l => oh(half::f16::from_bits(float::sin_cos16(half::f16::from_f32(h(a[l])).to_bits(), op == CosF16)).to_f32())); Out::F16 }
         FrexpMantF16 => { each!(l => oh(float::frexp32(h(a[l])).0)); Out::F16 }
         FrexpExpI16F16 => { each!(l => float::frexp32(h(a[l])).1 as i16 as u16 as u64); Out::U16 }
         DivFixupF16 => { each!(l => oh(div_fixup32(h(a[l]), h(b[l]), h(c[l])))); Out::F16 }

@@ -182,6 +182,67 @@ fn transcendental_special_values() {
     assert_eq!(f(4, 0), f32::NEG_INFINITY, "log2(0)");
 }
 
+/// `sin(2πx)`/`cos(2πx)` by a different route: std's rounding to reduce, then the host libm's
+/// sin/cos of the quarter-turn remainder (accurate to about an ulp of f64).
+fn sin_cos_reference(x: f32, cos: bool) -> f64 {
+    let x = x as f64;
+    let r = x - x.round_ties_even();
+    let q = (4.0 * r).round_ties_even();
+    let angle = std::f64::consts::TAU * (r - q / 4.0);
+    match (q as i64 + cos as i64).rem_euclid(4) {
+        0 => angle.sin(),
+        1 => angle.cos(),
+        2 => -angle.sin(),
+        _ => -angle.cos(),
+    }
+}
+
+#[test]
+fn sin_cos_take_revolutions_and_stay_within_an_ulp() {
+    // Exact points, signs of zero, whole turns far out, NaN and infinity.
+    let a = [0.25f32, 0.0, -0.0, 0.5, -0.125, 1e30, 1.0, f32::INFINITY, f32::from_bits(0x7f80_0001), 0.75, 1.0 / 3.0, 300.75];
+    let s = run32("v_sin_f32_e32 v1, v0
+ v_cos_f32_e32 v2, v0
+ v_sin_f16_e32 v3, v4
+ v_cos_f16_e32 v5, v4", |s| {
+        s.set_v(0, |l| a[l % a.len()].to_bits());
+        s.set_v(4, |l| half::f16::from_f32(a[l % a.len()]).to_bits() as u32);
+    });
+    let (sin, cos) = (|l: usize| f32::from_bits(s.wave.vr(1, l)), |l: usize| f32::from_bits(s.wave.vr(2, l)));
+    assert_eq!((sin(0), cos(0)), (1.0, 0.0), "a quarter turn");
+    assert_eq!((sin(1).to_bits(), cos(1)), (0, 1.0));
+    assert_eq!((sin(2).to_bits(), cos(2)), ((-0.0f32).to_bits(), 1.0), "sin(-0) = -0");
+    assert_eq!((sin(3).abs(), cos(3)), (0.0, -1.0), "half a turn: exactly 0, not sin(π) in f64");
+    assert_eq!(sin(4), -(std::f64::consts::FRAC_1_SQRT_2 as f32), "-1/8 turn");
+    assert_eq!((sin(5), cos(5), sin(6), cos(6)), (0.0, 1.0, 0.0, 1.0), "whole turns, however many");
+    assert_eq!((s.wave.vr(1, 7), s.wave.vr(1, 8)), (0x7fc0_0000, 0x7fc0_0001), "inf gives the default NaN; a NaN comes back quiet");
+    assert_eq!((s.wave.vr(3, 0), s.wave.vr(5, 6), s.wave.vr(5, 9)), (0x3c00, 0x3c00, 0), "f16: sin(1/4 turn) = cos(1 turn) = 1, cos(3/4 turn) = 0");
+    assert_eq!(s.wave.vr(3, 7), 0x7e00, "f16: inf gives the default NaN");
+    // The bound: within one f32 ulp of the reference everywhere, and equal to it almost always.
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let (mut n, mut off_by_one) = (0, 0);
+    for i in 0..400_000u32 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        // Half in the documented range [-256, 256], half anywhere (all exponents).
+        let x = if i % 2 == 0 { (rng >> 40) as f32 / (1u64 << 24) as f32 * 512.0 - 256.0 } else { f32::from_bits(rng as u32) };
+        if !x.is_finite() {
+            continue;
+        }
+        for cos in [false, true] {
+            let got = rdna_emu::float::sin_cos32(x, cos);
+            let want = sin_cos_reference(x, cos) as f32;
+            let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+            assert!(ulps <= 1 || got == want, "{} of {x:e} ({:#x}): {got:e} vs {want:e}", if cos { "cos" } else { "sin" }, x.to_bits());
+            n += 1;
+            off_by_one += (ulps == 1) as u32;
+        }
+    }
+    eprintln!("v_sin/v_cos: {off_by_one} of {n} results one ulp off the libm reference, none further");
+    assert!(off_by_one * 100_000 <= n, "{off_by_one} of {n} results one ulp off the reference");
+}
+
 #[test]
 fn denormal_modes() {
     // 2^-140 is denormal; times 1.0 it survives with denormals kept and flushes to 0 otherwise.

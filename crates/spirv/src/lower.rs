@@ -31,6 +31,7 @@ pub(crate) mod half;
 mod lds;
 mod salu;
 pub(crate) mod support;
+mod trig;
 mod valu;
 
 type Lowered = Result<(), String>;
