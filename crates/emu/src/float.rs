@@ -301,67 +301,6 @@ pub fn frexp32(x: f32) -> (f32, i32) {
     (m as f32, e)
 }
 
-#[cfg(test)]
-mod half_tests {
-    use super::*;
-
-    /// A deterministic stream of test values.
-    fn values(n: usize) -> impl Iterator<Item = u64> {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        (0..n).map(move |_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        })
-    }
-
-    #[test]
-    fn f64_to_f16_agrees_with_the_f32_conversion_where_f32_holds_the_value() {
-        // half's f32 → f16 rounds once from all 24 bits: the oracle for f64s that are f32s.
-        for r in values(200_000) {
-            let f = f32::from_bits(r as u32);
-            let want = f16::from_f32(f).to_bits();
-            assert_eq!(f64_to_f16(f as f64), want, "{f:e} ({:#x})", f.to_bits());
-        }
-    }
-
-    #[test]
-    fn f64_to_f16_rounds_to_the_nearest_even_f16() {
-        // The f16 values either side of x and their midpoint are exact in f64, so the nearest
-        // can be decided exactly.
-        for r in values(200_000) {
-            // Exponents around the f16 range, random 52-bit mantissas.
-            let e = 1023 - 30 + (r >> 52) % 50;
-            let x = f64::from_bits(r & (1 << 63 | ((1 << 52) - 1)) | e << 52);
-            let h = f64_to_f16(x);
-            let got = f16::from_bits(h).to_f64();
-            if got.is_infinite() {
-                assert!(x.abs() >= 65520.0, "{x:e} rounded to infinity");
-                continue;
-            }
-            let step = |b: u16| f16::from_bits(b).to_f64();
-            let (below, above) = if got.abs() <= x.abs() { (h, h + 1) } else { (h - 1, h) };
-            let (lo, hi) = (step(below).abs(), step(above & 0x7fff | below & 0x8000).abs());
-            let mid = (lo + hi) / 2.0;
-            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
-            assert_eq!(h, want, "{x:e}: got {got:e}");
-        }
-    }
-
-    #[test]
-    fn fma16_rounds_once() {
-        // (1 + 2^-11) · 2^14 is the midpoint of two f16s (their spacing there is 2^4). An addend
-        // of 2^-40 lies 54 bits below it, beyond an f64 sum: rounded to odd it still breaks the
-        // tie upward, where a plain f64 sum would tie to even, downward.
-        let x = (1.0 + 2f32.powi(-11)) * 16384.0;
-        let two14 = f16::from_f32(16384.0).to_bits();
-        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 0.0)), two14);
-        assert_eq!(f64_to_f16(x as f64 + 2f64.powi(-40)), two14, "the plain f64 sum loses the addend");
-        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 2f32.powi(-40))), two14 + 1);
-        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, -2f32.powi(-40))), two14);
-    }
-}
 
 /// Taylor coefficients of `sin(2πt)` (odd powers, `t¹` first) or `cos(2πt)` (even powers, `t⁰`
 /// first), computed from `TAU` in f64: `cₙ = -cₙ₋₂ · TAU² / (n(n−1))`. Enough terms for |t| ≤ 1/8
@@ -428,4 +367,66 @@ pub fn sin_cos16(x: u16, cos: bool) -> u16 {
         return if x & 0x3ff != 0 { x | 0x200 } else { 0x7e00 };
     }
     f64_to_f16(sin_cos_revolutions(half::f16::from_bits(x).to_f64(), cos))
+}
+
+#[cfg(test)]
+mod half_tests {
+    use super::*;
+
+    /// A deterministic stream of test values.
+    fn values(n: usize) -> impl Iterator<Item = u64> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..n).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+    }
+
+    #[test]
+    fn f64_to_f16_agrees_with_the_f32_conversion_where_f32_holds_the_value() {
+        // half's f32 → f16 rounds once from all 24 bits: the oracle for f64s that are f32s.
+        for r in values(200_000) {
+            let f = f32::from_bits(r as u32);
+            let want = f16::from_f32(f).to_bits();
+            assert_eq!(f64_to_f16(f as f64), want, "{f:e} ({:#x})", f.to_bits());
+        }
+    }
+
+    #[test]
+    fn f64_to_f16_rounds_to_the_nearest_even_f16() {
+        // The f16 values either side of x and their midpoint are exact in f64, so the nearest
+        // can be decided exactly.
+        for r in values(200_000) {
+            // Exponents around the f16 range, random 52-bit mantissas.
+            let e = 1023 - 30 + (r >> 52) % 50;
+            let x = f64::from_bits(r & (1 << 63 | ((1 << 52) - 1)) | e << 52);
+            let h = f64_to_f16(x);
+            let got = f16::from_bits(h).to_f64();
+            if got.is_infinite() {
+                assert!(x.abs() >= 65520.0, "{x:e} rounded to infinity");
+                continue;
+            }
+            let step = |b: u16| f16::from_bits(b).to_f64();
+            let (below, above) = if got.abs() <= x.abs() { (h, h + 1) } else { (h - 1, h) };
+            let (lo, hi) = (step(below).abs(), step(above & 0x7fff | below & 0x8000).abs());
+            let mid = (lo + hi) / 2.0;
+            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
+            assert_eq!(h, want, "{x:e}: got {got:e}");
+        }
+    }
+
+    #[test]
+    fn fma16_rounds_once() {
+        // (1 + 2^-11) · 2^14 is the midpoint of two f16s (their spacing there is 2^4). An addend
+        // of 2^-40 lies 54 bits below it, beyond an f64 sum: rounded to odd it still breaks the
+        // tie upward, where a plain f64 sum would tie to even, downward.
+        let x = (1.0 + 2f32.powi(-11)) * 16384.0;
+        let two14 = f16::from_f32(16384.0).to_bits();
+        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 0.0)), two14);
+        assert_eq!(f64_to_f16(x as f64 + 2f64.powi(-40)), two14, "the plain f64 sum loses the addend");
+        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 2f32.powi(-40))), two14 + 1);
+        assert_eq!(f64_to_f16(fma16_exact(x, 1.0, -2f32.powi(-40))), two14);
+    }
 }
