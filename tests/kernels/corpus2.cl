@@ -253,3 +253,29 @@ __kernel void k_trig(__global const uint *in, __global uint *out, uint n) {
     out[5 * i + 3] = as_uint(__builtin_amdgcn_cosf(near));
     out[5 * i + 4] = as_ushort(__builtin_amdgcn_sinh(h)) | (uint)as_ushort(__builtin_amdgcn_cosh(h)) << 16;
 }
+
+// 16-bit halves of registers: d16 loads into the high half (global and LDS), d16_hi stores.
+__kernel void k_d16(__global const half *in, __global half *out, __global const char *bytes, __global half *hi, uint n) {
+    half priv[8];
+    __local half tile[512];
+    uint i = GID;
+    if (i >= n) return;
+    half2 v = (half2)(in[2 * i + 1], in[(3 * i) % n]);
+    v = v * (half2)(2.0h, 0.5h);
+    short2 s = (short2)(bytes[i], (short)(uchar)bytes[i + 1]);
+    tile[2 * LID] = v.y;
+    tile[2 * LID + 1] = v.x;
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"); __builtin_amdgcn_s_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+    half2 w = (half2)(tile[(2 * LID + 3) % 512], tile[(2 * LID + 6) % 512]);
+    w = w + as_half2(s);
+    out[4 * i] = w.y;
+    out[4 * i + 1] = w.x;
+    out[4 * i + 2] = v.y;
+    out[4 * i + 3] = v.x;
+    for (uint k = 0; k < 8; k++) priv[k] = (k & 1) ? w.y : v.x + (half)k;
+    half2 p = (half2)(priv[i & 7], priv[(i >> 3) & 7]);
+    p = p * w;
+    hi[3 * i] = p.y;
+    hi[3 * i + 1] = (half)(p.x - v.y);
+    hi[3 * i + 2] = as_half((short)bytes[i + 2]);
+}

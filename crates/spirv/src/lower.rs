@@ -2075,21 +2075,23 @@ impl Gen {
         Ok(())
     }
 
-    /// GLOBAL, SCRATCH and MUBUF loads and stores (bytes to four dwords) and GLOBAL atomics, as
-    /// `rdna_emu::vmem` runs them. Scratch is each lane's private memory (after its wave's
-    /// registers); a MUBUF address in the scratch window reaches it too, and one outside its
-    /// buffer's range is dropped (loads read 0).
+    /// GLOBAL, SCRATCH and MUBUF loads and stores (bytes to four dwords, d16 halves included)
+    /// and GLOBAL atomics, as `rdna_emu::vmem` runs them. Scratch is each lane's private memory
+    /// (after its wave's registers); a MUBUF address in the scratch window reaches it too, and
+    /// one outside its buffer's range is dropped (loads read 0).
     fn global(&mut self, st: &Step, k: MemKind) -> Lowered {
         let raw = st.inst.raw;
         let f = st.inst.format;
         let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
         let mut atomic = None;
-        let (bytes, store, sext) = match k {
-            MemKind::Load { bytes, sext, d16: false, .. } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext),
-            MemKind::Store { bytes, hi: false } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false),
+        // `half`: a d16 load writes one half of its register (the high one with `hi`), keeping
+        // the other; a `hi` store writes the register's high half.
+        let (bytes, store, sext, half) = match k {
+            MemKind::Load { bytes, sext, d16, hi } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext, d16.then_some(hi)),
+            MemKind::Store { bytes, hi } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false, hi.then_some(true)),
             MemKind::Atomic { op, x2 } if f == Format::Global => {
                 atomic = Some((op, x2));
-                (if x2 { 8 } else { 4 }, false, false)
+                (if x2 { 8 } else { 4 }, false, false, None)
             }
             _ => return Err("internal: a memory access admitted by `supports` without a lowering".into()),
         };
@@ -2098,37 +2100,8 @@ impl Gen {
         let (vdst, vdata) = if f == Format::Mubuf { ((raw >> 40 & 0xff) as u16, (raw >> 40 & 0xff) as u16) } else { ((raw >> 56 & 0xff) as u16, (raw >> 40 & 0xff) as u16) };
         let place = self.vmem_place(st, bytes as u32)?;
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let u64t = g.t.u64;
+            let (u32t, u64t) = (g.t.u32, g.t.u64);
             let (addr, live) = g.vmem_addr(&place, lane)?;
-            if let Some(live) = live {
-                // A dropped access: loads read 0 (from the lane's own slot instead), stores and
-                // nothing else happen.
-                let z = g.c32(0);
-                if store {
-                    let mut r = Ok(());
-                    g.if_then(live, &mut |g: &mut Gen| {
-                        r = (|| {
-                            for i in 0..(bytes as u16).div_ceil(4) {
-                                let oi = g.c64(4 * i as u64);
-                                let a = g.b.i_add(u64t, None, addr, oi).unwrap();
-                                let v = g.rd_v(vdata + i, lane)?;
-                                if bytes < 4 { g.store_bytes(a, v, bytes) } else { g.store_global(a, v) }
-                            }
-                            Ok(())
-                        })();
-                    });
-                    return r;
-                }
-                let safe = g.sel(u64t, live, addr, g.slot);
-                for i in 0..(bytes as u16).div_ceil(4) {
-                    let oi = g.c64(4 * i as u64);
-                    let a = g.b.i_add(u64t, None, safe, oi).unwrap();
-                    let v = if bytes < 4 { g.load_bytes(a, bytes, sext) } else { g.load_global(a) };
-                    let v = g.sel(g.t.u32, live, v, z);
-                    g.wr_v(vdst + i, lane, v)?;
-                }
-                return Ok(());
-            }
             if let Some((op, x2)) = atomic {
                 let old = g.global_atomic(addr, op, x2, vdata, lane)?;
                 if returns {
@@ -2142,29 +2115,66 @@ impl Gen {
                 }
                 return Ok(());
             }
-            if bytes < 4 {
-                // Bytes and shorts, a byte at a time (8-bit storage access), little-endian.
-                return if store {
-                    let v = g.rd_v(vdata, lane)?;
-                    g.store_bytes(addr, v, bytes);
-                    Ok(())
-                } else {
-                    let v = g.load_bytes(addr, bytes, sext);
-                    g.wr_v(vdst, lane, v)
-                };
-            }
-            for i in 0..(bytes / 4) as u16 {
+            let dwords = (bytes as u16).div_ceil(4);
+            let at = |g: &mut Gen, base: Word, i: u16| {
                 let oi = g.c64(4 * i as u64);
-                let a = g.b.i_add(u64t, None, addr, oi).unwrap();
-                if store {
-                    let v = g.rd_v(vdata + i, lane)?;
-                    g.store_global(a, v);
-                } else {
-                    let v = g.load_global(a);
-                    g.wr_v(vdst + i, lane, v)?;
+                g.b.i_add(u64t, None, base, oi).unwrap()
+            };
+            if store {
+                // A dropped store does nothing.
+                let mut r = Ok(());
+                let mut body = |g: &mut Gen| {
+                    r = (|| {
+                        for i in 0..dwords {
+                            let a = at(g, addr, i);
+                            let mut v = g.rd_v(vdata + i, lane)?;
+                            if half.is_some() {
+                                let c16 = g.c32(16);
+                                v = g.b.shift_right_logical(u32t, None, v, c16).unwrap();
+                            }
+                            if bytes < 4 { g.store_bytes(a, v, bytes) } else { g.store_global(a, v) }
+                        }
+                        Ok(())
+                    })();
+                };
+                match live {
+                    Some(live) => g.if_then(live, &mut body),
+                    None => body(g),
                 }
+                return r;
+            }
+            // A dropped load reads 0 (reading the lane's own slot instead of the address).
+            let from = match live {
+                Some(live) => g.sel(u64t, live, addr, g.slot),
+                None => addr,
+            };
+            for i in 0..dwords {
+                let a = at(g, from, i);
+                let mut v = if bytes < 4 { g.load_bytes(a, bytes, sext) } else { g.load_global(a) };
+                if let Some(live) = live {
+                    let z = g.c32(0);
+                    v = g.sel(u32t, live, v, z);
+                }
+                if let Some(hi) = half {
+                    let old = g.rd_v(vdst, lane)?;
+                    v = g.merge_half(old, v, hi);
+                }
+                g.wr_v(vdst + i, lane, v)?;
             }
             Ok(())
         })
+    }
+
+    /// `old` with its low (or, with `hi`, high) 16 bits replaced by the low 16 bits of `v`.
+    pub(super) fn merge_half(&mut self, old: Word, v: Word, hi: bool) -> Word {
+        let u = self.t.u32;
+        let (keep, m16) = (self.c32(if hi { 0xffff } else { 0xffff_0000 }), self.c32(0xffff));
+        let kept = self.b.bitwise_and(u, None, old, keep).unwrap();
+        let mut v = self.b.bitwise_and(u, None, v, m16).unwrap();
+        if hi {
+            let c16 = self.c32(16);
+            v = self.b.shift_left_logical(u, None, v, c16).unwrap();
+        }
+        self.b.bitwise_or(u, None, kept, v).unwrap()
     }
 }

@@ -96,23 +96,9 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
                     continue;
                 }
             };
-            let mut identical = true;
-            for (i, got) in out.buffers.iter().enumerate() {
-                let want = mem.contents(&format!("b{i}")).unwrap();
-                let differ: Vec<usize> = (0..got.len() / 4).filter(|&j| got[4 * j..4 * j + 4] != want[4 * j..4 * j + 4]).collect();
-                if let Some(&at) = differ.first() {
-                    let word = |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
-                    identical = false;
-                    failures.push(format!(
-                        "{tag}: buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (dwords {:?}{})",
-                        differ.len(),
-                        word(got, at),
-                        word(&want, at),
-                        &differ[..differ.len().min(12)],
-                        if differ.len() > 12 { " …" } else { "" }
-                    ));
-                }
-            }
+            let differ = differences(&out.buffers, &mem);
+            let identical = differ.is_empty();
+            failures.extend(differ.into_iter().map(|d| format!("{tag}: {d}")));
             if verbose {
                 eprintln!("{tag}: {} ({:.2?})", if identical { "identical" } else { "DIFFERENT" }, t0.elapsed());
             }
@@ -139,6 +125,51 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     assert!(failures.is_empty(), "{} kernel build(s) differ from the emulator or failed to run:\n{}", failures.len(), failures.join("\n"));
     // The floor holds for the whole corpus (RDNA_CORPUS_ONLY runs a part of it).
     assert!(only.is_some() || same >= 216, "only {same} kernels recompiled and compared");
+}
+
+/// Each buffer's dwords that differ from the emulator's (`b0`, `b1`, … in `mem`), one line per
+/// buffer.
+fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (i, got) in buffers.iter().enumerate() {
+        let want = mem.contents(&format!("b{i}")).unwrap();
+        let differ: Vec<usize> = (0..got.len() / 4).filter(|&j| got[4 * j..4 * j + 4] != want[4 * j..4 * j + 4]).collect();
+        if let Some(&at) = differ.first() {
+            let word = |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
+            lines.push(format!(
+                "buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (dwords {:?}{})",
+                differ.len(),
+                word(got, at),
+                word(&want, at),
+                &differ[..differ.len().min(12)],
+                if differ.len() > 12 { " …" } else { "" }
+            ));
+        }
+    }
+    lines
+}
+
+/// Hand-written kernels (`tests/asm`) for instructions clang rarely emits: recompiled, run and
+/// compared with the emulator like the corpus.
+#[test]
+fn hand_written_kernels_match_the_emulator() {
+    let dev = Device::open().unwrap();
+    for name in ["int16_ops"] {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/asm/{name}.s"));
+        let co = rdna_testkit::compile_for(&src, "gfx1030", "vk", &[]);
+        let k = &co.kernels[0];
+        let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 7);
+        rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
+        let data = rdna_testkit::buffer_data(k, 7);
+        let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
+        let (grid, wg) = rdna_testkit::plain_grid(k);
+        let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
+        let out = run_job(&dev, &job).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let differ = differences(&out.buffers, &mem);
+        assert!(differ.is_empty(), "{name}: {}", differ.join("\n"));
+        // The results are not all zero (the kernel ran and stored).
+        assert!(out.buffers[1].iter().any(|&b| b != 0), "{name}: nothing stored");
+    }
 }
 
 /// A callee that returns past its return point (`tests/asm/stray_return.s`): the emulator goes

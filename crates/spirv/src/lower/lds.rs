@@ -259,7 +259,7 @@ impl Gen {
         let vdst = bits(raw, 56, 8) as u16;
         match k {
             DsKind::Nop => Ok(()),
-            DsKind::Read { bytes, sext, .. } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            DsKind::Read { bytes, sext, d16, hi } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                 let a = g.ds_addr(addr_r, offset, lane)?;
                 g.lds_check(a, bytes as u32);
                 if bytes >= 4 {
@@ -273,16 +273,24 @@ impl Gen {
                 }
                 let v = g.lds_read32(a);
                 let (z, w) = (g.c32(0), g.c32(8 * bytes as u32));
-                let v = g.op(if sext { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, g.t.u32, &[v, z, w]);
+                let mut v = g.op(if sext { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, g.t.u32, &[v, z, w]);
+                if d16 {
+                    let old = g.rd_v(vdst, lane)?;
+                    v = g.merge_half(old, v, hi);
+                }
                 g.wr_v(vdst, lane, v)
             }),
-            DsKind::Write { bytes, .. } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            DsKind::Write { bytes, hi } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                 let a = g.ds_addr(addr_r, offset, lane)?;
                 g.lds_check(a, bytes as u32);
                 for i in 0..(bytes as u32).div_ceil(4) {
                     let o = g.c32(4 * i);
                     let ai = g.op(Op::IAdd, g.t.u32, &[a, o]);
-                    let v = g.rd_v(d0 + i as u16, lane)?;
+                    let mut v = g.rd_v(d0 + i as u16, lane)?;
+                    if hi {
+                        let c16 = g.c32(16);
+                        v = g.op(Op::ShiftRightLogical, g.t.u32, &[v, c16]);
+                    }
                     g.lds_write(ai, v, (bytes as u32).min(4));
                 }
                 Ok(())

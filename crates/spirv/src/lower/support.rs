@@ -44,8 +44,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::VcmpClass { ty, .. } => Err(format!("{ty:?} class compares are not recompiled yet")),
         Kind::Mem(k) if format == Format::Global => global(k),
         Kind::Mem(k) if matches!(format, Format::Scratch | Format::Mubuf) => match k {
-            MemKind::Load { d16: false, .. } | MemKind::Store { hi: false, .. } => Ok(()),
-            MemKind::Load { .. } | MemKind::Store { .. } => Err("d16 accesses are not recompiled yet".into()),
+            MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
             other => Err(format!("{format:?} access {other:?} is not recompiled yet")),
         },
         Kind::Mem(_) => Err(format!("{format:?} memory instructions are not recompiled yet")),
@@ -76,7 +75,6 @@ fn integer_atomic(op: Atomic) -> bool {
 
 fn ds(k: DsKind) -> Result<(), String> {
     match k {
-        DsKind::Read { d16: true, .. } | DsKind::Write { hi: true, .. } => Err("d16 LDS accesses are not recompiled yet".into()),
         DsKind::Nop | DsKind::Read { .. } | DsKind::Write { .. } | DsKind::Read2 { .. } | DsKind::Write2 { .. } => Ok(()),
         DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => Ok(()),
         DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } if integer_atomic(op) => Ok(()),
@@ -89,10 +87,9 @@ fn ds(k: DsKind) -> Result<(), String> {
 fn global(k: MemKind) -> Result<(), String> {
     use Atomic::*;
     match k {
-        MemKind::Load { d16: false, .. } | MemKind::Store { hi: false, .. } => Ok(()),
+        MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
         MemKind::Atomic { op, .. } if matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) => Ok(()),
         MemKind::Atomic { op, .. } => Err(format!("global atomic {op:?} is not recompiled yet")),
-        MemKind::Load { .. } | MemKind::Store { .. } => Err("d16 global accesses are not recompiled yet".into()),
         other => Err(format!("global access {other:?} is not recompiled yet")),
     }
 }

@@ -37,7 +37,9 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
         | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
-        SubNcU16 | MadU16 | LshlrevB16 => Out::U16,
+        AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
+        | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
+        MadU32U16 => Out::U32,
         AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 => Out::F16,
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
@@ -1268,22 +1270,61 @@ impl Gen {
             DivFixupF16 => self.div_fixup(16, a, b, c),
             DivFixupF32 => self.div_fixup(32, a, b, c),
             DivFixupF64 => self.div_fixup(64, a, b, c),
-            SubNcU16 | MadU16 | LshlrevB16 => {
-                // Wrapping on the low halves; the result's low 16 bits.
+            AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
+            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 | MadU32U16 => {
+                // On the low halves, widened (sign-extended for the signed forms), then the
+                // result's low 16 bits (all 32 for v_mad_u32_u16). Wrapping: clamp on integer
+                // operations is refused before this.
+                let signed = matches!(op, MinI16 | MaxI16 | Min3I16 | Max3I16 | Med3I16 | AshrrevI16);
+                let (z, c16) = (self.c32(0), self.c32(16));
+                let ext = if signed { Op::BitFieldSExtract } else { Op::BitFieldUExtract };
+                let (x, y) = (self.op(ext, u, &[a, z, c16]), self.op(ext, u, &[b, z, c16]));
+                let three = matches!(op, MadU16 | MadI16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16);
+                let w = if three { self.op(ext, u, &[c, z, c16]) } else { z };
+                let (min, max) = if signed { (GLOp::SMin, GLOp::SMax) } else { (GLOp::UMin, GLOp::UMax) };
                 let r = match op {
-                    SubNcU16 => self.op(Op::ISub, u, &[a, b]),
-                    MadU16 => {
-                        let p = self.op(Op::IMul, u, &[a, b]);
+                    AddNcU16 | AddNcI16 => self.op(Op::IAdd, u, &[x, y]),
+                    SubNcU16 | SubNcI16 => self.op(Op::ISub, u, &[x, y]),
+                    MulLoU16 => self.op(Op::IMul, u, &[x, y]),
+                    MadU16 | MadI16 | MadU32U16 => {
+                        let p = self.op(Op::IMul, u, &[x, y]);
+                        let c = if op == MadU32U16 { c } else { w };
                         self.op(Op::IAdd, u, &[p, c])
                     }
-                    _ => {
+                    LshlrevB16 | LshrrevB16 | AshrrevI16 => {
                         let c15 = self.c32(15);
                         let n = self.op(Op::BitwiseAnd, u, &[a, c15]);
-                        self.op(Op::ShiftLeftLogical, u, &[b, n])
+                        let code = match op {
+                            LshlrevB16 => Op::ShiftLeftLogical,
+                            LshrrevB16 => Op::ShiftRightLogical,
+                            _ => Op::ShiftRightArithmetic,
+                        };
+                        self.op(code, u, &[y, n])
+                    }
+                    MinI16 | MinU16 => self.gl(min, u, &[x, y]),
+                    MaxI16 | MaxU16 => self.gl(max, u, &[x, y]),
+                    Min3I16 | Min3U16 => {
+                        let m = self.gl(min, u, &[x, y]);
+                        self.gl(min, u, &[m, w])
+                    }
+                    Max3I16 | Max3U16 => {
+                        let m = self.gl(max, u, &[x, y]);
+                        self.gl(max, u, &[m, w])
+                    }
+                    _ => {
+                        // med3 = min(max(x, y), max(min(x, y), z)), as the emulator.
+                        let hi = self.gl(max, u, &[x, y]);
+                        let lo = self.gl(min, u, &[x, y]);
+                        let lz = self.gl(max, u, &[lo, w]);
+                        self.gl(min, u, &[hi, lz])
                     }
                 };
-                let lo16 = self.c32(0xffff);
-                self.op(Op::BitwiseAnd, u, &[r, lo16])
+                if op == MadU32U16 {
+                    r
+                } else {
+                    let lo16 = self.c32(0xffff);
+                    self.op(Op::BitwiseAnd, u, &[r, lo16])
+                }
             }
             Min3F32 | Max3F32 => {
                 let x = self.fminmax(false, a, b, op == Max3F32);
