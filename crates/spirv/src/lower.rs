@@ -33,6 +33,7 @@ mod salu;
 pub(crate) mod support;
 mod trig;
 mod valu;
+pub(crate) mod wmma;
 
 type Lowered = Result<(), String>;
 
@@ -62,6 +63,10 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
     let uses_image = reads_pc(&prog, &cfg);
+    let has_wmma = cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Valu(op) if wmma::is_wmma(op))));
+    if has_wmma {
+        g.spare_rows = wmma::WMMA_SPARE_ROWS;
+    }
     if uses_image {
         let (lo, _) = code.flat_image().map_err(RecompileError::Setup)?;
         g.text_in_image = code.text_addr - lo;
@@ -332,6 +337,9 @@ struct Gen {
     /// Where `.text` starts in the image: a step's PC is `image + text_in_image + step.pc`.
     text_in_image: u64,
     image_needed: bool,
+    /// Rows past the VGPRs for cross-lane staging: 1, or [`wmma::WMMA_SPARE_ROWS`] for a kernel
+    /// with WMMA.
+    spare_rows: u32,
     /// The wave size, loaded from the push constants (see `wave_setup`).
     lane_count: Word,
     /// Waves per kernel workgroup.
@@ -435,7 +443,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
     }
 
     // ---- constants and register access ----
@@ -925,7 +933,7 @@ impl Gen {
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         if self.model == WaveModel::Subgroup {
             self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-            let n = self.c32(self.vgprs + 1);
+            let n = self.c32(self.vgprs + self.spare_rows);
             let arr = self.b.type_array(u32t, n);
             let fn_arr = self.b.type_pointer(None, StorageClass::Function, arr);
             let zeros = self.b.constant_null(arr);
@@ -1295,7 +1303,7 @@ impl Gen {
     /// Where the wave's scratch starts in its memory: after the slot and (exact model) the VGPRs.
     fn scratch_offset(&self) -> u64 {
         match self.model {
-            WaveModel::Exact => SLOT_BYTES + (self.vgprs as u64 + 1) * self.lanes as u64 * 4,
+            WaveModel::Exact => SLOT_BYTES + (self.vgprs + self.spare_rows) as u64 * self.lanes as u64 * 4,
             // The VGPRs are each invocation's own.
             WaveModel::Subgroup => SLOT_BYTES,
         }

@@ -31,6 +31,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
                 Ok(())
             }
         }
+        Kind::Valu(op) if super::wmma::is_wmma(op) => Ok(()),
         Kind::Valu(op) if format == Format::Vop3p => match super::half::packed_class(op) {
             Some(_) => Ok(()),
             None => Err(format!("packed operation {op:?} is not recompiled yet")),

@@ -481,6 +481,9 @@ impl Gen {
         if matches!(op, Permlane16B32 | Permlanex16B32) {
             return self.permlane16(st, &m, op == Permlanex16B32);
         }
+        if super::wmma::is_wmma(op) {
+            return self.wmma(st, op, &m);
+        }
         if st.inst.format == rdna_isa::Format::Vop3p {
             return self.packed(st, op, &m);
         }
