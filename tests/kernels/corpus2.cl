@@ -279,3 +279,17 @@ __kernel void k_d16(__global const half *in, __global half *out, __global const 
     hi[3 * i + 1] = (half)(p.x - v.y);
     hi[3 * i + 2] = as_half((short)bytes[i + 2]);
 }
+
+// v_exp_f32/v_exp_f16 (2^x): the range where 2^x is a finite nonzero f32 and, from the raw input
+// bits, any value at all.
+__kernel void k_exp2(__global const uint *in, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint bits = in[i] * 0x9e3779b1u;
+    float wide = as_float(bits);
+    float near = (float)(int)(bits >> 8) * 0x1p-15f - 152.0f;
+    half h = as_half((ushort)bits);
+    out[3 * i + 0] = as_uint(__builtin_amdgcn_exp2f(wide));
+    out[3 * i + 1] = as_uint(__builtin_amdgcn_exp2f(near));
+    out[3 * i + 2] = as_ushort(__builtin_elementwise_exp2(h));
+}

@@ -369,6 +369,49 @@ pub fn sin_cos16(x: u16, cos: bool) -> u16 {
     f64_to_f16(sin_cos_revolutions(half::f16::from_bits(x).to_f64(), cos))
 }
 
+/// Taylor coefficients of `2^f = e^(f ln 2)`: `(ln 2)^k / k!` for k = 0..16, computed in f64.
+/// For |f| ≤ 1/2 the series' remainder is below 1e-19.
+pub const EXP2_TAYLOR: [f64; 16] = {
+    let mut c = [1.0; 16];
+    let mut k = 1;
+    while k < 16 {
+        c[k] = c[k - 1] * std::f64::consts::LN_2 / k as f64;
+        k += 1;
+    }
+    c
+};
+
+/// `2^x` of a finite or infinite f32 or f16 value `x` (not NaN), as `v_exp_f32`/`v_exp_f16`
+/// define it: clamped to ±200 (beyond the f32 range either way), split exactly into an integer
+/// `n` and `f` in [-1/2, 1/2], `2^f` by a Taylor polynomial in Horner form, then scaled by `2^n`
+/// (exact in f64). IEEE f64 additions and multiplications only, so that the recompiler can emit
+/// the same steps; within about 2⁻⁵² of the true value (bounded against libm in
+/// `tests/semantics.rs`).
+pub fn exp2_f64(x: f64) -> f64 {
+    let x = x.clamp(-200.0, 200.0);
+    let n = (x + ROUND_INT_F64) - ROUND_INT_F64;
+    let f = x - n;
+    let p = EXP2_TAYLOR.iter().rev().fold(0.0, |acc, &c| acc * f + c);
+    p * f64::from_bits(((n as i64 + 1023) as u64) << 52)
+}
+
+/// `v_exp_f32`: NaNs come back quieted, everything else [`exp2_f64`] rounded to f32.
+pub fn exp2_32(x: f32) -> f32 {
+    if x.is_nan() {
+        f32::from_bits(x.to_bits() | 0x40_0000)
+    } else {
+        exp2_f64(x as f64) as f32
+    }
+}
+
+/// `v_exp_f16`, as [`exp2_32`] on f16 bits, rounded once to f16.
+pub fn exp2_16(x: u16) -> u16 {
+    if x & 0x7c00 == 0x7c00 && x & 0x3ff != 0 {
+        return x | 0x200;
+    }
+    f64_to_f16(exp2_f64(half::f16::from_bits(x).to_f64()))
+}
+
 #[cfg(test)]
 mod half_tests {
     use super::*;

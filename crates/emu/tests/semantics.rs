@@ -244,6 +244,42 @@ fn sin_cos_take_revolutions_and_stay_within_an_ulp() {
 }
 
 #[test]
+fn exp_is_exact_at_integers_and_stays_within_an_ulp() {
+    let a = [0.0f32, 1.0, -1.0, 10.0, -149.0, 128.0, f32::NEG_INFINITY, f32::INFINITY, f32::from_bits(0x7f80_0001), -126.5, 0.5, -0.0];
+    let s = run32("v_exp_f32_e32 v1, v0\n v_exp_f16_e32 v2, v3", |s| {
+        s.set_v(0, |l| a[l % a.len()].to_bits());
+        s.set_v(3, |l| half::f16::from_f32(a[l % a.len()]).to_bits() as u32);
+    });
+    let e = |l: usize| s.wave.vr(1, l);
+    assert_eq!([e(0), e(1), e(2), e(3)], [1f32, 2.0, 0.5, 1024.0].map(f32::to_bits));
+    assert_eq!(e(4), 1, "2^-149: the smallest denormal (denormals kept)");
+    assert_eq!((e(5), e(6), e(7)), (f32::INFINITY.to_bits(), 0, f32::INFINITY.to_bits()));
+    assert_eq!(e(8), 0x7fc0_0001, "a NaN comes back quiet");
+    assert_eq!(e(10), std::f32::consts::SQRT_2.to_bits());
+    assert_eq!((s.wave.vr(2, 3), s.wave.vr(2, 2), s.wave.vr(2, 6)), (0x6400, 0x3800, 0), "f16: 2^10, 2^-1, 2^-inf");
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let (mut n, mut off_by_one) = (0, 0);
+    for i in 0..400_000u32 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        // Half over the range where 2^x is a finite nonzero f32, half from raw bits.
+        let x = if i % 2 == 0 { (rng >> 40) as f32 / (1u64 << 24) as f32 * 280.0 - 152.0 } else { f32::from_bits(rng as u32) };
+        if x.is_nan() {
+            continue;
+        }
+        let got = rdna_emu::float::exp2_32(x);
+        let want = (x as f64).exp2() as f32;
+        let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+        assert!(ulps <= 1, "2^{x:e} ({:#x}): {got:e} vs libm {want:e}", x.to_bits());
+        n += 1;
+        off_by_one += (ulps == 1) as u32;
+    }
+    eprintln!("v_exp_f32: {off_by_one} of {n} results one ulp off libm's exp2, none further");
+    assert!(off_by_one * 100_000 <= n, "{off_by_one} of {n} results one ulp off libm");
+}
+
+#[test]
 fn denormal_modes() {
     // 2^-140 is denormal; times 1.0 it survives with denormals kept and flushes to 0 otherwise.
     let d = f32::from_bits(0x0000_0040);

@@ -31,7 +31,7 @@ pub(crate) mod half;
 mod lds;
 mod salu;
 pub(crate) mod support;
-mod trig;
+mod transcendental;
 mod valu;
 pub(crate) mod wmma;
 

@@ -1,8 +1,9 @@
-//! `v_sin`/`v_cos` (f32 and f16), step for step as `rdna_emu::float::sin_cos_revolutions`
-//! defines them: IEEE f64 additions and multiplications only (each kept unfused by `Gen::op`),
-//! so the result agrees with the emulator's to the bit on any device with IEEE f64.
+//! `v_sin`, `v_cos` and `v_exp` (f32 and f16), step for step as
+//! `rdna_emu::float::sin_cos_revolutions` and `exp2_f64` define them: IEEE f64 additions and
+//! multiplications only (each kept unfused by `Gen::op`), so the result agrees with the
+//! emulator's to the bit on any device with IEEE f64.
 
-use rdna_emu::float::{COS_2PI, ROUND_INT_F64, SIN_2PI};
+use rdna_emu::float::{COS_2PI, EXP2_TAYLOR, ROUND_INT_F64, SIN_2PI};
 use rspirv::spirv::{GLOp, Op, Word};
 
 use super::Gen;
@@ -95,5 +96,61 @@ impl Gen {
         let default_nan = self.c32(0x7e00);
         let s = self.sel(u, is_nan, qnan, default_nan);
         self.sel(u, special, s, r)
+    }
+
+    /// `2^x` of a non-NaN f64 (`rdna_emu::float::exp2_f64`).
+    fn exp2_f64(&mut self, x: Word) -> Word {
+        let (ft, u, u64t) = (self.f64t(), self.t.u32, self.t.u64);
+        let (lo, hi) = (self.cf64(-200.0), self.cf64(200.0));
+        let x = self.gl(GLOp::FClamp, ft, &[x, lo, hi]);
+        let c = self.cf64(ROUND_INT_F64);
+        let s = self.op(Op::FAdd, ft, &[x, c]);
+        let n = self.op(Op::FSub, ft, &[s, c]);
+        let f = self.op(Op::FSub, ft, &[x, n]);
+        let mut p = self.cf64(*EXP2_TAYLOR.last().unwrap());
+        for &k in EXP2_TAYLOR.iter().rev().skip(1) {
+            let m = self.op(Op::FMul, ft, &[p, f]);
+            let k = self.cf64(k);
+            p = self.op(Op::FAdd, ft, &[m, k]);
+        }
+        let ni = self.op(Op::ConvertFToS, u, &[n]);
+        let bias = self.c32(1023);
+        let e = self.op(Op::IAdd, u, &[ni, bias]);
+        let e = self.op(Op::UConvert, u64t, &[e]);
+        let c52 = self.c64(52);
+        let e = self.op(Op::ShiftLeftLogical, u64t, &[e, c52]);
+        let scale = self.as_f64(e);
+        self.op(Op::FMul, ft, &[p, scale])
+    }
+
+    /// `v_exp_f32` on f32 bits (`rdna_emu::float::exp2_32`).
+    pub(super) fn exp2_32(&mut self, a: Word) -> Word {
+        let (f, u, boolt) = (self.t.f32, self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let x = self.as_f32(a);
+        let xd = self.op(Op::FConvert, ft, &[x]);
+        let v = self.exp2_f64(xd);
+        let r = self.op(Op::FConvert, f, &[v]);
+        let r = self.from_f32(r);
+        let quiet = self.c32(0x40_0000);
+        let qnan = self.op(Op::BitwiseOr, u, &[a, quiet]);
+        let nan = self.op(Op::IsNan, boolt, &[x]);
+        self.sel(u, nan, qnan, r)
+    }
+
+    /// `v_exp_f16` on f16 bits (`rdna_emu::float::exp2_16`), rounded once.
+    pub(super) fn exp2_16(&mut self, a: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let x = self.f16_to_f32(a);
+        let xd = self.op(Op::FConvert, ft, &[x]);
+        let v = self.exp2_f64(xd);
+        let r = self.f64_to_f16(v);
+        let m16 = self.c32(0xffff);
+        let h = self.op(Op::BitwiseAnd, u, &[a, m16]);
+        let quiet = self.c32(0x200);
+        let qnan = self.op(Op::BitwiseOr, u, &[h, quiet]);
+        let nan = self.op(Op::IsNan, boolt, &[x]);
+        self.sel(u, nan, qnan, r)
     }
 }
