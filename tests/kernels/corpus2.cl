@@ -293,3 +293,19 @@ __kernel void k_exp2(__global const uint *in, __global uint *out, uint n) {
     out[3 * i + 1] = as_uint(__builtin_amdgcn_exp2f(near));
     out[3 * i + 2] = as_ushort(__builtin_elementwise_exp2(h));
 }
+
+// v_log_f32/v_log_f16 (log2 x): values near 1, positive values of every exponent and, from the
+// raw input bits, any value at all (negative, zero, infinite, NaN).
+__kernel void k_log2(__global const uint *in, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint bits = in[i] * 0x85ebca6bu;
+    float wide = as_float(bits);
+    float near = 1.0f + ((float)(bits >> 8) * 0x1p-24f - 0.5f) * 0x1p-6f;
+    float positive = as_float(bits & 0x7fffffffu);
+    half h = as_half((ushort)bits);
+    out[4 * i + 0] = as_uint(__builtin_amdgcn_logf(wide));
+    out[4 * i + 1] = as_uint(__builtin_amdgcn_logf(near));
+    out[4 * i + 2] = as_uint(__builtin_amdgcn_logf(positive));
+    out[4 * i + 3] = as_ushort(__builtin_elementwise_log2(h));
+}

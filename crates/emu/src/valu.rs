@@ -483,7 +483,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         RndneF32 => { each!(l => o32(f32_(a[l]).round_ties_even())); Out::F32 }
         FloorF32 => { each!(l => o32(f32_(a[l]).floor())); Out::F32 }
         ExpF32 => { each!(l => o32(float::exp2_32(f32_(a[l])))); Out::F32 }
-        LogF32 => { each!(l => o32((f32_(a[l]) as f64).log2() as f32)); Out::F32 }
+        LogF32 => { each!(l => o32(float::log2_32(f32_(a[l])))); Out::F32 }
         RcpF32 | RcpIflagF32 => { each!(l => o32((1.0 / f32_(a[l]) as f64) as f32)); Out::F32 }
         RsqF32 => { each!(l => o32((1.0 / (f32_(a[l]) as f64).sqrt()) as f32)); Out::F32 }
         SqrtF32 => { each!(l => o32(f32_(a[l]).sqrt())); Out::F32 }
@@ -646,7 +646,7 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         SqrtF16 => { each!(l => oh(h(a[l]).sqrt())); Out::F16 }
         RcpF16 => { each!(l => oh(1.0 / h(a[l]))); Out::F16 }
         RsqF16 => { each!(l => oh(1.0 / h(a[l]).sqrt())); Out::F16 }
-        LogF16 => { each!(l => oh(h(a[l]).log2())); Out::F16 }
+        LogF16 => { each!(l => oh(half::f16::from_bits(float::log2_16(half::f16::from_f32(h(a[l])).to_bits())).to_f32())); Out::F16 }
         ExpF16 => { each!(l => oh(half::f16::from_bits(float::exp2_16(half::f16::from_f32(h(a[l])).to_bits())).to_f32())); Out::F16 }
         FloorF16 => { each!(l => oh(h(a[l]).floor())); Out::F16 }
         CeilF16 => { each!(l => oh(h(a[l]).ceil())); Out::F16 }

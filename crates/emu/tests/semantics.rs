@@ -280,6 +280,41 @@ fn exp_is_exact_at_integers_and_stays_within_an_ulp() {
 }
 
 #[test]
+fn log_is_exact_at_powers_of_two_and_stays_within_an_ulp() {
+    let a = [1.0f32, 2.0, 0.5, 1024.0, f32::from_bits(1), 0.0, -0.0, -1.0, f32::INFINITY, f32::from_bits(0x7f80_0001), 0.999_999_94, 1.000_000_1];
+    let s = run32("v_log_f32_e32 v1, v0\n v_log_f16_e32 v2, v3", |s| {
+        s.set_v(0, |l| a[l % a.len()].to_bits());
+        s.set_v(3, |l| half::f16::from_f32(a[l % a.len()]).to_bits() as u32);
+    });
+    let g = |l: usize| s.wave.vr(1, l);
+    assert_eq!([g(0), g(1), g(2), g(3), g(4)], [0f32, 1.0, -1.0, 10.0, -149.0].map(f32::to_bits), "powers of two, the smallest denormal among them");
+    assert_eq!((g(5), g(6), g(7)), (f32::NEG_INFINITY.to_bits(), f32::NEG_INFINITY.to_bits(), 0xffc0_0000), "log2(±0) = -inf; a negative input: the default NaN");
+    assert_eq!((g(8), g(9)), (f32::INFINITY.to_bits(), 0x7fc0_0001));
+    assert_eq!(f32::from_bits(g(10)), ((0.999_999_94f32 as f64).log2()) as f32, "just below 1: full relative accuracy");
+    assert_eq!((s.wave.vr(2, 3), s.wave.vr(2, 2), s.wave.vr(2, 5), s.wave.vr(2, 7)), (0x4900, 0xbc00, 0xfc00, 0xfe00), "f16: log2 1024, 1/2, 0, -1");
+    let mut rng = 0xd1b5_4a32_d192_ed03u64;
+    let (mut n, mut off_by_one) = (0, 0);
+    for i in 0..400_000u32 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        // Half near 1 (where cancellation would show), half any positive f32.
+        let x = if i % 2 == 0 { 1.0 + ((rng >> 40) as f32 / (1u64 << 24) as f32 - 0.5) / 8.0 } else { f32::from_bits(rng as u32 & 0x7fff_ffff) };
+        if !x.is_finite() || x == 0.0 {
+            continue;
+        }
+        let got = rdna_emu::float::log2_32(x);
+        let want = (x as f64).log2() as f32;
+        let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+        assert!(ulps <= 1 || got == want, "log2 {x:e} ({:#x}): {got:e} vs libm {want:e}", x.to_bits());
+        n += 1;
+        off_by_one += (ulps == 1) as u32;
+    }
+    eprintln!("v_log_f32: {off_by_one} of {n} results one ulp off libm's log2, none further");
+    assert!(off_by_one * 100_000 <= n, "{off_by_one} of {n} results one ulp off libm");
+}
+
+#[test]
 fn denormal_modes() {
     // 2^-140 is denormal; times 1.0 it survives with denormals kept and flushes to 0 otherwise.
     let d = f32::from_bits(0x0000_0040);

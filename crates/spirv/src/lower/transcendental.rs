@@ -1,9 +1,9 @@
-//! `v_sin`, `v_cos` and `v_exp` (f32 and f16), step for step as
-//! `rdna_emu::float::sin_cos_revolutions` and `exp2_f64` define them: IEEE f64 additions and
+//! `v_sin`, `v_cos`, `v_exp` and `v_log` (f32 and f16), step for step as
+//! `rdna_emu::float::sin_cos_revolutions`, `exp2_f64` and `log2_f64` define them: IEEE f64 additions and
 //! multiplications only (each kept unfused by `Gen::op`), so the result agrees with the
 //! emulator's to the bit on any device with IEEE f64.
 
-use rdna_emu::float::{COS_2PI, EXP2_TAYLOR, ROUND_INT_F64, SIN_2PI};
+use rdna_emu::float::{COS_2PI, EXP2_TAYLOR, LOG2_1P, LOG2_BINS, ROUND_INT_F64, SIN_2PI};
 use rspirv::spirv::{GLOp, Op, Word};
 
 use super::Gen;
@@ -151,6 +151,111 @@ impl Gen {
         let quiet = self.c32(0x200);
         let qnan = self.op(Op::BitwiseOr, u, &[h, quiet]);
         let nan = self.op(Op::IsNan, boolt, &[x]);
+        self.sel(u, nan, qnan, r)
+    }
+
+    /// `log2(x)` of a finite positive f64 (`rdna_emu::float::log2_f64`); the bin's table entry
+    /// is chosen by a chain of selects (64 entries, no memory).
+    fn log2_f64(&mut self, x: Word) -> Word {
+        let (ft, u, u64t, boolt) = (self.f64t(), self.t.u32, self.t.u64, self.t.bool);
+        let b = self.from_f64(x);
+        let (c52, c46, m11, m6) = (self.c64(52), self.c64(46), self.c64(0x7ff), self.c64(63));
+        let e = self.op(Op::ShiftRightLogical, u64t, &[b, c52]);
+        let e = self.op(Op::BitwiseAnd, u64t, &[e, m11]);
+        let e = self.op(Op::UConvert, u, &[e]);
+        let bias = self.c32(1023);
+        let e = self.op(Op::ISub, u, &[e, bias]);
+        let (man, one_exp) = (self.c64((1 << 52) - 1), self.c64(1023 << 52));
+        let m = self.op(Op::BitwiseAnd, u64t, &[b, man]);
+        let m = self.op(Op::BitwiseOr, u64t, &[m, one_exp]);
+        let m = self.as_f64(m);
+        let bin = self.op(Op::ShiftRightLogical, u64t, &[b, c46]);
+        let bin = self.op(Op::BitwiseAnd, u64t, &[bin, m6]);
+        let bin = self.op(Op::UConvert, u, &[bin]);
+        let c32 = self.c32(32);
+        let upper = self.op(Op::UGreaterThanEqual, boolt, &[bin, c32]);
+        let half = self.cf64(0.5);
+        let mh = self.op(Op::FMul, ft, &[m, half]);
+        let m = self.sel(ft, upper, mh, m);
+        let one = self.c32(1);
+        let e1 = self.op(Op::IAdd, u, &[e, one]);
+        let e = self.sel(u, upper, e1, e);
+        let (mut inv, mut t) = (self.cf64(LOG2_BINS[0].0), self.cf64(LOG2_BINS[0].1));
+        for (i, &(bi, bt)) in LOG2_BINS.iter().enumerate().skip(1) {
+            let ci = self.c32(i as u32);
+            let here = self.op(Op::IEqual, boolt, &[bin, ci]);
+            let (vi, vt) = (self.cf64(bi), self.cf64(bt));
+            inv = self.sel(ft, here, vi, inv);
+            t = self.sel(ft, here, vt, t);
+        }
+        let one_f = self.cf64(1.0);
+        let mi = self.op(Op::FMul, ft, &[m, inv]);
+        let r = self.op(Op::FSub, ft, &[mi, one_f]);
+        let mut p = self.cf64(*LOG2_1P.last().unwrap());
+        for &k in LOG2_1P.iter().rev().skip(1) {
+            let q = self.op(Op::FMul, ft, &[p, r]);
+            let k = self.cf64(k);
+            p = self.op(Op::FAdd, ft, &[q, k]);
+        }
+        let p = self.op(Op::FMul, ft, &[r, p]);
+        let ef = self.op(Op::ConvertSToF, ft, &[e]);
+        let et = self.op(Op::FAdd, ft, &[ef, t]);
+        self.op(Op::FAdd, ft, &[et, p])
+    }
+
+    /// `v_log_f32` on f32 bits (`rdna_emu::float::log2_32`).
+    pub(super) fn log2_32(&mut self, a: Word) -> Word {
+        let (f, u, boolt) = (self.t.f32, self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let x = self.as_f32(a);
+        let xd = self.op(Op::FConvert, ft, &[x]);
+        // Specials go through with a harmless 1 and are chosen after.
+        let one = self.cf64(1.0);
+        let zero = self.cf32(0.0);
+        let (nan, inf) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::IsInf, boolt, &[x]));
+        let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
+        let negative = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
+        let odd = self.op(Op::LogicalOr, boolt, &[nan, inf]);
+        let odd = self.op(Op::LogicalOr, boolt, &[odd, is_zero]);
+        let odd = self.op(Op::LogicalOr, boolt, &[odd, negative]);
+        let xs = self.sel(ft, odd, one, xd);
+        let v = self.log2_f64(xs);
+        let r = self.op(Op::FConvert, f, &[v]);
+        let r = self.from_f32(r);
+        let quiet = self.c32(0x40_0000);
+        let qnan = self.op(Op::BitwiseOr, u, &[a, quiet]);
+        let (ninf, dnan) = (self.c32(0xff80_0000), self.c32(0xffc0_0000));
+        let r = self.sel(u, inf, a, r);
+        let r = self.sel(u, negative, dnan, r);
+        let r = self.sel(u, is_zero, ninf, r);
+        self.sel(u, nan, qnan, r)
+    }
+
+    /// `v_log_f16` on f16 bits (`rdna_emu::float::log2_16`), rounded once.
+    pub(super) fn log2_16(&mut self, a: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let ft = self.f64t();
+        let m16 = self.c32(0xffff);
+        let h = self.op(Op::BitwiseAnd, u, &[a, m16]);
+        let x = self.f16_to_f32(h);
+        let xd = self.op(Op::FConvert, ft, &[x]);
+        let one = self.cf64(1.0);
+        let zero = self.cf32(0.0);
+        let (nan, inf) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::IsInf, boolt, &[x]));
+        let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
+        let negative = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
+        let odd = self.op(Op::LogicalOr, boolt, &[nan, inf]);
+        let odd = self.op(Op::LogicalOr, boolt, &[odd, is_zero]);
+        let odd = self.op(Op::LogicalOr, boolt, &[odd, negative]);
+        let xs = self.sel(ft, odd, one, xd);
+        let v = self.log2_f64(xs);
+        let r = self.f64_to_f16(v);
+        let quiet = self.c32(0x200);
+        let qnan = self.op(Op::BitwiseOr, u, &[h, quiet]);
+        let (ninf, dnan) = (self.c32(0xfc00), self.c32(0xfe00));
+        let r = self.sel(u, inf, h, r);
+        let r = self.sel(u, negative, dnan, r);
+        let r = self.sel(u, is_zero, ninf, r);
         self.sel(u, nan, qnan, r)
     }
 }

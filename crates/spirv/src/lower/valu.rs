@@ -40,7 +40,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
         | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
         MadU32U16 => Out::U32,
-        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 => Out::F16,
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16 => Out::F16,
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
@@ -48,7 +48,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
-        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 => Out::F32,
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 => Out::F32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
         AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
         | FrexpMantF64 => Out::F64,
@@ -1231,6 +1231,8 @@ impl Gen {
             SinF16 | CosF16 => self.sin_cos16(a, op == CosF16),
             ExpF32 => self.exp2_32(a),
             ExpF16 => self.exp2_16(a),
+            LogF32 => self.log2_32(a),
+            LogF16 => self.log2_16(a),
             PackB32F16 => {
                 let (lo16, c16) = (self.c32(0xffff), self.c32(16));
                 let lo = self.op(Op::BitwiseAnd, u, &[a, lo16]);
