@@ -309,3 +309,31 @@ __kernel void k_log2(__global const uint *in, __global uint *out, uint n) {
     out[4 * i + 2] = as_uint(__builtin_amdgcn_logf(positive));
     out[4 * i + 3] = as_ushort(__builtin_elementwise_log2(h));
 }
+
+// Generic (flat) pointers: each lane picks a global, LDS or private array at run time, so clang
+// reaches them with flat_load/flat_store (the address's aperture decides where they go). Each
+// lane touches only its own global element, so workgroups do not race.
+__kernel void k_flat(__global uint *g, __global uchar *gb, __global uint *out, uint n) {
+    __local uint tile[64];
+    __local uchar tb[64];
+    uint priv[20];
+    uchar pb[20];
+    uint l = LID, i = GID;
+    uint mine = g[i];
+    tile[l] = mine ^ 0x5a5a5a5au;
+    tb[l] = gb[i];
+    for (uint k = 0; k < 20; k++) { priv[k] = mine * (k + 1) + k; pb[k] = (uchar)(gb[i] + k); }
+    BARRIER();
+    uint which = (mine >> 3) % 3;
+    uint *p = which == 0 ? (uint *)g : which == 1 ? (uint *)tile : priv;
+    uchar *b = which == 0 ? (uchar *)gb : which == 1 ? (uchar *)tb : pb;
+    uint k = which == 0 ? i : which == 1 ? (l + 1) % 64 : (i * 5 + (mine >> 8)) % 20;
+    p[k] = p[k] * 3u + (uint)b[k] + 1u;
+    ((ushort *)p)[2 * k + 1] ^= (ushort)k;
+    b[k] = (uchar)(b[k] + 7u);
+    BARRIER();
+    uint j = (i * 5 + (mine >> 8)) % 20;
+    out[3 * i] = tile[l];
+    out[3 * i + 1] = priv[j] + priv[(j + 1) % 20] + pb[j];
+    out[3 * i + 2] = tb[l];
+}

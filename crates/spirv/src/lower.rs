@@ -275,6 +275,17 @@ enum Place {
     Global { sbase: Option<Word>, vaddr: u16, offset: i64 },
     Scratch { sgpr: Option<Word>, vgpr: Option<u16>, offset: u32, bytes: u32 },
     Buffer { rs: [Word; 4], soff: Word, offset: u32, offen: bool, idxen: bool, vaddr: u16, bytes: u32 },
+    /// FLAT: a 64-bit address that may lie in the shared (LDS) or private (scratch) aperture.
+    Flat { vaddr: u16, offset: u64, bytes: u32 },
+}
+
+/// Where one lane's access goes: a device address; whether a buffer access happens at all
+/// (out of range it is dropped); and, for FLAT, whether the address is in the shared aperture,
+/// with its LDS byte address.
+struct Target {
+    addr: Word,
+    live: Option<Word>,
+    lds: Option<(Word, Word)>,
 }
 
 /// The blocks of a structured loop (see `Gen::loop_begin`).
@@ -1634,7 +1645,7 @@ impl Gen {
             Kind::Salu(op) => self.salu(st, op),
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
-            Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf) => self.global(st, k),
+            Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Smem(_) | Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
             Kind::Vopd => self.vopd(st),
@@ -1688,9 +1699,12 @@ impl Gen {
         if !g11 && raw >> 13 & 1 != 0 {
             return Err("loads into LDS are not recompiled yet".into());
         }
-        // GLOBAL and SCRATCH offsets are signed: 12 bits on gfx10, 13 on gfx11.
+        // GLOBAL and SCRATCH offsets are signed, FLAT ones unsigned: 12 bits on gfx10, 13 on gfx11.
         let ow = if g11 { 13 } else { 12 };
         let off = (raw & ((1 << ow) - 1)) as u32;
+        if f == Format::Flat {
+            return Ok(Place::Flat { vaddr, offset: off as u64, bytes });
+        }
         let offset = ((off << (32 - ow)) as i32 >> (32 - ow)) as i64;
         let saddr = st.inst.field(Field::Saddr);
         if f == Format::Global {
@@ -1703,8 +1717,8 @@ impl Gen {
         Ok(Place::Scratch { sgpr, vgpr: with_v.then_some(vaddr), offset: offset as u32, bytes })
     }
 
-    /// One lane's device address for an access, and, for buffer accesses, whether it happens.
-    fn vmem_addr(&mut self, p: &Place, lane: Word) -> Result<(Word, Option<Word>), String> {
+    /// Where one lane's access goes.
+    fn vmem_addr(&mut self, p: &Place, lane: Word) -> Result<Target, String> {
         let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
         match *p {
             Place::Global { sbase, vaddr, offset } => {
@@ -1720,7 +1734,7 @@ impl Gen {
                     }
                 };
                 let o = self.c64(offset as u64);
-                Ok((self.b.i_add(u64t, None, base, o).unwrap(), None))
+                Ok(Target { addr: self.b.i_add(u64t, None, base, o).unwrap(), live: None, lds: None })
             }
             Place::Scratch { sgpr, vgpr, offset, bytes } => {
                 let mut a = self.c32(offset);
@@ -1731,7 +1745,7 @@ impl Gen {
                 if let Some(s) = sgpr {
                     a = self.b.i_add(u, None, a, s).unwrap();
                 }
-                Ok((self.scratch_addr(a, bytes, lane), None))
+                Ok(Target { addr: self.scratch_addr(a, bytes, lane), live: None, lds: None })
             }
             Place::Buffer { rs, soff, offset, offen, idxen, vaddr, bytes } => {
                 // As `rdna_emu::vmem`: base (48 bits), stride, records and add_tid from the
@@ -1779,7 +1793,22 @@ impl Gen {
                 let s_addr = self.scratch_addr_if(rel32, bytes, lane, in_window);
                 let addr = self.b.select(u64t, None, in_window, s_addr, a).unwrap();
                 let live = self.b.logical_not(boolt, None, oob).unwrap();
-                Ok((addr, Some(live)))
+                Ok(Target { addr, live: Some(live), lds: None })
+            }
+            Place::Flat { vaddr, offset, bytes } => {
+                // As `rdna_emu::vmem::flat_loc`: the address's high half picks LDS, scratch or
+                // global memory.
+                let (lo, hi) = (self.rd_v(vaddr, lane)?, self.rd_v(vaddr + 1, lane)?);
+                let a = self.join64(lo, hi);
+                let o = self.c64(offset);
+                let a = self.b.i_add(u64t, None, a, o).unwrap();
+                let (lo, hi) = self.split64(a);
+                let (shared, private) = (self.c32(rdna_emu::wave::SHARED_APERTURE_HI), self.c32(rdna_emu::wave::PRIVATE_APERTURE_HI));
+                let is_lds = self.b.i_equal(boolt, None, hi, shared).unwrap();
+                let is_private = self.b.i_equal(boolt, None, hi, private).unwrap();
+                let s_addr = self.scratch_addr_if(lo, bytes, lane, is_private);
+                let addr = self.b.select(u64t, None, is_private, s_addr, a).unwrap();
+                Ok(Target { addr, live: None, lds: Some((is_lds, lo)) })
             }
         }
     }
@@ -1794,6 +1823,11 @@ impl Gen {
     /// [`Gen::scratch_addr`] where `when` holds (a buffer access in the scratch window).
     fn scratch_addr_if(&mut self, a: Word, n: u32, lane: Word, when: Word) -> Word {
         let (u64t, boolt) = (self.t.u64, self.t.bool);
+        if self.scratch == 0 {
+            // No private segment: every scratch access is out of bounds.
+            self.if_then(when, &mut |g: &mut Gen| g.fail(crate::STATUS_SCRATCH_OUT_OF_BOUNDS));
+            return self.slot;
+        }
         let a64 = self.b.u_convert(u64t, None, a).unwrap();
         let cn = self.c64(n as u64);
         let end = self.b.i_add(u64t, None, a64, cn).unwrap();
@@ -2109,7 +2143,7 @@ impl Gen {
         let place = self.vmem_place(st, bytes as u32)?;
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             let (u32t, u64t) = (g.t.u32, g.t.u64);
-            let (addr, live) = g.vmem_addr(&place, lane)?;
+            let Target { addr, live, lds } = g.vmem_addr(&place, lane)?;
             if let Some((op, x2)) = atomic {
                 let old = g.global_atomic(addr, op, x2, vdata, lane)?;
                 if returns {
@@ -2123,53 +2157,101 @@ impl Gen {
                 }
                 return Ok(());
             }
+            // Device memory is accessed unless the buffer access is dropped or the FLAT address
+            // is in LDS.
+            let device = match (live, lds) {
+                (Some(l), _) => Some(l),
+                (None, Some((is_lds, _))) => Some(g.b.logical_not(g.t.bool, None, is_lds).unwrap()),
+                (None, None) => None,
+            };
             let dwords = (bytes as u16).div_ceil(4);
             let at = |g: &mut Gen, base: Word, i: u16| {
                 let oi = g.c64(4 * i as u64);
                 g.b.i_add(u64t, None, base, oi).unwrap()
             };
+            // The register value a store writes for dword `i` (a `hi` store: the high half).
+            let stored = |g: &mut Gen, i: u16| -> Result<Word, String> {
+                let v = g.rd_v(vdata + i, lane)?;
+                Ok(if half.is_some() {
+                    let c16 = g.c32(16);
+                    g.b.shift_right_logical(u32t, None, v, c16).unwrap()
+                } else {
+                    v
+                })
+            };
+            // Writes loaded dword `i` (a d16 load: into its half of the register).
+            let put = |g: &mut Gen, i: u16, v: Word| -> Lowered {
+                let v = match half {
+                    Some(hi) => {
+                        let old = g.rd_v(vdst, lane)?;
+                        g.merge_half(old, v, hi)
+                    }
+                    None => v,
+                };
+                g.wr_v(vdst + i, lane, v)
+            };
             if store {
-                // A dropped store does nothing.
-                let mut r = Ok(());
+                let mut r: Lowered = Ok(());
                 let mut body = |g: &mut Gen| {
                     r = (|| {
                         for i in 0..dwords {
                             let a = at(g, addr, i);
-                            let mut v = g.rd_v(vdata + i, lane)?;
-                            if half.is_some() {
-                                let c16 = g.c32(16);
-                                v = g.b.shift_right_logical(u32t, None, v, c16).unwrap();
-                            }
+                            let v = stored(g, i)?;
                             if bytes < 4 { g.store_bytes(a, v, bytes) } else { g.store_global(a, v) }
                         }
                         Ok(())
                     })();
                 };
-                match live {
-                    Some(live) => g.if_then(live, &mut body),
+                match device {
+                    Some(on) => g.if_then(on, &mut body),
                     None => body(g),
                 }
-                return r;
-            }
-            // A dropped load reads 0 (reading the lane's own slot instead of the address).
-            let from = match live {
-                Some(live) => g.sel(u64t, live, addr, g.slot),
-                None => addr,
-            };
-            for i in 0..dwords {
-                let a = at(g, from, i);
-                let mut v = if bytes < 4 { g.load_bytes(a, bytes, sext) } else { g.load_global(a) };
-                if let Some(live) = live {
-                    let z = g.c32(0);
-                    v = g.sel(u32t, live, v, z);
+                r?;
+            } else {
+                // Where no device access happens, the lane reads its own slot and gets 0.
+                let from = match device {
+                    Some(on) => g.sel(u64t, on, addr, g.slot),
+                    None => addr,
+                };
+                for i in 0..dwords {
+                    let a = at(g, from, i);
+                    let mut v = if bytes < 4 { g.load_bytes(a, bytes, sext) } else { g.load_global(a) };
+                    if let Some(on) = device {
+                        let z = g.c32(0);
+                        v = g.sel(u32t, on, v, z);
+                    }
+                    put(g, i, v)?;
                 }
-                if let Some(hi) = half {
-                    let old = g.rd_v(vdst, lane)?;
-                    v = g.merge_half(old, v, hi);
-                }
-                g.wr_v(vdst + i, lane, v)?;
             }
-            Ok(())
+            let Some((is_lds, lo)) = lds else { return Ok(()) };
+            // A FLAT access in the shared aperture: LDS, as DS instructions reach it.
+            let mut r: Lowered = Ok(());
+            g.if_then(is_lds, &mut |g: &mut Gen| {
+                if g.lds_bytes == 0 {
+                    g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS);
+                    return;
+                }
+                g.lds_check(lo, bytes as u32);
+                r = (|| {
+                    for i in 0..dwords {
+                        let o = g.c32(4 * i as u32);
+                        let a = g.b.i_add(u32t, None, lo, o).unwrap();
+                        if store {
+                            let v = stored(g, i)?;
+                            g.lds_write(a, v, (bytes as u32).min(4));
+                        } else {
+                            let mut v = g.lds_read32(a);
+                            if bytes < 4 {
+                                let (z, w) = (g.c32(0), g.c32(8 * bytes as u32));
+                                v = g.op(if sext { spirv::Op::BitFieldSExtract } else { spirv::Op::BitFieldUExtract }, u32t, &[v, z, w]);
+                            }
+                            put(g, i, v)?;
+                        }
+                    }
+                    Ok(())
+                })();
+            });
+            r
         })
     }
 

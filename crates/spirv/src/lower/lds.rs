@@ -31,7 +31,7 @@ impl Gen {
     }
 
     /// Checks `n` bytes at `a` lie inside LDS; outside, the run stops with the LDS status.
-    fn lds_check(&mut self, a: Word, n: u32) {
+    pub(super) fn lds_check(&mut self, a: Word, n: u32) {
         let u64t = self.t.u64;
         let a64 = self.op(Op::UConvert, u64t, &[a]);
         let cn = self.c64(n as u64);
@@ -42,7 +42,7 @@ impl Gen {
     }
 
     /// Four bytes at any byte address `a` (little-endian), from the one or two dwords they touch.
-    fn lds_read32(&mut self, a: Word) -> Word {
+    pub(super) fn lds_read32(&mut self, a: Word) -> Word {
         let (u, u64t) = (self.t.u32, self.t.u64);
         let c2 = self.c32(2);
         let idx = self.op(Op::ShiftRightLogical, u, &[a, c2]);
@@ -62,7 +62,7 @@ impl Gen {
     }
 
     /// Writes the low `n` (1 to 4) bytes of `v` at byte address `a`.
-    fn lds_write(&mut self, a: Word, v: Word, n: u32) {
+    pub(super) fn lds_write(&mut self, a: Word, v: Word, n: u32) {
         let (u, u64t) = (self.t.u32, self.t.u64);
         let c2 = self.c32(2);
         let idx = self.op(Op::ShiftRightLogical, u, &[a, c2]);

@@ -48,6 +48,8 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
             other => Err(format!("{format:?} access {other:?} is not recompiled yet")),
         },
+        Kind::Mem(MemKind::Load { .. } | MemKind::Store { .. }) if format == Format::Flat => Ok(()),
+        Kind::Mem(k) if format == Format::Flat => Err(format!("FLAT access {k:?} is not recompiled yet")),
         Kind::Mem(_) => Err(format!("{format:?} memory instructions are not recompiled yet")),
         Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
     }
