@@ -337,3 +337,31 @@ __kernel void k_flat(__global uint *g, __global uchar *gb, __global uint *out, u
     out[3 * i + 1] = priv[j] + priv[(j + 1) % 20] + pb[j];
     out[3 * i + 2] = tb[l];
 }
+
+// One function called three times through an address computed once (clang keeps it in SGPRs
+// across the calls), with a global, an LDS and a private pointer in turn.
+__attribute__((noinline)) void bump(uint *p, uint k, uchar *bytes) {
+    p[k] = p[k] * 3u + (uint)bytes[k] + 1u;
+    ((ushort *)p)[2 * k + 1] ^= (ushort)k;
+    bytes[k] = (uchar)(bytes[k] + 7u);
+}
+
+__kernel void k_call_reuse(__global uint *g, __global uchar *gb, __global uint *out, uint n) {
+    __local uint tile[64];
+    __local uchar tb[64];
+    uint priv[8];
+    uchar pb[8];
+    uint l = LID, i = GID;
+    uint mine = g[i];
+    tile[l] = mine ^ 0x5a5a5a5au;
+    tb[l] = gb[i];
+    for (uint k = 0; k < 8; k++) { priv[k] = mine * (k + 1) + k; pb[k] = (uchar)(gb[i] + k); }
+    BARRIER();
+    bump(g, i, gb);
+    bump(tile, (l + 1) % 64, tb);
+    bump(priv, (mine >> 8) % 8, pb);
+    BARRIER();
+    out[3 * i] = tile[l];
+    out[3 * i + 1] = priv[(mine >> 8) % 8] + priv[i % 8] + pb[(mine >> 8) % 8];
+    out[3 * i + 2] = tb[l];
+}

@@ -49,6 +49,36 @@ pub struct Step {
 }
 
 impl Step {
+    /// Every SGPR range the instruction names, as (first, count): its SGPR operand fields, its
+    /// decoded sources and a VOP3 scalar destination. Registers it reaches implicitly (VCC,
+    /// EXEC, M0, SCC) are not listed. `None` when it indexes SGPRs through M0 (`s_movrel*`) and
+    /// so may reach any.
+    pub fn sgprs_named(&self) -> Option<Vec<(u16, u16)>> {
+        if self.inst.entry.name.starts_with("s_movrel") {
+            return None;
+        }
+        let mut named = Vec::new();
+        for op in self.inst.entry.operands {
+            let source_field = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2);
+            if op.class == rdna_isa::Class::Sgpr && !source_field {
+                let mut raw = self.inst.field(op.field);
+                if self.inst.format == Format::Smem && op.field == Field::Sbase {
+                    raw *= 2;
+                }
+                named.push((raw, (op.width as u16).max(1)));
+            }
+        }
+        for (s, w) in self.src.iter().zip(self.sw) {
+            if let Src::Sgpr(r) = s {
+                named.push((*r, (w as u16).max(1)));
+            }
+        }
+        if self.sdst < 106 {
+            named.push((self.sdst, 2));
+        }
+        Some(named)
+    }
+
     /// Where a carry-out or VCC-style mask result goes: the SDST field of a VOP3 encoding, VCC
     /// for the short (e32) forms, which have no such field.
     pub fn carry_dst(&self) -> u16 {

@@ -7,7 +7,7 @@
 //! LLVM's long branches: the same ending in `s_setpc_b64`) are followed by a small constant
 //! evaluation inside the block. What the graph cannot follow is reported, every site at once.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt;
 
 use rdna_emu::program::{Program, Src, Step};
@@ -136,13 +136,11 @@ impl Cfg {
     /// Builds the graph of the kernel entered at step `entry` and of every function it calls.
     /// `prog` must have been decoded with its base at guest address 0 (addresses are offsets).
     pub fn build(prog: &Program, entry: usize) -> Result<Cfg, CfgError> {
-        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::new(), funcs: Vec::new() };
+        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::new(), funcs: Vec::new(), scanned: HashSet::new(), clobbers: HashMap::new(), muted: false };
         b.function(entry);
         let mut i = 0;
         while i < b.funcs.len() {
-            let (e, kernel) = (b.funcs[i].0, i == 0);
-            let leaders = b.leaders(e, kernel);
-            b.funcs[i].1 = leaders;
+            b.scan_function(i);
             i += 1;
         }
         if !b.sites.is_empty() {
@@ -195,6 +193,12 @@ struct Builder<'a> {
     func_of_entry: HashMap<usize, usize>,
     /// Each function's entry step and its blocks once scanned.
     funcs: Vec<(usize, Runs)>,
+    /// Functions scanned or being scanned.
+    scanned: HashSet<usize>,
+    /// The SGPRs each function (with what it calls) may change; `None`: any.
+    clobbers: HashMap<usize, Option<BTreeSet<u16>>>,
+    /// While a function's graph is still settling, its sites are not recorded.
+    muted: bool,
 }
 
 impl Builder<'_> {
@@ -208,6 +212,9 @@ impl Builder<'_> {
     }
 
     fn site(&mut self, i: usize, reason: String) {
+        if self.muted {
+            return;
+        }
         let st = &self.prog.steps[i];
         let text = match st.kind {
             Kind::Invalid(w) => format!(".long {w:#010x}"),
@@ -217,66 +224,163 @@ impl Builder<'_> {
         self.sites.entry(i).or_insert(Site { pc, raw: st.hex_words(), text, reason });
     }
 
+    /// Scans function `f` (once).
+    fn scan_function(&mut self, f: usize) {
+        if self.scanned.insert(f) {
+            // A function's graph does not depend on its callers: its sites are recorded even
+            // when a caller's pass asks for it.
+            let muted = std::mem::replace(&mut self.muted, false);
+            let entry = self.funcs[f].0;
+            let runs = self.leaders(entry, f == 0);
+            self.funcs[f].1 = runs;
+            self.muted = muted;
+        }
+    }
+
     /// Finds the leaders of the function entered at `entry` and, for each, where its straight
-    /// run ends (a terminator or the next leader). Repeats until no new leader appears.
+    /// run ends (a terminator or the next leader). Repeats until no new leader appears, then
+    /// scans once more to record the sites that remain.
     fn leaders(&mut self, entry: usize, kernel: bool) -> Runs {
         let mut leaders: BTreeSet<usize> = BTreeSet::from([entry]);
+        let was_muted = self.muted;
         loop {
-            let mut found = Vec::new();
-            let mut runs = BTreeMap::new();
-            let mut work = vec![entry];
-            let mut seen = BTreeSet::new();
-            while let Some(l) = work.pop() {
-                if !seen.insert(l) {
-                    continue;
-                }
-                let (last, exit) = self.scan(l, &leaders, kernel);
-                let targets: Vec<usize> = match exit {
-                    ExitAt::Goto(t) => vec![t],
-                    ExitAt::Branch(_, t, n) => vec![t, n],
-                    ExitAt::Call(c, r) => {
-                        self.function(c);
-                        vec![r]
-                    }
-                    ExitAt::Return | ExitAt::End => vec![],
-                };
-                for t in targets {
-                    if !leaders.contains(&t) {
-                        found.push(t);
-                    }
-                    work.push(t);
-                }
-                runs.insert(l, (last, exit));
-            }
+            self.muted = true;
+            let (runs, found) = self.flow(entry, &leaders, kernel);
             if found.is_empty() {
-                return runs;
+                self.muted = was_muted;
+                return if was_muted { runs } else { self.flow(entry, &leaders, kernel).0 };
             }
             leaders.extend(found);
         }
     }
 
+    /// One pass over the function's blocks from `entry`, carrying the SGPR values known at each
+    /// block's start from its predecessors (optimistically: a predecessor not reached yet does
+    /// not count; a call's continuation keeps what the callee leaves alone), so that a call
+    /// through an address computed in an earlier block is followed. Returns the blocks and the
+    /// targets that are not leaders yet.
+    fn flow(&mut self, entry: usize, leaders: &BTreeSet<usize>, kernel: bool) -> (Runs, Vec<usize>) {
+        let mut out: HashMap<usize, Consts> = HashMap::new();
+        // Each block's predecessors, with the callee when the edge returns from a call.
+        let mut preds: HashMap<usize, Vec<(usize, Option<usize>)>> = HashMap::new();
+        let mut runs = Runs::new();
+        let mut found = BTreeSet::new();
+        let mut work = VecDeque::from([entry]);
+        let mut queued = HashSet::from([entry]);
+        // Values only ever get forgotten, so this settles; the bound is a safety net.
+        let mut budget = 64 * (leaders.len() + 16);
+        while let Some(l) = work.pop_front() {
+            queued.remove(&l);
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let start = if l == entry { Consts::default() } else { self.meet(preds.get(&l).map_or(&[][..], |v| v), &out) };
+            let (last, exit, end) = self.scan(l, leaders, kernel, start);
+            runs.insert(l, (last, exit));
+            let succs: Vec<(usize, Option<usize>)> = match exit {
+                ExitAt::Goto(t) => vec![(t, None)],
+                ExitAt::Branch(_, t, n) => vec![(t, None), (n, None)],
+                ExitAt::Call(c, r) => {
+                    self.function(c);
+                    vec![(r, Some(c))]
+                }
+                ExitAt::Return | ExitAt::End => vec![],
+            };
+            let changed = out.get(&l) != Some(&end);
+            out.insert(l, end);
+            for (t, via) in succs {
+                if !leaders.contains(&t) {
+                    found.insert(t);
+                }
+                let ps = preds.entry(t).or_default();
+                let new_edge = !ps.contains(&(l, via));
+                if new_edge {
+                    ps.push((l, via));
+                }
+                if (changed || new_edge) && queued.insert(t) {
+                    work.push_back(t);
+                }
+            }
+        }
+        (runs, found.into_iter().collect())
+    }
+
+    /// What is known at a block's start: the values every predecessor reached so far agrees on.
+    fn meet(&mut self, preds: &[(usize, Option<usize>)], out: &HashMap<usize, Consts>) -> Consts {
+        let mut known: Option<Consts> = None;
+        for &(p, via) in preds {
+            let Some(c) = out.get(&p) else { continue };
+            let mut c = c.clone();
+            if let Some(callee) = via {
+                let clobbers = self.clobbers_of(callee);
+                c.after_call(clobbers.as_ref());
+            }
+            known = Some(match known {
+                None => c,
+                Some(k) => k.meet(&c),
+            });
+        }
+        known.unwrap_or_default()
+    }
+
+    /// The SGPRs the function entered at `entry` (and whatever it calls) may change: every one
+    /// its instructions name. `None` (any) for a function still being scanned (recursion) or
+    /// one that indexes SGPRs through M0.
+    fn clobbers_of(&mut self, entry: usize) -> Option<BTreeSet<u16>> {
+        let f = self.function(entry);
+        if let Some(c) = self.clobbers.get(&f) {
+            return c.clone();
+        }
+        if self.scanned.contains(&f) && self.funcs[f].1.is_empty() {
+            return None; // being scanned: a recursive call
+        }
+        self.scan_function(f);
+        let runs: Vec<(usize, usize, ExitAt)> = self.funcs[f].1.iter().map(|(&a, &(b, e))| (a, b, e)).collect();
+        let mut set = Some(BTreeSet::new());
+        for (first, last, exit) in runs {
+            for st in &self.prog.steps[first..=last] {
+                match (st.sgprs_named(), set.as_mut()) {
+                    (Some(named), Some(s)) => {
+                        for (r, w) in named {
+                            s.extend(r..r.saturating_add(w));
+                        }
+                    }
+                    _ => set = None,
+                }
+            }
+            if let ExitAt::Call(c, _) = exit {
+                match (self.clobbers_of(c), set.as_mut()) {
+                    (Some(inner), Some(s)) => s.extend(inner),
+                    _ => set = None,
+                }
+            }
+        }
+        self.clobbers.insert(f, set.clone());
+        set
+    }
+
     /// Scans from `start` to the end of its block; returns the last step and the exit.
-    fn scan(&mut self, start: usize, leaders: &BTreeSet<usize>, kernel: bool) -> (usize, ExitAt) {
-        let mut consts = Consts::default();
+    fn scan(&mut self, start: usize, leaders: &BTreeSet<usize>, kernel: bool, mut consts: Consts) -> (usize, ExitAt, Consts) {
         let mut i = start;
         loop {
             let Some(st) = self.prog.steps.get(i) else {
                 // Only reachable by falling off the end: report at the last instruction.
                 let last = i.saturating_sub(1);
                 self.site(last, "control runs past the end of the code".into());
-                return (last, ExitAt::End);
+                return (last, ExitAt::End, consts);
             };
             match self.next(i, st, &mut consts, kernel) {
-                Next::Exit(e) => return (i, e),
+                Next::Exit(e) => return (i, e, consts),
                 Next::Flow => {}
             }
             if i + 1 < self.prog.steps.len() && leaders.contains(&(i + 1)) {
-                return (i, ExitAt::Goto(i + 1));
+                return (i, ExitAt::Goto(i + 1), consts);
             }
             if self.prog.steps.get(i + 1).is_some_and(|n| n.pc != st.pc + st.inst.len as u32) {
                 // Padding or data between this and the next decoded step is not code.
                 self.site(i, "control runs into bytes that are not an instruction".into());
-                return (i, ExitAt::End);
+                return (i, ExitAt::End, consts);
             }
             i += 1;
         }
@@ -388,14 +492,32 @@ impl Builder<'_> {
     }
 }
 
-/// SGPR and SCC values known inside one block, for following computed code addresses.
-#[derive(Default)]
+/// SGPR and SCC values known at a point, for following computed code addresses.
+#[derive(Clone, Default, PartialEq, Eq)]
 struct Consts {
     s: HashMap<u16, u32>,
     scc: Option<bool>,
 }
 
 impl Consts {
+    /// What both know alike.
+    fn meet(&self, other: &Consts) -> Consts {
+        Consts {
+            s: self.s.iter().filter(|(r, v)| other.s.get(r) == Some(v)).map(|(&r, &v)| (r, v)).collect(),
+            scc: self.scc.filter(|c| other.scc == Some(*c)),
+        }
+    }
+
+    /// After a call: the callee may have changed `clobbers` (`None`: anything), SCC and the
+    /// registers reached implicitly (VCC, M0, EXEC and the rest from 106 up).
+    fn after_call(&mut self, clobbers: Option<&BTreeSet<u16>>) {
+        match clobbers {
+            None => self.s.clear(),
+            Some(c) => self.s.retain(|r, _| *r < 106 && !c.contains(r)),
+        }
+        self.scc = None;
+    }
+
     fn get(&self, src: Src) -> Option<u32> {
         match src {
             Src::Sgpr(r) => self.s.get(&r).copied(),
@@ -468,6 +590,9 @@ impl Consts {
     /// Forgets every SGPR the instruction may write, VCC and SCC (conservatively).
     fn forget_writes(&mut self, st: &Step) {
         let inst = &st.inst;
+        if inst.entry.name.starts_with("s_movrel") {
+            self.s.clear();
+        }
         for op in inst.entry.operands {
             let dest = matches!(op.field, Field::Sdst | Field::Sdata) || (op.field == Field::Vdst && op.class == Class::Sgpr);
             if dest {

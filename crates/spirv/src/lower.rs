@@ -128,26 +128,9 @@ fn sgprs_used(prog: &Program, cfg: &Cfg) -> [bool; 128] {
     };
     for b in &cfg.blocks {
         for st in &prog.steps[b.first..=b.last] {
-            if st.inst.entry.name.starts_with("s_movrel") {
-                return [true; 128];
-            }
-            for op in st.inst.entry.operands {
-                let source_field = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2);
-                if op.class == rdna_isa::Class::Sgpr && !source_field {
-                    let mut raw = st.inst.field(op.field) as u32;
-                    if st.inst.format == Format::Smem && op.field == Field::Sbase {
-                        raw *= 2;
-                    }
-                    mark(raw, op.width as u32);
-                }
-            }
-            for (s, w) in st.src.iter().zip(st.sw) {
-                if let Src::Sgpr(r) = s {
-                    mark(*r as u32, w as u32);
-                }
-            }
-            if st.sdst < 106 {
-                mark(st.sdst as u32, 2);
+            let Some(named) = st.sgprs_named() else { return [true; 128] };
+            for (first, width) in named {
+                mark(first as u32, width as u32);
             }
         }
     }
