@@ -365,3 +365,30 @@ __kernel void k_call_reuse(__global uint *g, __global uchar *gb, __global uint *
     out[3 * i + 1] = priv[(mine >> 8) % 8] + priv[i % 8] + pb[(mine >> 8) % 8];
     out[3 * i + 2] = tb[l];
 }
+
+// Atomics through generic pointers (flat_atomic_*): each lane's own global element or its own
+// private array, chosen at run time; the old values come back.
+__kernel void k_flat_atomics(__global uint *g, __global ulong *g64, __global uint *out, uint n) {
+    uint priv[4];
+    ulong priv64[2];
+    uint i = GID;
+    uint mine = g[i];
+    for (uint k = 0; k < 4; k++) priv[k] = mine * (k + 3);
+    priv64[0] = g64[i];
+    priv64[1] = ~g64[i];
+    uint k = (mine >> 4) % 4;
+    uint *p = (mine & 1) ? (uint *)&g[i] : &priv[k];
+    ulong *q = (mine & 2) ? (ulong *)&g64[i] : &priv64[(mine >> 2) & 1];
+    uint a = __atomic_fetch_add(p, mine >> 8, __ATOMIC_RELAXED);
+    uint b = __atomic_fetch_max(p, 0x40000000u ^ mine, __ATOMIC_RELAXED);
+    uint c = __atomic_exchange_n(p, a ^ b, __ATOMIC_RELAXED);
+    ulong d = __atomic_fetch_add(q, (ulong)mine << 20, __ATOMIC_RELAXED);
+    uint expected = c;
+    __atomic_compare_exchange_n(p, &expected, c + 5u, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    out[6 * i + 0] = a;
+    out[6 * i + 1] = b;
+    out[6 * i + 2] = c ^ expected;
+    out[6 * i + 3] = (uint)d;
+    out[6 * i + 4] = (uint)(d >> 32);
+    out[6 * i + 5] = priv[k] + (uint)priv64[(mine >> 2) & 1];
+}

@@ -136,3 +136,4 @@ pub const STATUS_LDS_OUT_OF_BOUNDS: u32 = 2;
 pub const STATUS_SCRATCH_OUT_OF_BOUNDS: u32 = 3;
 /// The status word's value after a return to an address that is not a call's return point.
 pub const STATUS_BAD_JUMP: u32 = 4;
+

@@ -363,6 +363,9 @@ struct Gen {
     /// The selected wave's slot address (see `select_wave`).
     slot: Word,
     zero_var: Word,
+    /// A Function variable holding an atomic's old value across a condition (a dropped buffer
+    /// atomic returns 0).
+    atomic_old: Word,
     /// The wave model (see [`WaveModel`]); in the subgroup model, this invocation's lane.
     model: WaveModel,
     own_lane: Option<Word>,
@@ -437,7 +440,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
     }
 
     // ---- constants and register access ----
@@ -924,6 +927,8 @@ impl Gen {
         self.abort = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        let fn_u64 = self.b.type_pointer(None, StorageClass::Function, self.t.u64);
+        self.atomic_old = self.b.variable(fn_u64, None, StorageClass::Function, None);
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         if self.model == WaveModel::Subgroup {
             self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
@@ -1700,6 +1705,22 @@ impl Gen {
         Ok(Place::Scratch { sgpr, vgpr: with_v.then_some(vaddr), offset: offset as u32, bytes })
     }
 
+    /// A FLAT access's 64-bit address: the VGPR pair plus the (unsigned) offset.
+    fn flat_address(&mut self, vaddr: u16, offset: u64, lane: Word) -> Result<Word, String> {
+        let (lo, hi) = (self.rd_v(vaddr, lane)?, self.rd_v(vaddr + 1, lane)?);
+        let a = self.join64(lo, hi);
+        let o = self.c64(offset);
+        Ok(self.b.i_add(self.t.u64, None, a, o).unwrap())
+    }
+
+    /// Whether a FLAT address is in the shared aperture, and its LDS byte address.
+    fn flat_lds_address(&mut self, vaddr: u16, offset: u64, lane: Word) -> Result<(Word, Word), String> {
+        let a = self.flat_address(vaddr, offset, lane)?;
+        let (lo, hi) = self.split64(a);
+        let shared = self.c32(rdna_emu::wave::SHARED_APERTURE_HI);
+        Ok((self.b.i_equal(self.t.bool, None, hi, shared).unwrap(), lo))
+    }
+
     /// Where one lane's access goes.
     fn vmem_addr(&mut self, p: &Place, lane: Word) -> Result<Target, String> {
         let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
@@ -1781,10 +1802,7 @@ impl Gen {
             Place::Flat { vaddr, offset, bytes } => {
                 // As `rdna_emu::vmem::flat_loc`: the address's high half picks LDS, scratch or
                 // global memory.
-                let (lo, hi) = (self.rd_v(vaddr, lane)?, self.rd_v(vaddr + 1, lane)?);
-                let a = self.join64(lo, hi);
-                let o = self.c64(offset);
-                let a = self.b.i_add(u64t, None, a, o).unwrap();
+                let a = self.flat_address(vaddr, offset, lane)?;
                 let (lo, hi) = self.split64(a);
                 let (shared, private) = (self.c32(rdna_emu::wave::SHARED_APERTURE_HI), self.c32(rdna_emu::wave::PRIVATE_APERTURE_HI));
                 let is_lds = self.b.i_equal(boolt, None, hi, shared).unwrap();
@@ -2114,28 +2132,64 @@ impl Gen {
         let (bytes, store, sext, half) = match k {
             MemKind::Load { bytes, sext, d16, hi } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext, d16.then_some(hi)),
             MemKind::Store { bytes, hi } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false, hi.then_some(true)),
-            MemKind::Atomic { op, x2 } if f == Format::Global => {
+            MemKind::Atomic { op, x2 } if matches!(f, Format::Global | Format::Flat | Format::Mubuf) => {
                 atomic = Some((op, x2));
                 (if x2 { 8 } else { 4 }, false, false, None)
             }
             _ => return Err("internal: a memory access admitted by `supports` without a lowering".into()),
         };
-        // A FLAT/GLOBAL atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11).
-        let returns = raw >> (if g11 { 14 } else { 16 }) & 1 != 0;
+        // A FLAT/GLOBAL atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11), a
+        // MUBUF one with bit 14, into its data register.
+        let returns = raw >> (if g11 || f == Format::Mubuf { 14 } else { 16 }) & 1 != 0;
         let (vdst, vdata) = if f == Format::Mubuf { ((raw >> 40 & 0xff) as u16, (raw >> 40 & 0xff) as u16) } else { ((raw >> 56 & 0xff) as u16, (raw >> 40 & 0xff) as u16) };
         let place = self.vmem_place(st, bytes as u32)?;
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             let (u32t, u64t) = (g.t.u32, g.t.u64);
             let Target { addr, live, lds } = g.vmem_addr(&place, lane)?;
             if let Some((op, x2)) = atomic {
-                let old = g.global_atomic(addr, op, x2, vdata, lane)?;
+                let old = match (live, lds) {
+                    (None, None) => g.global_atomic(addr, op, x2, vdata, lane)?,
+                    _ => {
+                        // A dropped buffer atomic returns 0; a FLAT atomic on LDS is made after
+                        // (`flat_atomic_lds`), and returns its value there.
+                        let on = match (live, lds) {
+                            (Some(l), _) => l,
+                            (None, Some((is_lds, _))) => g.b.logical_not(g.t.bool, None, is_lds).unwrap(),
+                            (None, None) => unreachable!(),
+                        };
+                        let z = g.c64(0);
+                        g.b.store(g.atomic_old, z, None, []).unwrap();
+                        let mut r: Lowered = Ok(());
+                        g.if_then(on, &mut |g: &mut Gen| {
+                            r = g.global_atomic(addr, op, x2, vdata, lane).map(|old| {
+                                let old = if x2 { old } else { g.b.u_convert(u64t, None, old).unwrap() };
+                                g.b.store(g.atomic_old, old, None, []).unwrap();
+                            });
+                        });
+                        r?;
+                        let old = g.b.load(u64t, None, g.atomic_old, None, []).unwrap();
+                        if x2 { old } else { g.b.u_convert(u32t, None, old).unwrap() }
+                    }
+                };
                 if returns {
-                    if x2 {
-                        let (lo, hi) = g.split64(old);
-                        g.wr_v(vdst, lane, lo)?;
-                        g.wr_v(vdst + 1, lane, hi)?;
-                    } else {
-                        g.wr_v(vdst, lane, old)?;
+                    let write = |g: &mut Gen| -> Lowered {
+                        if x2 {
+                            let (lo, hi) = g.split64(old);
+                            g.wr_v(vdst, lane, lo)?;
+                            g.wr_v(vdst + 1, lane, hi)
+                        } else {
+                            g.wr_v(vdst, lane, old)
+                        }
+                    };
+                    match lds {
+                        // LDS lanes get theirs from `flat_atomic_lds`.
+                        Some((is_lds, _)) => {
+                            let device = g.b.logical_not(g.t.bool, None, is_lds).unwrap();
+                            let mut r: Lowered = Ok(());
+                            g.if_then(device, &mut |g: &mut Gen| r = write(g));
+                            r?;
+                        }
+                        None => write(g)?,
                     }
                 }
                 return Ok(());
@@ -2235,7 +2289,11 @@ impl Gen {
                 })();
             });
             r
-        })
+        })?;
+        match (atomic, &place) {
+            (Some((op, x2)), &Place::Flat { vaddr, offset, .. }) => self.flat_atomic_lds(vaddr, offset, op, x2, vdata, returns.then_some(vdst)),
+            _ => Ok(()),
+        }
     }
 
     /// `old` with its low (or, with `hi`, high) 16 bits replaced by the low 16 bits of `v`.

@@ -343,6 +343,39 @@ impl Gen {
         }
     }
 
+    /// The LDS half of a FLAT atomic: the lanes whose address lies in the shared aperture, in
+    /// lane order as DS atomics run (`lanes_in_order`); the other lanes' accesses were made in
+    /// device memory before, and the two never touch the same bytes.
+    pub(super) fn flat_atomic_lds(&mut self, vaddr: u16, offset: u64, op: Atomic, x2: bool, vdata: u16, ret: Option<u16>) -> Lowered {
+        if self.lds_bytes == 0 {
+            // No LDS: such an address is out of bounds, as in the emulator.
+            return self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                let (is_lds, _) = g.flat_lds_address(vaddr, offset, lane)?;
+                g.if_then(is_lds, &mut |g: &mut Gen| g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS));
+                Ok(())
+            });
+        }
+        self.lanes_in_order(&mut |g: &mut Gen, lane: Word| {
+            let (is_lds, a) = g.flat_lds_address(vaddr, offset, lane)?;
+            let mut r: Lowered = Ok(());
+            g.if_then(is_lds, &mut |g: &mut Gen| {
+                r = (|| {
+                    g.lds_check(a, if x2 { 8 } else { 4 });
+                    let data = g.vdata64(vdata, lane, x2)?;
+                    let data2 = if op == Atomic::CmpSwap { g.vdata64(vdata + if x2 { 2 } else { 1 }, lane, x2)? } else { data };
+                    let old = g.lds_read64(a, x2);
+                    let new = g.atomic_apply(op, x2, old, data, data2)?;
+                    g.lds_write64(a, new, x2);
+                    if let Some(vdst) = ret {
+                        g.put_returned(vdst, lane, old, x2)?;
+                    }
+                    Ok(())
+                })();
+            });
+            r
+        })
+    }
+
     /// `ds_swizzle_b32`, `ds_permute_b32` and `ds_bpermute_b32`, as `rdna_emu::vmem::ds` runs
     /// them: lanes exchange values without LDS. Every lane's result is gathered in the spare row
     /// first (0 where no enabled source reaches it), then copied to VDST for the enabled lanes,

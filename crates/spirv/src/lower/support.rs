@@ -44,12 +44,12 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::VcmpClass { ty, .. } if matches!(ty, Num::F16 | Num::F32 | Num::F64) => Ok(()),
         Kind::VcmpClass { ty, .. } => Err(format!("{ty:?} class compares are not recompiled yet")),
         Kind::Mem(k) if format == Format::Global => global(k),
+        Kind::Mem(k @ MemKind::Atomic { .. }) if format == Format::Mubuf => global(k),
         Kind::Mem(k) if matches!(format, Format::Scratch | Format::Mubuf) => match k {
             MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
             other => Err(format!("{format:?} access {other:?} is not recompiled yet")),
         },
-        Kind::Mem(MemKind::Load { .. } | MemKind::Store { .. }) if format == Format::Flat => Ok(()),
-        Kind::Mem(k) if format == Format::Flat => Err(format!("FLAT access {k:?} is not recompiled yet")),
+        Kind::Mem(k) if format == Format::Flat => global(k),
         Kind::Mem(_) => Err(format!("{format:?} memory instructions are not recompiled yet")),
         Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
     }
@@ -92,7 +92,7 @@ fn global(k: MemKind) -> Result<(), String> {
     match k {
         MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
         MemKind::Atomic { op, .. } if matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) => Ok(()),
-        MemKind::Atomic { op, .. } => Err(format!("global atomic {op:?} is not recompiled yet")),
+        MemKind::Atomic { op, .. } => Err(format!("atomic {op:?} is not recompiled yet")),
         other => Err(format!("global access {other:?} is not recompiled yet")),
     }
 }
