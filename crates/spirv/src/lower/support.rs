@@ -13,7 +13,6 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
     match kind {
         Kind::Nop | Kind::Branch(_) | Kind::EndPgm | Kind::Barrier | Kind::Sendmsg | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Vopd => Ok(()),
         Kind::Ds(k) => ds(k),
-        Kind::Smem(m) if m.buffer => Err("buffer SMEM loads are not recompiled yet".into()),
         Kind::Smem(_) => Ok(()),
         Kind::Salu(op) if salu(op) => Ok(()),
         Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
