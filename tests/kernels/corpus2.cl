@@ -392,3 +392,33 @@ __kernel void k_flat_atomics(__global uint *g, __global ulong *g64, __global uin
     out[6 * i + 4] = (uint)(d >> 32);
     out[6 * i + 5] = priv[k] + (uint)priv64[(mine >> 2) & 1];
 }
+
+// The correctly rounded f32 division sequence LLVM emits (v_div_scale_f32, v_rcp_f32, fmas,
+// v_div_fmas_f32, v_div_fixup_f32), written with the builtins: on raw input bits (every
+// exponent, so every scaling case) and on moderate values.
+float div_ieee(float a, float b, uint *flags) {
+    bool s1, s2;
+    float den = __builtin_amdgcn_div_scalef(a, b, false, &s1);
+    float num = __builtin_amdgcn_div_scalef(a, b, true, &s2);
+    float r = __builtin_amdgcn_rcpf(den);
+    float e = __builtin_fmaf(-den, r, 1.0f);
+    r = __builtin_fmaf(e, r, r);
+    float q = num * r;
+    float rem = __builtin_fmaf(-den, q, num);
+    q = __builtin_fmaf(rem, r, q);
+    rem = __builtin_fmaf(-den, q, num);
+    float res = __builtin_amdgcn_div_fmasf(rem, r, q, s2);
+    *flags = (uint)s1 | (uint)s2 << 1;
+    return __builtin_amdgcn_div_fixupf(res, b, a);
+}
+
+__kernel void k_div32(__global const uint *a, __global const uint *b, __global uint *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    uint x = a[i] * 0x9e3779b1u, y = b[i] * 0x85ebca6bu;
+    uint f0, f1;
+    out[4 * i + 0] = as_uint(div_ieee(as_float(x), as_float(y), &f0));
+    out[4 * i + 1] = as_uint(div_ieee((float)(int)x, (float)(y >> 8) + 1.0f, &f1));
+    out[4 * i + 2] = f0 | f1 << 2;
+    out[4 * i + 3] = as_uint(div_ieee(as_float(x & 0x807fffffu), as_float(y | 0x7e000000u), &f0)) ^ f0;
+}

@@ -7,7 +7,7 @@
 //! as lavapipe's is). f64 division and square root are taken from the driver, which is trusted
 //! to round them correctly (lavapipe's and NVIDIA's do; the corpus checks both).
 
-use rspirv::spirv::{Op, Word};
+use rspirv::spirv::{GLOp, Op, Word};
 
 use super::Gen;
 
@@ -78,46 +78,81 @@ impl Gen {
         r
     }
 
-    /// `v_div_scale_f64` as the emulator's `div_scale` (AMD's pseudo-code): S0 scaled by 2^128
-    /// or 2^-128, or kept, so that the reciprocal iteration neither under- nor overflows;
-    /// returns (result bits, the VCC bit). The first case that holds decides.
-    pub(super) fn div_scale64(&mut self, s0: Word, s1: Word, s2: Word) -> (Word, Word) {
+    /// `v_div_scale_f32/f64` as the emulator's `div_scale` (AMD's pseudo-code): S0 scaled by
+    /// 2^64/2^128 or their inverse, or kept, so that the reciprocal iteration neither under- nor
+    /// overflows; returns (result bits, the VCC bit). The first case that holds decides. f32
+    /// operands are widened to f64 (exactly); the f32 quotient's class is that of the f64
+    /// quotient rounded to f32, the same since a quotient of 24-bit numbers cannot lie within
+    /// 2^-53 of an f32 midpoint unless it is one.
+    pub(super) fn div_scale(&mut self, wide: bool, s0: Word, s1: Word, s2: Word) -> (Word, Word) {
         let (u, boolt) = (self.t.u32, self.t.bool);
         let ft = self.f64t();
-        let (x0, x1, x2) = (self.as_f64(s0), self.as_f64(s1), self.as_f64(s2));
-        let exp = |g: &mut Gen, bits: Word| g.exp_field64(bits);
+        let widen = |g: &mut Gen, s: Word| {
+            if wide {
+                g.as_f64(s)
+            } else {
+                let f = g.as_f32(s);
+                g.op(Op::FConvert, ft, &[f])
+            }
+        };
+        let (x0, x1, x2) = (widen(self, s0), widen(self, s1), widen(self, s2));
+        // Exponent field and subnormality in the operation's own width.
+        let exp = |g: &mut Gen, bits: Word| {
+            if wide {
+                g.exp_field64(bits)
+            } else {
+                let (c23, m) = (g.c32(23), g.c32(0xff));
+                let e = g.op(Op::ShiftRightLogical, u, &[bits, c23]);
+                g.op(Op::BitwiseAnd, u, &[e, m])
+            }
+        };
+        let narrow = |g: &mut Gen, x: Word| if wide { g.from_f64(x) } else { let f = g.op(Op::FConvert, g.t.f32, &[x]); g.from_f32(f) };
         let zero = self.cf64(0.0);
         let z32 = self.c32(0);
-        // Subnormal: exponent field 0 and not zero.
+        // Subnormal in the operation's width: exponent field 0, magnitude bits not all 0.
         let subnormal = |g: &mut Gen, x: Word| {
-            let b = g.from_f64(x);
+            let b = narrow(g, x);
             let e = exp(g, b);
             let e0 = g.op(Op::IEqual, boolt, &[e, z32]);
-            let nz = g.op(Op::FUnordNotEqual, boolt, &[x, zero]);
+            let nz = if wide {
+                g.op(Op::FUnordNotEqual, boolt, &[x, zero])
+            } else {
+                let m = g.c32(0x7fff_ffff);
+                let mag = g.op(Op::BitwiseAnd, u, &[b, m]);
+                g.op(Op::INotEqual, boolt, &[mag, z32])
+            };
             g.op(Op::LogicalAnd, boolt, &[e0, nz])
         };
         let (e1, e2) = (exp(self, s1), exp(self, s2));
-        let c128 = self.c32(128);
-        let up = self.ldexp64(x0, c128);
-        let m128 = self.c32(-128i32 as u32);
-        let down = self.ldexp64(x0, m128);
+        let (scale, near_max, tiny): (i32, u32, u32) = if wide { (128, 768, 53) } else { (64, 96, 23) };
+        let cs = self.c32(scale as u32);
+        let up = self.ldexp64(x0, cs);
+        let ms = self.c32(-scale as u32);
+        let down = self.ldexp64(x0, ms);
         let eq1 = self.op(Op::FOrdEqual, boolt, &[x0, x1]);
         let eq2 = self.op(Op::FOrdEqual, boolt, &[x0, x2]);
         let up_if1 = self.sel(ft, eq1, up, x0);
         let up_if2 = self.sel(ft, eq2, up, x0);
         let one = self.cf64(1.0);
         let r1 = self.op(Op::FDiv, ft, &[one, x1]);
-        let r1_zero = self.op(Op::FOrdEqual, boolt, &[r1, zero]);
-        let r1_sub = subnormal(self, r1);
-        let rcp_denorm = self.op(Op::LogicalOr, boolt, &[r1_sub, r1_zero]);
+        let rcp_denorm = if wide {
+            let r1_zero = self.op(Op::FOrdEqual, boolt, &[r1, zero]);
+            let r1_sub = subnormal(self, r1);
+            self.op(Op::LogicalOr, boolt, &[r1_sub, r1_zero])
+        } else {
+            // |1 / s1| below the smallest normal f32, in f64 as the emulator.
+            let a = self.gl(GLOp::FAbs, ft, &[r1]);
+            let min = self.cf64(f32::MIN_POSITIVE as f64);
+            self.op(Op::FOrdLessThan, boolt, &[a, min])
+        };
         let q = self.op(Op::FDiv, ft, &[x2, x1]);
         let q_denorm = subnormal(self, q);
         let tr = self.b.constant_true(boolt);
         let fl = self.b.constant_false(boolt);
         // From the last case to the first.
-        let c53 = self.c32(53);
-        let tiny = self.op(Op::ULessThanEqual, boolt, &[e2, c53]);
-        let mut r = self.sel(ft, tiny, up, x0);
+        let ctiny = self.c32(tiny);
+        let is_tiny = self.op(Op::ULessThanEqual, boolt, &[e2, ctiny]);
+        let mut r = self.sel(ft, is_tiny, up, x0);
         let mut v = fl;
         r = self.sel(ft, q_denorm, up_if2, r);
         v = self.sel(boolt, q_denorm, tr, v);
@@ -130,8 +165,8 @@ impl Gen {
         r = self.sel(ft, s1_sub, up, r);
         v = self.sel(boolt, s1_sub, fl, v);
         let d = self.op(Op::ISub, u, &[e2, e1]);
-        let c768 = self.c32(768);
-        let near = self.op(Op::SGreaterThanEqual, boolt, &[d, c768]);
+        let cnear = self.c32(near_max);
+        let near = self.op(Op::SGreaterThanEqual, boolt, &[d, cnear]);
         r = self.sel(ft, near, up_if1, r);
         v = self.sel(boolt, near, tr, v);
         let (z1, z2) = (self.op(Op::FOrdEqual, boolt, &[x1, zero]), self.op(Op::FOrdEqual, boolt, &[x2, zero]));
@@ -139,7 +174,14 @@ impl Gen {
         let nan = self.cf64(f64::NAN);
         r = self.sel(ft, zz, nan, r);
         v = self.sel(boolt, zz, fl, v);
-        (self.from_f64(r), v)
+        if wide {
+            (self.from_f64(r), v)
+        } else {
+            // NaN: the emulator's f32::NAN.
+            let rb = narrow(self, r);
+            let n32 = self.c32(f32::NAN.to_bits());
+            (self.sel(u, zz, n32, rb), v)
+        }
     }
 
     /// `x · y + z` rounded once (f64 Words), for every input. x and y are scaled to [1, 2) and

@@ -44,7 +44,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
-        DivFixupF32 => Out::F32,
+        DivFixupF32 | DivScaleF32 | DivFmasF32 => Out::F32,
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
@@ -64,7 +64,7 @@ pub(super) fn reads_mask(op: VOp) -> bool {
 
 pub(super) fn writes_carry(op: VOp) -> bool {
     use VOp::*;
-    matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32 | DivScaleF64)
+    matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32 | DivScaleF64 | DivScaleF32)
 }
 
 /// The VALU operation a VOPD half (`v_dual_*`) runs, when the recompiler lowers it.
@@ -518,7 +518,7 @@ impl Gen {
         // v_div_fmas reads VCC whatever its encoding, besides its three sources.
         let mask_in = if reads_mask(op) {
             Some(self.mask_in(st)?)
-        } else if op == DivFmasF64 {
+        } else if matches!(op, DivFmasF64 | DivFmasF32) {
             Some(self.rd_mask(super::VCC))
         } else {
             None
@@ -1268,10 +1268,25 @@ impl Gen {
                 let r = self.sel(ft, bit, scaled, r);
                 self.from_f64(r)
             }
-            DivScaleF64 => {
-                let (r, v) = self.div_scale64(a, b, c);
+            DivScaleF64 | DivScaleF32 => {
+                let (r, v) = self.div_scale(op == DivScaleF64, a, b, c);
                 self.mask_set(lane, v);
                 r
+            }
+            DivFmasF32 => {
+                // A fused multiply-add, scaled by 2^32 where VCC is set (in f64: exact, then
+                // one rounding, as the emulator's ldexp32).
+                let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
+                let r = self.fma32(x, y, z);
+                let r = self.as_f32(r);
+                let ft = self.f64t();
+                let rd = self.op(Op::FConvert, ft, &[r]);
+                let c32 = self.cf64(2f64.powi(32));
+                let scaled = self.op(Op::FMul, ft, &[rd, c32]);
+                let scaled = self.op(Op::FConvert, f, &[scaled]);
+                let bit = self.mask_bit(mask_in.ok_or("internal: no VCC for v_div_fmas")?, lane);
+                let r = self.sel(f, bit, scaled, r);
+                self.from_f32(r)
             }
             CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => self.cube(op, a, b, c),
             DivFixupF16 => self.div_fixup(16, a, b, c),
