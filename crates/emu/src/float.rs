@@ -110,6 +110,14 @@ pub fn fma16_exact(x: f32, y: f32, z: f32) -> f64 {
     round_to_odd_sum(p, z as f64)
 }
 
+/// `x · y + z` for f32 operands, scaled by `2^k`, rounded to f32 once: the product is exact in
+/// f64, the sum rounded to odd keeps what f64 cannot hold as a sticky bit, and scaling by a
+/// power of two is exact in f64 for the exponents an f32 operation needs.
+pub fn fma32_scaled(x: f32, y: f32, z: f32, k: i32) -> f32 {
+    let s = round_to_odd_sum(x as f64 * y as f64, z as f64);
+    ldexp64(s, k) as f32
+}
+
 /// `a + b` rounded to odd: the nearest-even sum, moved one unit toward the exact sum when it is
 /// inexact and its last bit is even.
 pub fn round_to_odd_sum(a: f64, b: f64) -> f64 {

@@ -528,11 +528,13 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
             Out::F64
         }
         DivFmasF32 => {
-            each!(l => { let f = f32_(a[l]).mul_add(f32_(b[l]), f32_(c[l])); o32(if vcc_in >> l & 1 != 0 { float::ldexp32(f, 32) } else { f }) });
+            // See `div_fmas_scale`.
+            // Scaled before the one rounding, so a denormal result is not rounded twice.
+            each!(l => { let k = if vcc_in >> l & 1 != 0 { div_fmas_scale(float::exp32(f32_(c[l])), 127, 64) } else { 0 }; o32(float::fma32_scaled(f32_(a[l]), f32_(b[l]), f32_(c[l]), k)) });
             Out::F32
         }
         DivFmasF64 => {
-            each!(l => { let f = f64_(a[l]).mul_add(f64_(b[l]), f64_(c[l])); o64(if vcc_in >> l & 1 != 0 { float::ldexp64(f, 64) } else { f }) });
+            each!(l => { let f = f64_(a[l]).mul_add(f64_(b[l]), f64_(c[l])); o64(if vcc_in >> l & 1 != 0 { float::ldexp64(f, div_fmas_scale(float::exp64(f64_(c[l])), 1023, 128)) } else { f }) });
             Out::F64
         }
         DivFixupF32 => { each!(l => o32(div_fixup32(f32_(a[l]), f32_(b[l]), f32_(c[l])))); Out::F32 }
@@ -1104,7 +1106,7 @@ trait DivScale: Copy + PartialEq + std::ops::Div<Output = Self> {
     fn exp(self) -> i32;
     fn zero(self) -> bool;
     fn subnormal(self) -> bool;
-    /// Whether 1 / self is denormal (or flushes to zero) in this type.
+    /// Whether 1 / self, in f64, is denormal (or zero).
     fn rcp_denorm(self) -> bool;
     fn ldexp(self, n: i32) -> Self;
     fn nan() -> Self;
@@ -1124,7 +1126,9 @@ impl DivScale for f32 {
         self.is_subnormal()
     }
     fn rcp_denorm(self) -> bool {
-        (1.0 / self as f64).abs() < f32::MIN_POSITIVE as f64
+        // AMD's pseudo-code tests 1 / S1 computed in f64 against f64 denormals, as for f64.
+        let r = 1.0 / self as f64;
+        r.is_subnormal() || r == 0.0
     }
     fn ldexp(self, n: i32) -> f32 {
         float::ldexp32(self, n)
@@ -1188,14 +1192,36 @@ fn div_scale<F: DivScale>(s0: F, s1: F, s2: F) -> (F, bool) {
     (s0, false)
 }
 
+/// The power of two `v_div_fmas_f32/f64` scales by where VCC is set: 2^64 (f64: 2^128) when the
+/// quotient estimate S2 is at least 1 (exponent field ≥ the bias), else 2^-64 (2^-128), undoing
+/// whichever way `v_div_scale` moved the operands. AMD's pseudo-code writes a fixed 2^32 (f64:
+/// 2^64), which cannot undo div_scale's 2^64 (2^128) and leaves LLVM's division sequence off by
+/// a power of two in exactly the cases div_scale flags; with this rule the sequence is correctly
+/// rounded on every operand pair tested (`tests/corpus.rs`, `k_div32`), as the hardware's
+/// division is known to be. Not measured on hardware here.
+fn div_fmas_scale(s2_exponent: i32, bias: i32, scale: i32) -> i32 {
+    if s2_exponent >= bias {
+        scale
+    } else {
+        -scale
+    }
+}
+
 /// `v_div_fixup_f32`: special cases of S2/S1, else S0 with the quotient's sign. Widening to f64
-/// keeps every case (NaN payloads included) and narrowing back is exact.
+/// keeps every case (NaN payloads included) and narrowing back is exact; only the underflow
+/// test needs f32 exponents.
 fn div_fixup32(s0: f32, s1: f32, s2: f32) -> f32 {
-    div_fixup64(s0 as f64, s1 as f64, s2 as f64) as f32
+    div_fixup_with(s0 as f64, s1 as f64, s2 as f64, float::exp32(s2) - float::exp32(s1) < -150) as f32
 }
 
 /// `v_div_fixup_f64`.
 fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
+    div_fixup_with(s0, s1, s2, float::exp64(s2) - float::exp64(s1) < -1075)
+}
+
+/// The div_fixup cases in AMD's order; `underflow`: the exponents of S2 and S1 are far enough
+/// apart that the quotient rounds to zero (UNDERFLOW, taken as a signed zero).
+fn div_fixup_with(s0: f64, s1: f64, s2: f64, underflow: bool) -> f64 {
     let sign = s1.is_sign_negative() ^ s2.is_sign_negative();
     if s2.is_nan() {
         return f64::from_bits(s2.to_bits() | 0x8_0000_0000_0000);
@@ -1209,7 +1235,7 @@ fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
     if s1 == 0.0 || s2.is_infinite() {
         return if sign { f64::NEG_INFINITY } else { f64::INFINITY };
     }
-    if s1.is_infinite() || s2 == 0.0 {
+    if s1.is_infinite() || s2 == 0.0 || underflow {
         return if sign { -0.0 } else { 0.0 };
     }
     if s0.is_nan() {

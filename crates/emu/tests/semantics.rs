@@ -315,6 +315,21 @@ fn log_is_exact_at_powers_of_two_and_stays_within_an_ulp() {
 }
 
 #[test]
+fn div_fmas_scales_toward_the_quotient_and_div_fixup_underflows() {
+    // VCC set on lanes 0 and 1: fma(1, 1, S2) scaled by 2^64 when S2 >= 1, by 2^-64 below.
+    let s = run32("s_mov_b32 vcc_lo, 3\n v_div_fmas_f32 v3, v0, v0, v1\n v_div_fixup_f32 v4, v0, v5, v6", |s| {
+        s.set_v(0, |_| 1f32.to_bits());
+        s.set_v(1, |l| [2.0f32, 0.5, 2.0][l % 3].to_bits());
+        s.set_v(5, |l| if l == 0 { 1e30f32 } else { -1e30 }.to_bits());
+        s.set_v(6, |_| 1e-30f32.to_bits());
+    });
+    let f = |r, l| f32::from_bits(s.wave.vr(r, l));
+    assert_eq!((f(3, 0), f(3, 1), f(3, 2)), (3.0 * 2f32.powi(64), 1.5 * 2f32.powi(-64), 3.0));
+    // 1e-30 / ±1e30: exponents 200 apart, so the quotient is a signed zero whatever S0 holds.
+    assert_eq!((s.wave.vr(4, 0), s.wave.vr(4, 1)), (0, 0x8000_0000));
+}
+
+#[test]
 fn denormal_modes() {
     // 2^-140 is denormal; times 1.0 it survives with denormals kept and flushes to 0 otherwise.
     let d = f32::from_bits(0x0000_0040);

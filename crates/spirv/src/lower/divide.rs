@@ -7,7 +7,7 @@
 //! as lavapipe's is). f64 division and square root are taken from the driver, which is trusted
 //! to round them correctly (lavapipe's and NVIDIA's do; the corpus checks both).
 
-use rspirv::spirv::{GLOp, Op, Word};
+use rspirv::spirv::{Op, Word};
 
 use super::Gen;
 
@@ -57,7 +57,24 @@ impl Gen {
         let mut r = self.op(Op::BitwiseOr, ut, &[mag0, sign]);
         // The tests, last first so that the first that holds wins.
         r = self.sel(ut, n0, signed_inf, r);
-        let zero_res = self.op(Op::LogicalOr, boolt, &[i1, z2]);
+        let mut zero_res = self.op(Op::LogicalOr, boolt, &[i1, z2]);
+        if width != 16 {
+            // The exponents so far apart that the quotient rounds to zero (AMD's UNDERFLOW).
+            let (e1, e2) = if wide {
+                (self.exp_field64(s1), self.exp_field64(s2))
+            } else {
+                let (c23, m) = (self.c32(23), self.c32(0xff));
+                let f = |g: &mut Gen, v: Word| {
+                    let e = g.op(Op::ShiftRightLogical, g.t.u32, &[v, c23]);
+                    g.op(Op::BitwiseAnd, g.t.u32, &[e, m])
+                };
+                (f(self, s1), f(self, s2))
+            };
+            let d = self.op(Op::ISub, self.t.u32, &[e2, e1]);
+            let limit = self.c32(if wide { -1075i32 } else { -150 } as u32);
+            let under = self.op(Op::SLessThan, boolt, &[d, limit]);
+            zero_res = self.op(Op::LogicalOr, boolt, &[zero_res, under]);
+        }
         r = self.sel(ut, zero_res, sign, r);
         let inf_res = self.op(Op::LogicalOr, boolt, &[z1, i2]);
         r = self.sel(ut, inf_res, signed_inf, r);
@@ -76,6 +93,24 @@ impl Gen {
             r = self.op(Op::BitwiseAnd, ut, &[r, lo16]);
         }
         r
+    }
+
+    /// The exponent `v_div_fmas` scales by where VCC is set (`rdna_emu::valu::div_fmas_scale`):
+    /// ±64 (f64: ±128), positive when S2's exponent field is at least the bias.
+    pub(super) fn div_fmas_scale(&mut self, s2: Word, wide: bool) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let e = if wide {
+            self.exp_field64(s2)
+        } else {
+            let (c23, m) = (self.c32(23), self.c32(0xff));
+            let e = self.op(Op::ShiftRightLogical, u, &[s2, c23]);
+            self.op(Op::BitwiseAnd, u, &[e, m])
+        };
+        let (bias, scale) = if wide { (1023u32, 128i32) } else { (127, 64) };
+        let cb = self.c32(bias);
+        let big = self.op(Op::UGreaterThanEqual, boolt, &[e, cb]);
+        let (up, down) = (self.c32(scale as u32), self.c32(-scale as u32));
+        self.sel(u, big, up, down)
     }
 
     /// `v_div_scale_f32/f64` as the emulator's `div_scale` (AMD's pseudo-code): S0 scaled by
@@ -135,16 +170,16 @@ impl Gen {
         let up_if2 = self.sel(ft, eq2, up, x0);
         let one = self.cf64(1.0);
         let r1 = self.op(Op::FDiv, ft, &[one, x1]);
-        let rcp_denorm = if wide {
-            let r1_zero = self.op(Op::FOrdEqual, boolt, &[r1, zero]);
-            let r1_sub = subnormal(self, r1);
-            self.op(Op::LogicalOr, boolt, &[r1_sub, r1_zero])
-        } else {
-            // |1 / s1| below the smallest normal f32, in f64 as the emulator.
-            let a = self.gl(GLOp::FAbs, ft, &[r1]);
-            let min = self.cf64(f32::MIN_POSITIVE as f64);
-            self.op(Op::FOrdLessThan, boolt, &[a, min])
+        // 1 / S1 in f64 denormal or zero (AMD's pseudo-code tests it in f64 for both widths).
+        let r1_zero = self.op(Op::FOrdEqual, boolt, &[r1, zero]);
+        let r1_sub = {
+            let b = self.from_f64(r1);
+            let e = self.exp_field64(b);
+            let e0 = self.op(Op::IEqual, boolt, &[e, z32]);
+            let nz = self.op(Op::FUnordNotEqual, boolt, &[r1, zero]);
+            self.op(Op::LogicalAnd, boolt, &[e0, nz])
         };
+        let rcp_denorm = self.op(Op::LogicalOr, boolt, &[r1_sub, r1_zero]);
         let q = self.op(Op::FDiv, ft, &[x2, x1]);
         let q_denorm = subnormal(self, q);
         let tr = self.b.constant_true(boolt);

@@ -1258,12 +1258,13 @@ impl Gen {
                 self.from_f64(r)
             }
             DivFmasF64 => {
-                // A fused multiply-add, scaled by 2^64 where VCC is set.
+                // A fused multiply-add, scaled where VCC is set by 2^128, or 2^-128 when the
+                // quotient estimate S2 is below 1 (`rdna_emu::valu::div_fmas_scale`).
                 let (x, y, z) = (self.as_f64(a), self.as_f64(b), self.as_f64(c));
                 let ft = self.f64t();
                 let r = self.fma64(x, y, z);
-                let c64 = self.c32(64);
-                let scaled = self.ldexp64(r, c64);
+                let k = self.div_fmas_scale(c, true);
+                let scaled = self.ldexp64(r, k);
                 let bit = self.mask_bit(mask_in.ok_or("internal: no VCC for v_div_fmas")?, lane);
                 let r = self.sel(ft, bit, scaled, r);
                 self.from_f64(r)
@@ -1274,18 +1275,19 @@ impl Gen {
                 r
             }
             DivFmasF32 => {
-                // A fused multiply-add, scaled by 2^32 where VCC is set (in f64: exact, then
-                // one rounding, as the emulator's ldexp32).
-                let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
-                let r = self.fma32(x, y, z);
-                let r = self.as_f32(r);
+                // `rdna_emu::float::fma32_scaled`: the exact product, the sum rounded to odd in
+                // f64, scaled (by 2^±64 where VCC is set, see DivFmasF64), then one rounding.
                 let ft = self.f64t();
-                let rd = self.op(Op::FConvert, ft, &[r]);
-                let c32 = self.cf64(2f64.powi(32));
-                let scaled = self.op(Op::FMul, ft, &[rd, c32]);
-                let scaled = self.op(Op::FConvert, f, &[scaled]);
+                let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
+                let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
+                let p = self.op(Op::FMul, ft, &[x, y]);
+                let odd = self.round_to_odd_sum(p, z);
+                let k = self.div_fmas_scale(c, false);
+                let zero = self.c32(0);
                 let bit = self.mask_bit(mask_in.ok_or("internal: no VCC for v_div_fmas")?, lane);
-                let r = self.sel(f, bit, scaled, r);
+                let k = self.sel(self.t.u32, bit, k, zero);
+                let scaled = self.ldexp64(odd, k);
+                let r = self.op(Op::FConvert, f, &[scaled]);
                 self.from_f32(r)
             }
             CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => self.cube(op, a, b, c),
