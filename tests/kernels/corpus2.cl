@@ -422,3 +422,13 @@ __kernel void k_div32(__global const uint *a, __global const uint *b, __global u
     out[4 * i + 2] = f0 | f1 << 2;
     out[4 * i + 3] = as_uint(div_ieee(as_float(x & 0x807fffffu), as_float(y | 0x7e000000u), &f0)) ^ f0;
 }
+
+// f64 division as clang emits it (v_div_scale_f64, v_rcp_f64, fmas, v_div_fmas_f64,
+// v_div_fixup_f64) on raw bits of every exponent and on moderate values.
+__kernel void k_div64(__global const ulong *a, __global const ulong *b, __global ulong *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    ulong x = a[i] * 0x9e3779b97f4a7c15ul, y = b[i] * 0xc2b2ae3d27d4eb4ful;
+    out[2 * i + 0] = as_ulong(as_double(x) / as_double(y));
+    out[2 * i + 1] = as_ulong((double)(long)x / ((double)(y >> 11) + 1.0));
+}

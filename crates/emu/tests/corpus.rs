@@ -1315,3 +1315,25 @@ fn f32_division_sequence_rounds_correctly() {
         assert!(flagged > n / 50, "only {flagged} of {n} lanes had v_div_scale set VCC");
     });
 }
+
+/// `k_div64`: clang's f64 division sequence gives Rust's correctly rounded `/`, on raw bits of
+/// every exponent and on moderate values.
+#[test]
+fn f64_division_sequence_rounds_correctly() {
+    each_wave2(|co, lanes| {
+        let n = 4096u32;
+        let mut r = Rng(83);
+        let (a, b): (Vec<u64>, Vec<u64>) = (0..n).map(|_| (r.next(), r.next())).unzip();
+        let mut bufs = vec![bytes_u64(&a), bytes_u64(&b), vec![0u8; 16 * n as usize]];
+        ok(co, "k_div64", n, 64, &mut bufs, &[S::U32(n)]);
+        let got = u64s(&bufs[2]);
+        let same = |g: u64, w: f64| g == w.to_bits() || (w.is_nan() && f64::from_bits(g).is_nan());
+        for i in 0..n as usize {
+            let (x, y) = (a[i].wrapping_mul(0x9e37_79b9_7f4a_7c15), b[i].wrapping_mul(0xc2b2_ae3d_27d4_eb4f));
+            let q0 = f64::from_bits(x) / f64::from_bits(y);
+            let q1 = (x as i64 as f64) / ((y >> 11) as f64 + 1.0);
+            assert!(same(got[2 * i], q0), "wave{lanes} i={i}: {:e} / {:e}: {:#x} vs {q0:e}", f64::from_bits(x), f64::from_bits(y), got[2 * i]);
+            assert!(same(got[2 * i + 1], q1), "wave{lanes} i={i}: {:#x} vs {q1:e}", got[2 * i + 1]);
+        }
+    });
+}
