@@ -150,7 +150,7 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus.
 #[test]

@@ -284,6 +284,63 @@ impl Gen {
                 self.wr_s64(d, r);
                 self.scc_nonzero(r, true);
             }
+            BfmB64 => {
+                // ((1 << (a & 63)) - 1) << (b & 63), with a width of 64 giving all ones.
+                let (a, b) = (a32(self)?, b32(self)?);
+                let m = self.c32(63);
+                let (w, off) = (self.op(Op::BitwiseAnd, u, &[a, m]), self.op(Op::BitwiseAnd, u, &[b, m]));
+                let (w, off) = (self.op(Op::UConvert, u64t, &[w]), self.op(Op::UConvert, u64t, &[off]));
+                let one = self.c64(1);
+                let x = self.op(Op::ShiftLeftLogical, u64t, &[one, w]);
+                let x = self.op(Op::ISub, u64t, &[x, one]);
+                let r = self.op(Op::ShiftLeftLogical, u64t, &[x, off]);
+                self.wr_s64(d, r);
+            }
+            BrevB64 => {
+                let a = a64(self)?;
+                let (lo, hi) = self.split64(a);
+                let (lo, hi) = (self.op(Op::BitReverse, u, &[lo]), self.op(Op::BitReverse, u, &[hi]));
+                let r = self.join64(hi, lo);
+                self.wr_s64(d, r);
+            }
+            Bitset0B64 | Bitset1B64 => {
+                let (a, cur) = (a32(self)?, self.rd_s64(d));
+                let m63 = self.c32(63);
+                let sh = self.op(Op::BitwiseAnd, u, &[a, m63]);
+                let sh = self.op(Op::UConvert, u64t, &[sh]);
+                let one = self.c64(1);
+                let bit = self.op(Op::ShiftLeftLogical, u64t, &[one, sh]);
+                let r = if op == Bitset0B64 {
+                    let nb = self.op(Op::Not, u64t, &[bit]);
+                    self.op(Op::BitwiseAnd, u64t, &[cur, nb])
+                } else {
+                    self.op(Op::BitwiseOr, u64t, &[cur, bit])
+                };
+                self.wr_s64(d, r);
+            }
+            QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64 => {
+                // Per quad of lanes (4 bits): one bit (quadmask) or all four (wqm) where any is set.
+                let wide = matches!(op, QuadmaskB64 | WqmB64);
+                let v = if wide { a64(self)? } else { let a = a32(self)?; self.op(Op::UConvert, u64t, &[a]) };
+                let (nib, z) = (self.c64(0xf), self.c64(0));
+                let mut r = z;
+                for q in 0..if wide { 16 } else { 8 } {
+                    let sh = self.c64(4 * q);
+                    let n = self.op(Op::ShiftRightLogical, u64t, &[v, sh]);
+                    let n = self.op(Op::BitwiseAnd, u64t, &[n, nib]);
+                    let any = self.op(Op::INotEqual, boolt, &[n, z]);
+                    let put = self.c64(if matches!(op, QuadmaskB32 | QuadmaskB64) { 1 << q } else { 0xf << (4 * q) });
+                    let put = self.sel(u64t, any, put, z);
+                    r = self.op(Op::BitwiseOr, u64t, &[r, put]);
+                }
+                if wide {
+                    self.wr_s64(d, r);
+                } else {
+                    let r32 = self.op(Op::UConvert, u, &[r]);
+                    self.wr_s(d, r32);
+                }
+                self.scc_nonzero(r, true);
+            }
             BfmB32 => {
                 let (a, b) = (a32(self)?, b32(self)?);
                 let m = self.c32(31);

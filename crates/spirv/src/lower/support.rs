@@ -35,7 +35,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             Some(_) => Ok(()),
             None => Err(format!("packed operation {op:?} is not recompiled yet")),
         },
-        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32) || super::valu::out_of(op).is_some() => Ok(()),
+        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32 | VOp::SwapB32) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
         Kind::Vcmp { .. } | Kind::VcmpClass { .. } if modified => Err("compares with DPP or SDWA are not recompiled yet".into()),
         Kind::Vcmp { ty, .. } if matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64) => Ok(()),
@@ -67,7 +67,7 @@ fn salu(op: Salu) -> bool {
             | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
             | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
             | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 | GetPc | SetPc | SwapPc | CallB64 | SetregB32
-            | SetregImm32B32
+            | SetregImm32B32 | BfmB64 | BrevB64 | Bitset0B64 | Bitset1B64 | QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64
     )
 }
 

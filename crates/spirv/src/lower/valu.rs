@@ -48,7 +48,8 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
-        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 => Out::F32,
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 | RsqF32 => Out::F32,
+        AddNcI32 | SubNcI32 | CvtFlrI32F32 | CvtRpiI32F32 => Out::U32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
         AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
         | FrexpMantF64 => Out::F64,
@@ -509,6 +510,16 @@ impl Gen {
                 let l = self.lane_select(st.src[1])?;
                 return self.wr_v(st.dst, l, v);
             }
+            SwapB32 => {
+                // Each enabled lane exchanges its two registers.
+                let Src::Vgpr(r) = st.src[0] else { return Err("v_swap_b32 of a non-VGPR".into()) };
+                let d = st.dst;
+                return self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                    let (x, y) = (g.rd_v(r, lane)?, g.rd_v(d, lane)?);
+                    g.wr_v(r, lane, y)?;
+                    g.wr_v(d, lane, x)
+                });
+            }
             _ => {}
         }
         let Some(out) = out_of(op) else { return Err(format!("internal: vector operation {op:?} admitted by `supports` without a lowering")) };
@@ -905,8 +916,9 @@ impl Gen {
         let sh31 = |g: &mut Gen, x: Word| g.op(Op::BitwiseAnd, u, &[x, m31]);
         Ok(match op {
             MovB32 => a,
-            AddNcU32 => self.op(Op::IAdd, u, &[a, b]),
-            SubNcU32 => self.op(Op::ISub, u, &[a, b]),
+            // Wrapping (clamp on integer operations is refused before this).
+            AddNcU32 | AddNcI32 => self.op(Op::IAdd, u, &[a, b]),
+            SubNcU32 | SubNcI32 => self.op(Op::ISub, u, &[a, b]),
             SubrevNcU32 => self.op(Op::ISub, u, &[b, a]),
             LshlrevB32 | LshrrevB32 | AshrrevI32 => {
                 let sh = sh31(self, a);
@@ -1183,6 +1195,47 @@ impl Gen {
             }
             // x − floor(x) (exact), at most the largest float below 1; NaN gives that bound (as
             // the emulator's `min` does), ±∞ a quiet NaN.
+            CvtFlrI32F32 | CvtRpiI32F32 => {
+                // floor(x), or floor(x + 0.5) with the addition rounded in f32, then the
+                // saturating conversion (NaN gives 0), as the emulator's `as i32`.
+                let x = self.as_f32(a);
+                let x = if op == CvtRpiI32F32 {
+                    let h = self.cf32(0.5);
+                    self.op(Op::FAdd, f, &[x, h])
+                } else {
+                    x
+                };
+                let fl = self.gl(GLOp::Floor, f, &[x]);
+                self.f_to_int_sat(fl, false, true)
+            }
+            RsqF32 => {
+                // 1 / sqrt(x) in f64 (each rounded once, the driver's f64 trusted as for
+                // v_rsq_f64), then to f32; the special values as x86 gives them to the emulator.
+                let boolt = self.t.bool;
+                let ft = self.f64t();
+                let x = self.as_f32(a);
+                let xd = self.op(Op::FConvert, ft, &[x]);
+                let root = self.gl(GLOp::Sqrt, ft, &[xd]);
+                let one = self.cf64(1.0);
+                let q = self.op(Op::FDiv, ft, &[one, root]);
+                let r = self.op(Op::FConvert, f, &[q]);
+                let r = self.from_f32(r);
+                let zero = self.cf32(0.0);
+                let (nan, neg) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::FOrdLessThan, boolt, &[x, zero]));
+                let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
+                let inf = self.op(Op::IsInf, boolt, &[x]);
+                let quiet = self.c32(1 << 22);
+                let qnan = self.op(Op::BitwiseOr, u, &[a, quiet]);
+                let sign = self.c32(1 << 31);
+                let sign = self.op(Op::BitwiseAnd, u, &[a, sign]);
+                let inf_bits = self.c32(0x7f80_0000);
+                let signed_inf = self.op(Op::BitwiseOr, u, &[inf_bits, sign]);
+                let (z, dnan) = (self.c32(0), self.c32(0xffc0_0000));
+                let r = self.sel(u, inf, z, r);
+                let r = self.sel(u, is_zero, signed_inf, r);
+                let r = self.sel(u, neg, dnan, r);
+                self.sel(u, nan, qnan, r)
+            }
             FractF32 => {
                 let boolt = self.t.bool;
                 let x = self.as_f32(a);

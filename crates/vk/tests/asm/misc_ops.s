@@ -1,0 +1,157 @@
+// VALU and SALU operations clang rarely emits, one result per operation and lane:
+// out[lane * 32 + k]. Vector inputs are spread over all 32 bits (NaNs, infinities and
+// denormals among them) and small floats; scalar inputs come from lane 0. The recompiler's results
+// are compared with the emulator's.
+    .amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
+    .text
+    .globl misc_ops
+    .p2align 8
+    .type misc_ops,@function
+misc_ops:
+    s_load_dwordx4 s[0:3], s[0:1], 0x0
+    v_mul_u32_u24 v6, 12, v0
+    v_mul_u32_u24 v5, 128, v0
+    s_waitcnt lgkmcnt(0)
+    global_load_dword v1, v6, s[0:1]
+    global_load_dword v2, v6, s[0:1] offset:4
+    global_load_dword v3, v6, s[0:1] offset:8
+    s_waitcnt vmcnt(0)
+    v_mul_lo_u32 v1, v1, 0x9e3779b1
+    v_mul_lo_u32 v2, v2, 0x85ebca6b
+    v_cvt_f32_i32 v3, v3
+    v_mul_f32 v3, 0x3e800000, v3
+    v_xor_b32 v4, v1, v2
+    v_readfirstlane_b32 s10, v1
+    v_readfirstlane_b32 s11, v2
+    v_readfirstlane_b32 s12, v4
+    s_lshr_b32 s13, s12, 8
+    s_mov_b32 s14, s11
+    s_mov_b32 s15, s10
+    v_mov_b32 v10, v4
+    v_add_nc_i32 v10, v1, v2
+    global_store_dword v5, v10, s[2:3] offset:0
+    v_mov_b32 v10, v4
+    v_sub_nc_i32 v10, v1, v2
+    global_store_dword v5, v10, s[2:3] offset:4
+    v_mov_b32 v10, v4
+    v_cvt_flr_i32_f32 v10, v3
+    global_store_dword v5, v10, s[2:3] offset:8
+    v_mov_b32 v10, v4
+    v_cvt_rpi_i32_f32 v10, v3
+    global_store_dword v5, v10, s[2:3] offset:12
+    v_mov_b32 v10, v4
+    v_cvt_flr_i32_f32 v10, v1
+    global_store_dword v5, v10, s[2:3] offset:16
+    v_mov_b32 v10, v4
+    v_cvt_rpi_i32_f32 v10, v1
+    global_store_dword v5, v10, s[2:3] offset:20
+    v_mov_b32 v10, v4
+    v_rsq_f32 v10, v1
+    global_store_dword v5, v10, s[2:3] offset:24
+    v_mov_b32 v10, v4
+    v_rsq_f32 v10, v3
+    global_store_dword v5, v10, s[2:3] offset:28
+    v_mov_b32 v10, v1
+    v_mov_b32 v11, v2
+    v_swap_b32 v10, v11
+    global_store_dword v5, v10, s[2:3] offset:32
+    global_store_dword v5, v11, s[2:3] offset:36
+    s_mov_b64 s[20:21], s[14:15]
+    s_brev_b64 s[20:21], s[10:11]
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:40
+    v_mov_b32 v10, s21
+    global_store_dword v5, v10, s[2:3] offset:44
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:48
+    s_mov_b64 s[20:21], s[14:15]
+    s_bitset0_b64 s[20:21], s12
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:52
+    v_mov_b32 v10, s21
+    global_store_dword v5, v10, s[2:3] offset:56
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:60
+    s_mov_b64 s[20:21], s[14:15]
+    s_bitset1_b64 s[20:21], s12
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:64
+    v_mov_b32 v10, s21
+    global_store_dword v5, v10, s[2:3] offset:68
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:72
+    s_mov_b64 s[20:21], s[14:15]
+    s_bfm_b64 s[20:21], s12, s13
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:76
+    v_mov_b32 v10, s21
+    global_store_dword v5, v10, s[2:3] offset:80
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:84
+    s_mov_b64 s[20:21], s[14:15]
+    s_quadmask_b32 s20, s10
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:88
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:92
+    s_mov_b64 s[20:21], s[14:15]
+    s_quadmask_b64 s[20:21], s[10:11]
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:96
+    v_mov_b32 v10, s21
+    global_store_dword v5, v10, s[2:3] offset:100
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:104
+    s_mov_b64 s[20:21], s[14:15]
+    s_wqm_b32 s20, s10
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:108
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:112
+    s_mov_b64 s[20:21], s[14:15]
+    s_wqm_b64 s[20:21], s[10:11]
+    s_cselect_b32 s22, 1, 0
+    v_mov_b32 v10, s20
+    global_store_dword v5, v10, s[2:3] offset:116
+    v_mov_b32 v10, s21
+    global_store_dword v5, v10, s[2:3] offset:120
+    v_mov_b32 v10, s22
+    global_store_dword v5, v10, s[2:3] offset:124
+    s_endpgm
+
+    .rodata
+    .p2align 6
+    .amdhsa_kernel misc_ops
+        .amdhsa_next_free_vgpr 12
+        .amdhsa_next_free_sgpr 40
+        .amdhsa_user_sgpr_kernarg_segment_ptr 1
+        .amdhsa_wavefront_size32 1
+        .amdhsa_float_denorm_mode_32 3
+    .end_amdhsa_kernel
+
+    .amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.kernels:
+  - .name: misc_ops
+    .symbol: misc_ops.kd
+    .kernarg_segment_size: 16
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 32
+    .sgpr_count: 40
+    .vgpr_count: 12
+    .max_flat_workgroup_size: 32
+    .args:
+      - { .name: in, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+...
+    .end_amdgpu_metadata
