@@ -203,15 +203,13 @@ impl Gen {
         self.op(Op::FAdd, ft, &[et, p])
     }
 
-    /// `v_log_f32` on f32 bits (`rdna_emu::float::log2_32`).
-    pub(super) fn log2_32(&mut self, a: Word) -> Word {
-        let (f, u, boolt) = (self.t.f32, self.t.u32, self.t.bool);
+    /// `log2` of an f32 value (f16 ones widened) as an f64, with the special inputs replaced by
+    /// 1 (their results are chosen after); returns it and the tests (NaN, ±∞, ±0, negative).
+    fn log2_finite(&mut self, x: Word) -> (Word, [Word; 4]) {
+        let boolt = self.t.bool;
         let ft = self.f64t();
-        let x = self.as_f32(a);
         let xd = self.op(Op::FConvert, ft, &[x]);
-        // Specials go through with a harmless 1 and are chosen after.
-        let one = self.cf64(1.0);
-        let zero = self.cf32(0.0);
+        let (one, zero) = (self.cf64(1.0), self.cf32(0.0));
         let (nan, inf) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::IsInf, boolt, &[x]));
         let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
         let negative = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
@@ -219,43 +217,40 @@ impl Gen {
         let odd = self.op(Op::LogicalOr, boolt, &[odd, is_zero]);
         let odd = self.op(Op::LogicalOr, boolt, &[odd, negative]);
         let xs = self.sel(ft, odd, one, xd);
-        let v = self.log2_f64(xs);
-        let r = self.op(Op::FConvert, f, &[v]);
-        let r = self.from_f32(r);
-        let quiet = self.c32(0x40_0000);
-        let qnan = self.op(Op::BitwiseOr, u, &[a, quiet]);
-        let (ninf, dnan) = (self.c32(0xff80_0000), self.c32(0xffc0_0000));
-        let r = self.sel(u, inf, a, r);
+        (self.log2_f64(xs), [nan, inf, is_zero, negative])
+    }
+
+    /// The results of `v_log` for special inputs, over `r`: +∞ itself, a negative input the
+    /// default NaN, ±0 -∞, a NaN quietened. `bits` is the input, `width` 16 or 32.
+    fn log2_specials(&mut self, r: Word, bits: Word, tests: [Word; 4], width: u32) -> Word {
+        let u = self.t.u32;
+        let [nan, inf, is_zero, negative] = tests;
+        let (quiet, ninf, dnan) = if width == 16 { (0x200, 0xfc00, 0xfe00) } else { (0x40_0000, 0xff80_0000, 0xffc0_0000) };
+        let quiet = self.c32(quiet);
+        let qnan = self.op(Op::BitwiseOr, u, &[bits, quiet]);
+        let (ninf, dnan) = (self.c32(ninf), self.c32(dnan));
+        let r = self.sel(u, inf, bits, r);
         let r = self.sel(u, negative, dnan, r);
         let r = self.sel(u, is_zero, ninf, r);
         self.sel(u, nan, qnan, r)
     }
 
+    /// `v_log_f32` on f32 bits (`rdna_emu::float::log2_32`).
+    pub(super) fn log2_32(&mut self, a: Word) -> Word {
+        let x = self.as_f32(a);
+        let (v, tests) = self.log2_finite(x);
+        let r = self.op(Op::FConvert, self.t.f32, &[v]);
+        let r = self.from_f32(r);
+        self.log2_specials(r, a, tests, 32)
+    }
+
     /// `v_log_f16` on f16 bits (`rdna_emu::float::log2_16`), rounded once.
     pub(super) fn log2_16(&mut self, a: Word) -> Word {
-        let (u, boolt) = (self.t.u32, self.t.bool);
-        let ft = self.f64t();
         let m16 = self.c32(0xffff);
-        let h = self.op(Op::BitwiseAnd, u, &[a, m16]);
+        let h = self.op(Op::BitwiseAnd, self.t.u32, &[a, m16]);
         let x = self.f16_to_f32(h);
-        let xd = self.op(Op::FConvert, ft, &[x]);
-        let one = self.cf64(1.0);
-        let zero = self.cf32(0.0);
-        let (nan, inf) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::IsInf, boolt, &[x]));
-        let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
-        let negative = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
-        let odd = self.op(Op::LogicalOr, boolt, &[nan, inf]);
-        let odd = self.op(Op::LogicalOr, boolt, &[odd, is_zero]);
-        let odd = self.op(Op::LogicalOr, boolt, &[odd, negative]);
-        let xs = self.sel(ft, odd, one, xd);
-        let v = self.log2_f64(xs);
+        let (v, tests) = self.log2_finite(x);
         let r = self.f64_to_f16(v);
-        let quiet = self.c32(0x200);
-        let qnan = self.op(Op::BitwiseOr, u, &[h, quiet]);
-        let (ninf, dnan) = (self.c32(0xfc00), self.c32(0xfe00));
-        let r = self.sel(u, inf, h, r);
-        let r = self.sel(u, negative, dnan, r);
-        let r = self.sel(u, is_zero, ninf, r);
-        self.sel(u, nan, qnan, r)
+        self.log2_specials(r, h, tests, 16)
     }
 }

@@ -2,12 +2,7 @@
 // stride): each of the 64 work-items works on its own dword or qword of five regions, returning the old values
 // (glc) to `out`; the cmpswap region runs past the buffer's end, so its last lanes are dropped
 // and read 0. The recompiler's results are compared with the emulator's.
-    .amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
-    .text
-    .globl buffer_atomics
-    .p2align 8
-    .type buffer_atomics,@function
-buffer_atomics:
+// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
     s_load_dwordx4 s[0:3], s[0:1], 0x0
     v_lshlrev_b32 v1, 2, v0
     v_lshlrev_b32 v10, 3, v0
@@ -36,33 +31,3 @@ buffer_atomics:
     global_store_dword v11, v9, s[2:3] offset:12
     global_store_dword v11, v4, s[2:3] offset:16
     s_endpgm
-
-    .rodata
-    .p2align 6
-    .amdhsa_kernel buffer_atomics
-        .amdhsa_next_free_vgpr 16
-        .amdhsa_next_free_sgpr 16
-        .amdhsa_user_sgpr_kernarg_segment_ptr 1
-        .amdhsa_wavefront_size32 1
-        .amdhsa_float_denorm_mode_32 3
-    .end_amdhsa_kernel
-
-    .amdgpu_metadata
----
-amdhsa.version: [ 1, 2 ]
-amdhsa.kernels:
-  - .name: buffer_atomics
-    .symbol: buffer_atomics.kd
-    .kernarg_segment_size: 16
-    .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .wavefront_size: 32
-    .sgpr_count: 16
-    .vgpr_count: 16
-    .max_flat_workgroup_size: 32
-    .args:
-      - { .name: in, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
-      - { .name: out, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
-...
-    .end_amdgpu_metadata

@@ -1,12 +1,7 @@
 // 16-bit integer VALU operations (clang promotes most of them to 32 bits), one result per
 // operation and lane: out[lane * 21 + k] = op_k(in[3 lane], in[3 lane + 1], in[3 lane + 2]).
 // The recompiler's results are compared with the emulator's.
-    .amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
-    .text
-    .globl int16_ops
-    .p2align 8
-    .type int16_ops,@function
-int16_ops:
+// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
     s_load_dwordx4 s[0:3], s[0:1], 0x0
     v_mul_u32_u24 v6, 12, v0
     v_mul_u32_u24 v5, 84, v0
@@ -84,33 +79,3 @@ int16_ops:
     v_mad_u32_u16 v10, v1, v2, v3
     global_store_dword v5, v10, s[2:3] offset:80
     s_endpgm
-
-    .rodata
-    .p2align 6
-    .amdhsa_kernel int16_ops
-        .amdhsa_next_free_vgpr 12
-        .amdhsa_next_free_sgpr 8
-        .amdhsa_user_sgpr_kernarg_segment_ptr 1
-        .amdhsa_wavefront_size32 1
-        .amdhsa_float_denorm_mode_32 3
-    .end_amdhsa_kernel
-
-    .amdgpu_metadata
----
-amdhsa.version: [ 1, 2 ]
-amdhsa.kernels:
-  - .name: int16_ops
-    .symbol: int16_ops.kd
-    .kernarg_segment_size: 16
-    .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .wavefront_size: 32
-    .sgpr_count: 8
-    .vgpr_count: 12
-    .max_flat_workgroup_size: 32
-    .args:
-      - { .name: in, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
-      - { .name: out, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
-...
-    .end_amdgpu_metadata

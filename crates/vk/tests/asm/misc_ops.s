@@ -2,12 +2,7 @@
 // out[lane * 32 + k]. Vector inputs are spread over all 32 bits (NaNs, infinities and
 // denormals among them) and small floats; scalar inputs come from lane 0. The recompiler's results
 // are compared with the emulator's.
-    .amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
-    .text
-    .globl misc_ops
-    .p2align 8
-    .type misc_ops,@function
-misc_ops:
+// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
     s_load_dwordx4 s[0:3], s[0:1], 0x0
     v_mul_u32_u24 v6, 12, v0
     v_mul_u32_u24 v5, 128, v0
@@ -125,33 +120,3 @@ misc_ops:
     v_mov_b32 v10, s22
     global_store_dword v5, v10, s[2:3] offset:124
     s_endpgm
-
-    .rodata
-    .p2align 6
-    .amdhsa_kernel misc_ops
-        .amdhsa_next_free_vgpr 12
-        .amdhsa_next_free_sgpr 40
-        .amdhsa_user_sgpr_kernarg_segment_ptr 1
-        .amdhsa_wavefront_size32 1
-        .amdhsa_float_denorm_mode_32 3
-    .end_amdhsa_kernel
-
-    .amdgpu_metadata
----
-amdhsa.version: [ 1, 2 ]
-amdhsa.kernels:
-  - .name: misc_ops
-    .symbol: misc_ops.kd
-    .kernarg_segment_size: 16
-    .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .wavefront_size: 32
-    .sgpr_count: 40
-    .vgpr_count: 12
-    .max_flat_workgroup_size: 32
-    .args:
-      - { .name: in, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
-      - { .name: out, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
-...
-    .end_amdgpu_metadata

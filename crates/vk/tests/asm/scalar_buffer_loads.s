@@ -1,12 +1,7 @@
 // s_buffer_load_* through a buffer resource built here (base = 4 bytes into `in`, 40 bytes):
 // dwords past the end read 0. Every lane stores the loaded SGPRs, so `out` holds them 32 times.
 // The recompiler's results are compared with the emulator's.
-    .amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
-    .text
-    .globl scalar_buffer_loads
-    .p2align 8
-    .type scalar_buffer_loads,@function
-scalar_buffer_loads:
+// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
     s_load_dwordx4 s[0:3], s[0:1], 0x0
     v_mul_u32_u24 v5, 44, v0
     s_waitcnt lgkmcnt(0)
@@ -44,33 +39,3 @@ scalar_buffer_loads:
     v_mov_b32 v1, s19
     global_store_dword v5, v1, s[2:3] offset:40
     s_endpgm
-
-    .rodata
-    .p2align 6
-    .amdhsa_kernel scalar_buffer_loads
-        .amdhsa_next_free_vgpr 12
-        .amdhsa_next_free_sgpr 32
-        .amdhsa_user_sgpr_kernarg_segment_ptr 1
-        .amdhsa_wavefront_size32 1
-        .amdhsa_float_denorm_mode_32 3
-    .end_amdhsa_kernel
-
-    .amdgpu_metadata
----
-amdhsa.version: [ 1, 2 ]
-amdhsa.kernels:
-  - .name: scalar_buffer_loads
-    .symbol: scalar_buffer_loads.kd
-    .kernarg_segment_size: 16
-    .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .wavefront_size: 32
-    .sgpr_count: 32
-    .vgpr_count: 12
-    .max_flat_workgroup_size: 32
-    .args:
-      - { .name: in, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
-      - { .name: out, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
-...
-    .end_amdgpu_metadata
