@@ -1906,6 +1906,32 @@ impl Gen {
         let p = self.b.convert_u_to_ptr(ptr_ty, None, addr).unwrap();
         let scope = self.c32(spirv::Scope::Device as u32);
         let relaxed = self.c32(0);
+        if !matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) {
+            // No SPIR-V atomic does this: a compare-exchange loop around the emulator's
+            // read-modify-write (`atomic_apply`), until no other lane got in between.
+            let data2 = if op == FCmpSwap { read(self, vdata + if x2 { 2 } else { 1 })? } else { data };
+            let u64t = self.t.u64;
+            let wide = |g: &mut Gen, v: Word| if x2 { v } else { g.b.u_convert(u64t, None, v).unwrap() };
+            let (d64, d2_64) = (wide(self, data), wide(self, data2));
+            let lp = self.loop_begin();
+            self.loop_enter(&lp, None);
+            let cur = self.b.atomic_load(ty, None, p, scope, relaxed).unwrap();
+            let cur64 = wide(self, cur);
+            let new = self.atomic_apply(op, x2, cur64, d64, d2_64)?;
+            let new = if x2 { new } else { self.b.u_convert(ty, None, new).unwrap() };
+            let prev = self.b.atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, new, cur).unwrap();
+            self.b.store(self.atomic_old, cur64, None, []).unwrap();
+            let done = self.b.i_equal(self.t.bool, None, prev, cur).unwrap();
+            self.b.branch(lp.cont).unwrap();
+            self.b.begin_block(Some(lp.cont)).unwrap();
+            self.count_iteration();
+            self.b.branch_conditional(done, lp.merge, lp.header, []).unwrap();
+            self.b.begin_block(Some(lp.merge)).unwrap();
+            self.block_loops += 1;
+            self.max_block_loops = self.max_block_loops.max(self.block_loops);
+            let old = self.b.load(u64t, None, self.atomic_old, None, []).unwrap();
+            return Ok(if x2 { old } else { self.b.u_convert(ty, None, old).unwrap() });
+        }
         if op == CmpSwap {
             let cmp = read(self, vdata + if x2 { 2 } else { 1 })?;
             return Ok(self.b.atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, data, cmp).unwrap());

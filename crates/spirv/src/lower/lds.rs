@@ -126,7 +126,7 @@ impl Gen {
 
     /// `rdna_emu::vmem::atomic_apply` for the integer operations, on u64 values (32-bit
     /// operations use the low halves and give a zero-extended result).
-    fn atomic_apply(&mut self, op: Atomic, x2: bool, old: Word, data: Word, data2: Word) -> Result<Word, String> {
+    pub(super) fn atomic_apply(&mut self, op: Atomic, x2: bool, old: Word, data: Word, data2: Word) -> Result<Word, String> {
         let (u64t, boolt) = (self.t.u64, self.t.bool);
         let mask = self.c64(if x2 { u64::MAX } else { 0xffff_ffff });
         let w = |g: &mut Gen, v: Word| g.op(Op::BitwiseAnd, u64t, &[v, mask]);
@@ -157,6 +157,37 @@ impl Gen {
                 let sum = self.op(Op::FAdd, f, &[fo, fd]);
                 let bits = self.op(Op::Bitcast, u, &[sum]);
                 self.op(Op::UConvert, u64t, &[bits])
+            }
+            Atomic::FMin | Atomic::FMax => {
+                // As `rdna_emu::float::minmax32/64` in IEEE mode.
+                if x2 {
+                    self.fminmax(true, old, data, op == Atomic::FMax)
+                } else {
+                    let u = self.t.u32;
+                    let (o, d) = (self.op(Op::UConvert, u, &[old]), self.op(Op::UConvert, u, &[data]));
+                    let r = self.fminmax(false, o, d, op == Atomic::FMax);
+                    self.op(Op::UConvert, u64t, &[r])
+                }
+            }
+            Atomic::FCmpSwap => {
+                // Float equality (-0 equals +0, NaN nothing): data = new value, data2 = compare.
+                let eq = if x2 {
+                    let ft = self.f64t();
+                    let (a, b) = (self.op(Op::Bitcast, ft, &[old]), self.op(Op::Bitcast, ft, &[data2]));
+                    self.op(Op::FOrdEqual, boolt, &[a, b])
+                } else {
+                    let (u, f) = (self.t.u32, self.t.f32);
+                    let (a, b) = (self.op(Op::UConvert, u, &[old]), self.op(Op::UConvert, u, &[data2]));
+                    let (a, b) = (self.op(Op::Bitcast, f, &[a]), self.op(Op::Bitcast, f, &[b]));
+                    self.op(Op::FOrdEqual, boolt, &[a, b])
+                };
+                self.sel(u64t, eq, data, old)
+            }
+            Atomic::CSub => {
+                let ge = self.op(Op::UGreaterThanEqual, boolt, &[wo, wd]);
+                let d = self.op(Op::ISub, u64t, &[wo, wd]);
+                let z = self.c64(0);
+                self.sel(u64t, ge, d, z)
             }
             Atomic::Sub => self.op(Op::ISub, u64t, &[old, data]),
             Atomic::Rsub => self.op(Op::ISub, u64t, &[data, old]),

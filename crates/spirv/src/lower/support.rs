@@ -90,7 +90,7 @@ fn global(k: MemKind) -> Result<(), String> {
     use Atomic::*;
     match k {
         MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
-        MemKind::Atomic { op, .. } if matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) => Ok(()),
+        MemKind::Atomic { op, .. } if matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor | Inc | Dec | FMin | FMax | FCmpSwap | CSub) => Ok(()),
         MemKind::Atomic { op, .. } => Err(format!("atomic {op:?} is not recompiled yet")),
         other => Err(format!("global access {other:?} is not recompiled yet")),
     }
