@@ -151,7 +151,7 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 
 /// A hand-written kernel: the code of `tests/asm/NAME.s` wrapped in a gfx1030 wave32 kernel
 /// `NAME` with two buffer arguments, `in` and `out` (their addresses arrive in s[0:1] and s[2:3]
-/// after `s_load_dwordx4 s[0:3], s[0:1], 0x0`), built with clang-19.
+/// after `s_load_dwordx4 s[0:3], s[0:1], 0x0`) and 4 KiB of LDS, built with clang-19.
 fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
     let code = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/asm/{name}.s"))).unwrap();
     let source = format!(
@@ -170,6 +170,7 @@ fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
         .amdhsa_user_sgpr_kernarg_segment_ptr 1
         .amdhsa_wavefront_size32 1
         .amdhsa_float_denorm_mode_32 3
+        .amdhsa_group_segment_fixed_size 4096
     .end_amdhsa_kernel
 
     .amdgpu_metadata
@@ -180,7 +181,7 @@ amdhsa.kernels:
     .symbol: {name}.kd
     .kernarg_segment_size: 16
     .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
+    .group_segment_fixed_size: 4096
     .private_segment_fixed_size: 0
     .wavefront_size: 32
     .sgpr_count: 40
@@ -201,7 +202,7 @@ amdhsa.kernels:
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus.
 #[test]

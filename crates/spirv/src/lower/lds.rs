@@ -359,7 +359,7 @@ impl Gen {
                     let (x, y) = (g.vdata64(d0, lane, x2)?, g.vdata64(d1, lane, x2)?);
                     // gfx10 ds_cmpst: DATA0 is the compare value, DATA1 the new value; gfx11
                     // ds_cmpstore: new, then compare.
-                    let (data, data2) = if !cmpstore && op == Atomic::CmpSwap { (y, x) } else { (x, y) };
+                    let (data, data2) = if !cmpstore && matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) { (y, x) } else { (x, y) };
                     let old = g.lds_read64(a, x2);
                     let new = g.atomic_apply(op, x2, old, data, data2)?;
                     g.lds_write64(a, new, x2);

@@ -81,6 +81,7 @@ fn ds(k: DsKind) -> Result<(), String> {
         DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => Ok(()),
         DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } if integer_atomic(op) => Ok(()),
         DsKind::Atomic { op: Atomic::FAdd, x2: false, .. } => Ok(()),
+        DsKind::Atomic { op: Atomic::FMin | Atomic::FMax | Atomic::FCmpSwap, .. } | DsKind::CmpStore { op: Atomic::FCmpSwap, .. } => Ok(()),
         DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } => Err(format!("LDS atomic {op:?} is not recompiled yet")),
         other => Err(format!("LDS operation {other:?} is not recompiled yet")),
     }
