@@ -1665,13 +1665,13 @@ impl Gen {
         let mask = self.c64(!3);
         let addr = self.b.i_add(u64t, None, base, rel).unwrap();
         let addr = self.b.bitwise_and(u64t, None, addr, mask).unwrap();
-        let rel = self.b.bitwise_and(u64t, None, rel, mask).unwrap();
         let records = if buffer {
             let r = self.rd_s(sbase + 2);
             Some(self.b.u_convert(u64t, None, r).unwrap())
         } else {
             None
         };
+        let rel = if buffer { self.b.bitwise_and(u64t, None, rel, mask).unwrap() } else { rel };
         for i in 0..dwords as u16 {
             let o = self.c64(4 * i as u64);
             let a = self.b.i_add(u64t, None, addr, o).unwrap();
