@@ -2096,6 +2096,24 @@ impl Gen {
                     let ny = g.b.is_nan(boolt, None, y).unwrap();
                     (g.b.f_ord_less_than(boolt, None, x, y).unwrap(), g.b.f_ord_equal(boolt, None, x, y).unwrap(), g.b.f_ord_greater_than(boolt, None, x, y).unwrap(), g.b.logical_or(boolt, None, nx, ny).unwrap())
                 }
+                Num::F16 => {
+                    // Widened to f32 exactly, as the emulator compares them.
+                    let (x, y) = (g.f16_to_f32(a), g.f16_to_f32(b));
+                    let nx = g.b.is_nan(boolt, None, x).unwrap();
+                    let ny = g.b.is_nan(boolt, None, y).unwrap();
+                    (g.b.f_ord_less_than(boolt, None, x, y).unwrap(), g.b.f_ord_equal(boolt, None, x, y).unwrap(), g.b.f_ord_greater_than(boolt, None, x, y).unwrap(), g.b.logical_or(boolt, None, nx, ny).unwrap())
+                }
+                Num::I16 | Num::U16 => {
+                    // The low halves, extended by their signedness.
+                    let (z, c16) = (g.c32(0), g.c32(16));
+                    let ext = |g: &mut Gen, v: Word| if ty == Num::I16 { g.b.bit_field_s_extract(g.t.u32, None, v, z, c16).unwrap() } else { g.b.bit_field_u_extract(g.t.u32, None, v, z, c16).unwrap() };
+                    let (x, y) = (ext(g, a), ext(g, b));
+                    if ty == Num::I16 {
+                        (g.b.s_less_than(boolt, None, x, y).unwrap(), g.b.i_equal(boolt, None, x, y).unwrap(), g.b.s_greater_than(boolt, None, x, y).unwrap(), g.b.constant_false(boolt))
+                    } else {
+                        (g.b.u_less_than(boolt, None, x, y).unwrap(), g.b.i_equal(boolt, None, x, y).unwrap(), g.b.u_greater_than(boolt, None, x, y).unwrap(), g.b.constant_false(boolt))
+                    }
+                }
                 Num::I32 | Num::I64 => (g.b.s_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.s_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
                 _ => (g.b.u_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.u_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
             };

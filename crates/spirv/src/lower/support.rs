@@ -9,7 +9,6 @@ use rdna_isa::Format;
 
 /// `Ok` when instructions of this kind in this encoding are lowered; else why not.
 pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
-    let modified = format.is_sdwa() || format.is_dpp16() || format.is_dpp8();
     match kind {
         Kind::Nop | Kind::Branch(_) | Kind::EndPgm | Kind::Barrier | Kind::Sendmsg | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Vopd => Ok(()),
         Kind::Ds(k) => ds(k),
@@ -37,8 +36,8 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         },
         Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32 | VOp::SwapB32) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
-        Kind::Vcmp { .. } | Kind::VcmpClass { .. } if modified => Err("compares with DPP or SDWA are not recompiled yet".into()),
-        Kind::Vcmp { ty, .. } if matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64) => Ok(()),
+        Kind::Vcmp { .. } | Kind::VcmpClass { .. } if format.is_dpp16() || format.is_dpp8() => Err("compares with DPP are not recompiled yet".into()),
+        Kind::Vcmp { ty, .. } if matches!(ty, Num::U32 | Num::I32 | Num::F32 | Num::U64 | Num::I64 | Num::F64 | Num::F16 | Num::I16 | Num::U16) => Ok(()),
         Kind::Vcmp { ty, .. } => Err(format!("{ty:?} compares are not recompiled yet")),
         Kind::VcmpClass { ty, .. } if matches!(ty, Num::F16 | Num::F32 | Num::F64) => Ok(()),
         Kind::VcmpClass { ty, .. } => Err(format!("{ty:?} class compares are not recompiled yet")),
