@@ -125,10 +125,20 @@ impl Gen {
                 }
                 t
             }
-            Dot4U32U8 => {
+            Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 => {
+                // Wrapping sums of the products of 8- or 4-bit fields, extended by signedness.
+                let (bits, signed) = match op {
+                    Dot4U32U8 => (8, false),
+                    Dot4I32I8 => (8, true),
+                    Dot8I32I4 => (4, true),
+                    _ => (4, false),
+                };
+                let ext = if signed { Op::BitFieldSExtract } else { Op::BitFieldUExtract };
+                let w = self.c32(bits);
                 let mut t = c;
-                for k in 0..4 {
-                    let (x, y) = (self.byte(a, k), self.byte(b, k));
+                for k in 0..32 / bits {
+                    let at = self.c32(bits * k);
+                    let (x, y) = (self.op(ext, u, &[a, at, w]), self.op(ext, u, &[b, at, w]));
                     let p = self.op(Op::IMul, u, &[x, y]);
                     t = self.op(Op::IAdd, u, &[t, p]);
                 }

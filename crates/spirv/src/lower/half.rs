@@ -27,7 +27,7 @@ pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
         PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16
         | PkMadI16 | PkAddI16 | PkSubI16 => Packed::Int,
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
-        Dot4U32U8 | Dot2I32I16 => Packed::Dot,
+        Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 => Packed::Dot,
         _ => return None,
     })
 }

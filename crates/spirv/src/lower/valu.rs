@@ -48,11 +48,11 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
         AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
         | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
-        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 | RsqF32 => Out::F32,
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 | RsqF32 | FmaLegacyF32 | FmacLegacyF32 => Out::F32,
         AddNcI32 | SubNcI32 | CvtFlrI32F32 | CvtRpiI32F32 => Out::U32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
         AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
-        | FrexpMantF64 => Out::F64,
+        | FrexpMantF64 | SqrtF64 | FractF64 => Out::F64,
         _ => return None,
     })
 }
@@ -550,7 +550,7 @@ impl Gen {
             }
             // Two-address forms: accumulate into VDST, or take the literal constant K.
             match op {
-                FmacF32 | FmacF16 => s[2] = g.rd_v(st.dst, lane)?,
+                FmacF32 | FmacF16 | FmacLegacyF32 => s[2] = g.rd_v(st.dst, lane)?,
                 FmamkF32 => {
                     s[2] = s[1];
                     s[1] = g.c32(st.inst.literal.unwrap_or(0));
@@ -1235,6 +1235,64 @@ impl Gen {
                 let r = self.sel(u, is_zero, signed_inf, r);
                 let r = self.sel(u, neg, dnan, r);
                 self.sel(u, nan, qnan, r)
+            }
+            FmaLegacyF32 | FmacLegacyF32 => {
+                // A fused multiply-add, except that a zero factor gives S2 + 0 whatever the other
+                // factor is (infinity and NaN included): S2 itself, -0 becoming +0, a NaN quietened.
+                let boolt = self.t.bool;
+                let (x, y, cf) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
+                let fused = self.fma32(x, y, cf);
+                let zero = self.cf32(0.0);
+                let (zx, zy) = (self.op(Op::FOrdEqual, boolt, &[x, zero]), self.op(Op::FOrdEqual, boolt, &[y, zero]));
+                let zf = self.op(Op::LogicalOr, boolt, &[zx, zy]);
+                let (cn, cz) = (self.op(Op::IsNan, boolt, &[cf]), self.op(Op::FOrdEqual, boolt, &[cf, zero]));
+                let quiet = self.c32(1 << 22);
+                let cq = self.op(Op::BitwiseOr, u, &[c, quiet]);
+                let z32 = self.c32(0);
+                let plus = self.sel(u, cz, z32, c);
+                let plus = self.sel(u, cn, cq, plus);
+                self.sel(u, zf, plus, fused)
+            }
+            FractF64 => {
+                // x - floor(x) (floor from an exact trunc), at most the largest f64 below 1; a NaN
+                // gives that bound (as the emulator's `min`), ±∞ the default NaN.
+                let boolt = self.t.bool;
+                let ft = self.f64t();
+                let x = self.as_f64(a);
+                let t = self.round_int(a, true, true);
+                let t = self.as_f64(t);
+                let over = self.op(Op::FOrdGreaterThan, boolt, &[t, x]);
+                let one = self.cf64(1.0);
+                let less = self.op(Op::FSub, ft, &[t, one]);
+                let fl = self.sel(ft, over, less, t);
+                let d = self.op(Op::FSub, ft, &[x, fl]);
+                let bound = self.cf64(f64::from_bits(0x3fef_ffff_ffff_ffff));
+                let below = self.op(Op::FOrdLessThan, boolt, &[d, bound]);
+                let r = self.sel(ft, below, d, bound);
+                let r = self.from_f64(r);
+                let inf = self.op(Op::IsInf, boolt, &[x]);
+                let nan = self.c64(0x7ff8_0000_0000_0000);
+                self.sel(self.t.u64, inf, nan, r)
+            }
+            SqrtF64 => {
+                // The driver's f64 square root (trusted, as for v_rsq_f64); the special values as
+                // x86 gives them to the emulator.
+                let boolt = self.t.bool;
+                let ft = self.f64t();
+                let u64t = self.t.u64;
+                let x = self.as_f64(a);
+                let root = self.gl(GLOp::Sqrt, ft, &[x]);
+                let r = self.from_f64(root);
+                let zero = self.cf64(0.0);
+                let (nan, neg) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::FOrdLessThan, boolt, &[x, zero]));
+                let (is_zero, inf) = (self.op(Op::FOrdEqual, boolt, &[x, zero]), self.op(Op::IsInf, boolt, &[x]));
+                let keep = self.op(Op::LogicalOr, boolt, &[is_zero, inf]);
+                let r = self.sel(u64t, keep, a, r);
+                let dnan = self.c64(0xfff8_0000_0000_0000);
+                let r = self.sel(u64t, neg, dnan, r);
+                let quiet = self.c64(1 << 51);
+                let q = self.op(Op::BitwiseOr, u64t, &[a, quiet]);
+                self.sel(u64t, nan, q, r)
             }
             FractF32 => {
                 let boolt = self.t.bool;
