@@ -33,7 +33,7 @@ pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
 }
 
 impl Gen {
-    /// The f16 in the low 16 bits of `bits` (a u32), widened to f32 exactly.
+    /// The f16 in the low 16 bits of `bits` (a u32), widened to f32 exactly (NaNs quietened).
     pub(super) fn f16_to_f32(&mut self, bits: Word) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
         let c = |g: &mut Gen, v: u32| g.c32(v);
@@ -52,8 +52,14 @@ impl Gen {
         let c23 = c(self, 23);
         let e = self.op(Op::ShiftLeftLogical, u, &[e, c23]);
         let normal = self.op(Op::BitwiseOr, u, &[e, m13]);
+        // NaNs come out quiet, as `half`'s conversion (and x86's) makes them.
         let inf = c(self, 0x7f80_0000);
         let special = self.op(Op::BitwiseOr, u, &[inf, m13]);
+        let z0 = c(self, 0);
+        let is_nan = self.op(Op::INotEqual, boolt, &[man, z0]);
+        let quiet = c(self, 0x40_0000);
+        let qb = self.sel(u, is_nan, quiet, z0);
+        let special = self.op(Op::BitwiseOr, u, &[special, qb]);
         let mf = self.op(Op::ConvertUToF, self.t.f32, &[man]);
         let scale = self.cf32(2f32.powi(-24));
         let small = self.op(Op::FMul, self.t.f32, &[mf, scale]);

@@ -40,7 +40,10 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
         | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
         MadU32U16 => Out::U32,
-        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16 => Out::F16,
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16
+        | CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16
+        | CvtF16U16 | CvtF16I16 => Out::F16,
+        CvtU16F16 | CvtI16F16 | FrexpExpI16F16 => Out::U16,
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
@@ -1322,6 +1325,97 @@ impl Gen {
             FmaF16 | FmacF16 => {
                 let (x, y, z) = (self.f16_to_f32(a), self.f16_to_f32(b), self.f16_to_f32(c));
                 self.fma16(x, y, z)
+            }
+            CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16 => {
+                // As the emulator: the f16 operands widened to f32 (exactly), the f32 operation,
+                // then one rounding to f16. (f16 results that are integers or mantissas are exact.)
+                let wide = |g: &mut Gen, v: Word| {
+                    let x = g.f16_to_f32(v);
+                    g.from_f32(x)
+                };
+                let x = wide(self, a);
+                let z = self.c32(0);
+                let f32op = |g: &mut Gen, op: VOp, s: [Word; 3]| g.lane_op(op, s, None, lane);
+                let r = match op {
+                    CeilF16 => f32op(self, CeilF32, [x, z, z])?,
+                    FloorF16 => f32op(self, FloorF32, [x, z, z])?,
+                    TruncF16 => f32op(self, TruncF32, [x, z, z])?,
+                    RndneF16 => f32op(self, RndneF32, [x, z, z])?,
+                    SqrtF16 => f32op(self, SqrtF32, [x, z, z])?,
+                    RcpF16 => f32op(self, RcpF32, [x, z, z])?,
+                    RsqF16 => {
+                        let root = f32op(self, SqrtF32, [x, z, z])?;
+                        f32op(self, RcpF32, [root, z, z])?
+                    }
+                    FrexpMantF16 => f32op(self, FrexpMantF32, [x, z, z])?,
+                    LdexpF16 => {
+                        // The exponent is S1's low half, signed.
+                        let c16 = self.c32(16);
+                        let n = self.op(Op::BitFieldSExtract, u, &[b, z, c16]);
+                        f32op(self, LdexpF32, [x, n, z])?
+                    }
+                    FractF16 => {
+                        // x - floor(x), at most the largest f16 below 1; NaN gives that bound,
+                        // ±∞ a quiet NaN (as FractF32).
+                        let boolt = self.t.bool;
+                        let xf = self.as_f32(x);
+                        let fl = self.gl(GLOp::Floor, f, &[xf]);
+                        let d = self.op(Op::FSub, f, &[xf, fl]);
+                        let bound = self.cf32(1.0 - 2f32.powi(-11)); // f16 0x3bff
+                        let below = self.op(Op::FOrdLessThan, boolt, &[d, bound]);
+                        let r = self.sel(f, below, d, bound);
+                        let r = self.from_f32(r);
+                        let inf = self.op(Op::IsInf, boolt, &[xf]);
+                        let nan = self.c32(0x7fc0_0000);
+                        self.sel(u, inf, nan, r)
+                    }
+                    _ => {
+                        let (y, w) = (wide(self, b), wide(self, c));
+                        let f32_op = match op {
+                            Min3F16 => Min3F32,
+                            Max3F16 => Max3F32,
+                            _ => Med3F32,
+                        };
+                        f32op(self, f32_op, [x, y, w])?
+                    }
+                };
+                let r = self.as_f32(r);
+                self.f32_to_f16(r)
+            }
+            FrexpExpI16F16 => {
+                let x = self.f16_to_f32(a);
+                let x = self.from_f32(x);
+                let z = self.c32(0);
+                let e = self.lane_op(FrexpExpI32F32, [x, z, z], None, lane)?;
+                let m = self.c32(0xffff);
+                self.op(Op::BitwiseAnd, u, &[e, m])
+            }
+            CvtF16U16 | CvtF16I16 => {
+                // The 16-bit integer converts to f32 exactly, then rounds once to f16.
+                let (z, c16) = (self.c32(0), self.c32(16));
+                let r = if op == CvtF16I16 {
+                    let v = self.op(Op::BitFieldSExtract, u, &[a, z, c16]);
+                    self.op(Op::ConvertSToF, f, &[v])
+                } else {
+                    let v = self.op(Op::BitFieldUExtract, u, &[a, z, c16]);
+                    self.op(Op::ConvertUToF, f, &[v])
+                };
+                self.f32_to_f16(r)
+            }
+            CvtU16F16 | CvtI16F16 => {
+                // Rust's saturating `as u16`/`as i16` of the f16 value (NaN gives 0).
+                let x = self.f16_to_f32(a);
+                let signed = op == CvtI16F16;
+                let r = self.f_to_int_sat(x, false, signed);
+                let r = if signed {
+                    let (lo, hi) = (self.c32(-32768i32 as u32), self.c32(32767));
+                    self.gl(GLOp::SClamp, u, &[r, lo, hi])
+                } else {
+                    let hi = self.c32(0xffff);
+                    self.gl(GLOp::UMin, u, &[r, hi])
+                };
+                let m = self.c32(0xffff);
+                self.op(Op::BitwiseAnd, u, &[r, m])
             }
             MinF16 | MaxF16 => {
                 let (x, y) = (self.f16_to_f32(a), self.f16_to_f32(b));
