@@ -21,8 +21,8 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             _ => Err("SDWA operand selection is not recompiled yet for this operation".into()),
         },
         Kind::Valu(op) if format.is_dpp16() || format.is_dpp8() => {
-            // VOP1/VOP2 DPP of operations with one 32-bit result and no carry-out.
-            let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32));
+            // VOP1/VOP2 DPP of operations with one 32- or 16-bit result and no carry-out.
+            let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32 | super::valu::Out::U16 | super::valu::Out::F16));
             if format.is_vop3() || !plain || super::valu::writes_carry(op) {
                 Err("DPP lane permutation is not recompiled yet for this encoding or operation".into())
             } else {

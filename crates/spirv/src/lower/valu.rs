@@ -563,11 +563,15 @@ impl Gen {
             }
             let r = g.lane_op(op, s, mask_in, lane)?;
             let mut r = g.output_modifiers(r, out, &m);
-            if let Some(written) = dpp {
-                // A lane DPP does not write keeps VDST.
-                let on = g.mask_bit(written, lane);
-                let old = g.rd_v(st.dst, lane)?;
-                r = g.sel(g.t.u32, on, r, old);
+            // A lane DPP does not write keeps VDST whole (16-bit results included).
+            let kept = match dpp {
+                Some(written) => Some((g.mask_bit(written, lane), g.rd_v(st.dst, lane)?)),
+                None => None,
+            };
+            if let Some((on, old)) = kept {
+                if !matches!(out, Out::F16 | Out::U16) {
+                    r = g.sel(g.t.u32, on, r, old);
+                }
             }
             if matches!(out, Out::U64 | Out::F64) {
                 let (lo, hi) = g.split64(r);
@@ -587,6 +591,10 @@ impl Gen {
                     g.op(Op::BitwiseOr, g.t.u32, &[keep, hi])
                 } else {
                     v
+                };
+                let v = match kept {
+                    Some((on, old)) => g.sel(g.t.u32, on, v, old),
+                    None => v,
                 };
                 g.wr_v(st.dst, lane, v)
             } else {
