@@ -1,5 +1,6 @@
 // DPP on 16-bit operations (row and quad permutations, shifts with bound_ctrl, row and bank
-// masks, DPP8), one result per operation and lane: out[lane * 9 + k], over a known high half.
+// masks, DPP8) on moderate f16 values (an arithmetic NaN's payload differs between devices),
+// one result per operation and lane: out[lane * 9 + k], over a known high half.
 // The recompiler's results are compared with the emulator's.
 // Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
     s_load_dwordx4 s[0:3], s[0:1], 0x0
@@ -17,6 +18,16 @@
     v_cvt_f32_i32 v7, v2
     v_mul_f32 v7, 0x38000000, v7
     v_cvt_f16_f32 v7, v7
+    v_cvt_f32_i32 v8, v1
+    v_mul_f32 v8, 0x30000000, v8
+    v_cvt_f16_f32 v8, v8
+    v_and_b32 v1, 0xffff0000, v1
+    v_or_b32 v1, v1, v8
+    v_cvt_f32_i32 v8, v3
+    v_mul_f32 v8, 0x30000000, v8
+    v_cvt_f16_f32 v8, v8
+    v_and_b32 v2, 0xffff0000, v2
+    v_or_b32 v2, v2, v8
     v_mov_b32 v10, v4
     v_add_f16_dpp v10, v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
     global_store_dword v5, v10, s[2:3] offset:0
