@@ -150,8 +150,11 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 }
 
 /// A hand-written kernel: the code of `tests/asm/NAME.s` wrapped in a gfx1030 wave32 kernel
-/// `NAME` with two buffer arguments, `in` and `out` (their addresses arrive in s[0:1] and s[2:3]
-/// after `s_load_dwordx4 s[0:3], s[0:1], 0x0`) and 4 KiB of LDS, built with clang-19.
+/// `NAME` with two buffer arguments, `in` and `out`, and 4 KiB of LDS, built with clang-19. A
+/// common prologue comes first: s[0:1] and s[2:3] hold the addresses of `in` and `out`; v1, v2
+/// and v3 hold the lane's three dwords of `in` (at 12 × lane) multiplied by large odd constants,
+/// so that made-up inputs (small bytes) cover all 32 bits; v5 is the lane's row of `out`
+/// (256 × lane bytes).
 fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
     let code = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/asm/{name}.s"))).unwrap();
     let source = format!(
@@ -161,6 +164,17 @@ fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
     .p2align 8
     .type {name},@function
 {name}:
+    s_load_dwordx4 s[0:3], s[0:1], 0x0
+    v_mul_u32_u24 v6, 12, v0
+    v_lshlrev_b32 v5, 8, v0
+    s_waitcnt lgkmcnt(0)
+    global_load_dword v1, v6, s[0:1]
+    global_load_dword v2, v6, s[0:1] offset:4
+    global_load_dword v3, v6, s[0:1] offset:8
+    s_waitcnt vmcnt(0)
+    v_mul_lo_u32 v1, v1, 0x9e3779b1
+    v_mul_lo_u32 v2, v2, 0x85ebca6b
+    v_mul_lo_u32 v3, v3, 0xc2b2ae35
 {code}
     .rodata
     .p2align 6

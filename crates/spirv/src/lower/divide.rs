@@ -60,16 +60,7 @@ impl Gen {
         let mut zero_res = self.op(Op::LogicalOr, boolt, &[i1, z2]);
         if width != 16 {
             // The exponents so far apart that the quotient rounds to zero (AMD's UNDERFLOW).
-            let (e1, e2) = if wide {
-                (self.exp_field64(s1), self.exp_field64(s2))
-            } else {
-                let (c23, m) = (self.c32(23), self.c32(0xff));
-                let f = |g: &mut Gen, v: Word| {
-                    let e = g.op(Op::ShiftRightLogical, g.t.u32, &[v, c23]);
-                    g.op(Op::BitwiseAnd, g.t.u32, &[e, m])
-                };
-                (f(self, s1), f(self, s2))
-            };
+            let (e1, e2) = (self.exp_field(s1, wide), self.exp_field(s2, wide));
             let d = self.op(Op::ISub, self.t.u32, &[e2, e1]);
             let limit = self.c32(if wide { -1075i32 } else { -150 } as u32);
             let under = self.op(Op::SLessThan, boolt, &[d, limit]);
@@ -99,13 +90,7 @@ impl Gen {
     /// ±64 (f64: ±128), positive when S2's exponent field is at least the bias.
     pub(super) fn div_fmas_scale(&mut self, s2: Word, wide: bool) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
-        let e = if wide {
-            self.exp_field64(s2)
-        } else {
-            let (c23, m) = (self.c32(23), self.c32(0xff));
-            let e = self.op(Op::ShiftRightLogical, u, &[s2, c23]);
-            self.op(Op::BitwiseAnd, u, &[e, m])
-        };
+        let e = self.exp_field(s2, wide);
         let (bias, scale) = if wide { (1023u32, 128i32) } else { (127, 64) };
         let cb = self.c32(bias);
         let big = self.op(Op::UGreaterThanEqual, boolt, &[e, cb]);
@@ -132,15 +117,7 @@ impl Gen {
         };
         let (x0, x1, x2) = (widen(self, s0), widen(self, s1), widen(self, s2));
         // Exponent field and subnormality in the operation's own width.
-        let exp = |g: &mut Gen, bits: Word| {
-            if wide {
-                g.exp_field64(bits)
-            } else {
-                let (c23, m) = (g.c32(23), g.c32(0xff));
-                let e = g.op(Op::ShiftRightLogical, u, &[bits, c23]);
-                g.op(Op::BitwiseAnd, u, &[e, m])
-            }
-        };
+        let exp = |g: &mut Gen, bits: Word| g.exp_field(bits, wide);
         let narrow = |g: &mut Gen, x: Word| if wide { g.from_f64(x) } else { let f = g.op(Op::FConvert, g.t.f32, &[x]); g.from_f32(f) };
         let zero = self.cf64(0.0);
         let z32 = self.c32(0);
@@ -333,6 +310,16 @@ impl Gen {
         let z = self.c32(0);
         let one = self.c32(1);
         (self.with_exponent(m, z), self.op(Op::ISub, self.t.u32, &[e, one]))
+    }
+
+    /// The biased exponent field of f64 bits (`wide`, a u64) or f32 bits (a u32), as a u32.
+    pub(super) fn exp_field(&mut self, bits: Word, wide: bool) -> Word {
+        if wide {
+            return self.exp_field64(bits);
+        }
+        let (c23, m) = (self.c32(23), self.c32(0xff));
+        let e = self.op(Op::ShiftRightLogical, self.t.u32, &[bits, c23]);
+        self.op(Op::BitwiseAnd, self.t.u32, &[e, m])
     }
 
     /// The biased exponent field of f64 bits (a u64), as a u32.

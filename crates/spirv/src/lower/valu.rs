@@ -98,13 +98,18 @@ impl Gen {
     /// f64; the f64 sum is rounded to odd, after which one rounding to f32 gives the fused
     /// result (f64 carries more than 24 + 2 bits).
     pub(super) fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
-        let f = self.t.f32;
+        let odd = self.fma32_odd(x, y, z);
+        let r = self.op(Op::FConvert, self.t.f32, &[odd]);
+        self.from_f32(r)
+    }
+
+    /// `x · y + z` of f32 values as an f64 rounded to odd (`rdna_emu::float::fma32_scaled`
+    /// before its one rounding): the product is exact in f64.
+    pub(super) fn fma32_odd(&mut self, x: Word, y: Word, z: Word) -> Word {
         let ft = self.f64t();
         let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
         let p = self.op(Op::FMul, ft, &[x, y]);
-        let odd = self.round_to_odd_sum(p, z);
-        let r = self.op(Op::FConvert, f, &[odd]);
-        self.from_f32(r)
+        self.round_to_odd_sum(p, z)
     }
 
     /// Knuth's two-sum of f64 values: (s, err) with s = p + z rounded and err = (p + z) - s
@@ -1490,11 +1495,8 @@ impl Gen {
             DivFmasF32 => {
                 // `rdna_emu::float::fma32_scaled`: the exact product, the sum rounded to odd in
                 // f64, scaled (by 2^±64 where VCC is set, see DivFmasF64), then one rounding.
-                let ft = self.f64t();
                 let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
-                let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
-                let p = self.op(Op::FMul, ft, &[x, y]);
-                let odd = self.round_to_odd_sum(p, z);
+                let odd = self.fma32_odd(x, y, z);
                 let k = self.div_fmas_scale(c, false);
                 let zero = self.c32(0);
                 let bit = self.mask_bit(mask_in.ok_or("internal: no VCC for v_div_fmas")?, lane);

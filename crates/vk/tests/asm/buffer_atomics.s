@@ -2,8 +2,8 @@
 // stride): each of the 64 work-items works on its own dword or qword of five regions, returning the old values
 // (glc) to `out`; the cmpswap region runs past the buffer's end, so its last lanes are dropped
 // and read 0. The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_lshlrev_b32 v1, 2, v0
     v_lshlrev_b32 v10, 3, v0
     v_mul_u32_u24 v11, 20, v0

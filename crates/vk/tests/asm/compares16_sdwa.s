@@ -2,16 +2,8 @@
 // compares (byte and word selects, sign extension, an SGPR destination, cmpx): each result mask
 // is stored, once per lane, to `out`. Inputs are spread over all 32 bits (f16 NaNs and
 // infinities among them). The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
-    v_mul_u32_u24 v6, 8, v0
-    v_mul_u32_u24 v5, 64, v0
-    s_waitcnt lgkmcnt(0)
-    global_load_dword v1, v6, s[0:1]
-    global_load_dword v2, v6, s[0:1] offset:4
-    s_waitcnt vmcnt(0)
-    v_mul_lo_u32 v1, v1, 0x9e3779b1
-    v_mul_lo_u32 v2, v2, 0x85ebca6b
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_and_b32 v3, 0xff00ff, v1
     v_cmp_lt_f16_e32 vcc_lo, v1, v2
     v_mov_b32 v10, vcc_lo

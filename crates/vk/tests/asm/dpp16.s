@@ -1,19 +1,9 @@
 // DPP on 16-bit operations (row and quad permutations, shifts with bound_ctrl, row and bank
 // masks, DPP8) on moderate f16 values (an arithmetic NaN's payload differs between devices),
-// one result per operation and lane: out[lane * 9 + k], over a known high half.
+// one result per operation and lane: out[64 lane + k], over a known high half.
 // The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
-    v_mul_u32_u24 v6, 12, v0
-    v_mul_u32_u24 v5, 36, v0
-    s_waitcnt lgkmcnt(0)
-    global_load_dword v1, v6, s[0:1]
-    global_load_dword v2, v6, s[0:1] offset:4
-    global_load_dword v3, v6, s[0:1] offset:8
-    s_waitcnt vmcnt(0)
-    v_mul_lo_u32 v1, v1, 0x9e3779b1
-    v_mul_lo_u32 v2, v2, 0x85ebca6b
-    v_mul_lo_u32 v3, v3, 0xc2b2ae35
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_xor_b32 v4, v1, v3
     v_cvt_f32_i32 v7, v2
     v_mul_f32 v7, 0x38000000, v7

@@ -3,8 +3,8 @@
 // its own dword or qword of each region of `in`, returning the old values (glc) to `out`; one
 // shared counter takes an inc from every lane without returning (its final value does not
 // depend on the order). The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_lshlrev_b32 v1, 2, v0
     v_lshlrev_b32 v12, 3, v0
     v_mul_u32_u24 v11, 36, v0

@@ -2,8 +2,8 @@
 // ds_cmpst_rtn_f32, ds_add_rtn_f32): LDS is filled from `in`, each of the 64 work-items then works
 // on its own dword or qword, and everything comes back to `out` (old values and LDS afterwards).
 // The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_lshlrev_b32 v1, 2, v0
     v_lshlrev_b32 v12, 3, v0
     v_mul_u32_u24 v11, 32, v0

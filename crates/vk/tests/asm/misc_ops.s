@@ -1,18 +1,10 @@
 // VALU and SALU operations clang rarely emits, one result per operation and lane:
-// out[lane * 32 + k]. Vector inputs are spread over all 32 bits (NaNs, infinities and
+// out[64 lane + k]. Vector inputs are spread over all 32 bits (NaNs, infinities and
 // denormals among them) and small floats; scalar inputs come from lane 0. The recompiler's results
 // are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
-    v_mul_u32_u24 v6, 12, v0
-    v_mul_u32_u24 v5, 128, v0
-    s_waitcnt lgkmcnt(0)
-    global_load_dword v1, v6, s[0:1]
-    global_load_dword v2, v6, s[0:1] offset:4
-    global_load_dword v3, v6, s[0:1] offset:8
-    s_waitcnt vmcnt(0)
-    v_mul_lo_u32 v1, v1, 0x9e3779b1
-    v_mul_lo_u32 v2, v2, 0x85ebca6b
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
+    v_ashrrev_i32 v3, 20, v3
     v_cvt_f32_i32 v3, v3
     v_mul_f32 v3, 0x3e800000, v3
     v_xor_b32 v4, v1, v2

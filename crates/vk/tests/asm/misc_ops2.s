@@ -2,18 +2,8 @@
 // nibbles, the legacy fma (a zero factor gives S2 + 0 even against infinity or NaN), f64 fract
 // and square root. Inputs are spread over all bits (NaNs, infinities, negatives among them) and
 // a quarter of the factors are zero (with -0 addends there). The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
-    v_mul_u32_u24 v6, 12, v0
-    v_mul_u32_u24 v5, 48, v0
-    s_waitcnt lgkmcnt(0)
-    global_load_dword v1, v6, s[0:1]
-    global_load_dword v2, v6, s[0:1] offset:4
-    global_load_dword v3, v6, s[0:1] offset:8
-    s_waitcnt vmcnt(0)
-    v_mul_lo_u32 v1, v1, 0x9e3779b1
-    v_mul_lo_u32 v2, v2, 0x85ebca6b
-    v_mul_lo_u32 v3, v3, 0xc2b2ae35
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_cmp_gt_u32_e32 vcc_lo, 0x40000000, v1
     v_cndmask_b32_e64 v7, v1, 0, vcc_lo
     v_cndmask_b32_e64 v9, v3, 0x80000000, vcc_lo

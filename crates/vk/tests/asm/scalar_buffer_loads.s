@@ -1,8 +1,8 @@
 // s_buffer_load_* through a buffer resource built here (base = 4 bytes into `in`, 40 bytes):
 // dwords past the end read 0. Every lane stores the loaded SGPRs, so `out` holds them 32 times.
 // The recompiler's results are compared with the emulator's.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     v_mul_u32_u24 v5, 44, v0
     s_waitcnt lgkmcnt(0)
     s_add_u32 s4, s0, 4

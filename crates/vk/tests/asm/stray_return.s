@@ -1,8 +1,8 @@
 // A call whose callee returns 4 bytes past its return point, skipping the `s_branch` there.
 // The emulator follows it (it lands on an instruction); the recompiler follows calls and
 // returns only, so its run must stop with an error rather than differ.
-// Code only: the test wraps it in a kernel (see `asm_kernel` in tests/corpus.rs).
-    s_load_dwordx4 s[0:3], s[0:1], 0x0
+// Code only: the test wraps it in a kernel, after a common prologue (see `asm_kernel` in
+// tests/corpus.rs).
     s_getpc_b64 s[4:5]
     s_add_u32 s4, s4, callee@rel32@lo+4
     s_addc_u32 s5, s5, callee@rel32@hi+12
