@@ -253,8 +253,9 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         Ff1B64 => w.write_s(d, first_bit(a64(), 64)),
         FlbitB32 => w.write_s(d, { let v = a32(); if v == 0 { u32::MAX } else { v.leading_zeros() } }),
         FlbitB64 => w.write_s(d, { let v = a64(); if v == 0 { u32::MAX } else { v.leading_zeros() } }),
-        FlbitI32 => w.write_s(d, { let v = a32() as i32; let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() - 1 } }),
-        FlbitI64 => w.write_s(d, { let v = a64() as i64; let x = if v < 0 { !v } else { v } as u64; if x == 0 { u32::MAX } else { x.leading_zeros() - 1 } }),
+        // Leading copies of the sign bit, the sign bit included (S_CLS_I32's pseudo-code).
+        FlbitI32 => w.write_s(d, { let v = a32() as i32; let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() } }),
+        FlbitI64 => w.write_s(d, { let v = a64() as i64; let x = if v < 0 { !v } else { v } as u64; if x == 0 { u32::MAX } else { x.leading_zeros() } }),
         SextI8 => w.write_s(d, a32() as i8 as i32 as u32),
         SextI16 => w.write_s(d, a32() as i16 as i32 as u32),
         Bitset0B32 => w.write_s(d, dval & !(1 << (a32() & 31))),

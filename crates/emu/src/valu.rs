@@ -503,7 +503,8 @@ fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) ->
         BfrevB32 => { each!(l => u(a[l]).reverse_bits() as u64); Out::U32 }
         FfbhU32 => { each!(l => { let x = u(a[l]); if x == 0 { u32::MAX } else { x.leading_zeros() } } as u64); Out::U32 }
         FfblB32 => { each!(l => { let x = u(a[l]); if x == 0 { u32::MAX } else { x.trailing_zeros() } } as u64); Out::U32 }
-        FfbhI32 => { each!(l => { let v = i(a[l]); let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() - 1 } } as u64); Out::U32 }
+        // Leading copies of the sign bit, the sign bit included (V_CLS_I32's pseudo-code).
+        FfbhI32 => { each!(l => { let v = i(a[l]); let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() } } as u64); Out::U32 }
         AddF64 => { each!(l => o64(f64_(a[l]) + f64_(b[l]))); Out::F64 }
         MulF64 => { each!(l => o64(f64_(a[l]) * f64_(b[l]))); Out::F64 }
         MinF64 => { each!(l => o64(float::minmax64(f64_(a[l]), f64_(b[l]), false, ieee))); Out::F64 }

@@ -66,7 +66,7 @@ fn salu_bitfields_and_counts() {
     assert_eq!(w.s[3], 0, "width 0 gives 0");
     assert_eq!((w.s[4], w.s[5]), (u32::MAX, 8));
     assert_eq!((w.s[6], w.s[7]), (u32::MAX, 23));
-    assert_eq!(w.s[8], 30, "first bit differing from the sign of -2 (0xfffffffe) from the top");
+    assert_eq!(w.s[8], 31, "S_CLS_I32: the first bit from the top differing from the sign of -2 (0xfffffffe) is bit 0, 31 bits down");
     assert_eq!(w.s[9], 0xf0f0_abcdu32.count_ones());
     assert_eq!(w.s[10], 0b11111000);
     assert_eq!(w.s[11], 0x8000_0000, "abs(i32::MIN) wraps");

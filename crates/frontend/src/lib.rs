@@ -5,8 +5,10 @@
 //! - [`structure`]: dominators, loops and whether the flow is reducible.
 //! - [`structurize`]: the tree of loops, selections and breakable blocks for SPIR-V.
 //! - [`print`]: text and Graphviz forms of both (`rdna cfg`).
+//! - [`lift`]: scalar instructions into the IR ([`rdna_ir`]).
 
 pub mod cfg;
+pub mod lift;
 pub mod print;
 pub mod structure;
 pub mod structurize;

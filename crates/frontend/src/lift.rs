@@ -1,0 +1,574 @@
+//! Lifting decoded scalar instructions into the IR ([`rdna_ir`]): SALU operations, scalar
+//! logic and the EXEC-saving forms. One arm per operation, each mirroring
+//! `rdna_emu::exec` (the reference); `tests/lift.rs` runs every arm against the emulator.
+//!
+//! Sources and destinations follow the emulator's register file: reads of SGPRs past 127 and
+//! of `null` are 0, writes to them vanish, lane masks are one SGPR in wave32 and a pair in
+//! wave64.
+
+use rdna_emu::program::{Src, Step};
+use rdna_emu::sem::{Kind, Logic, Salu};
+use rdna_ir::{Builder, Op, Reg, Value};
+
+const NULL: u16 = 125;
+const VCC: u16 = 106;
+const EXEC: u16 = 126;
+
+/// Whether [`lift`] handles instructions of this kind (what `rdna isa --coverage` reports).
+pub fn lifts(kind: Kind) -> bool {
+    match kind {
+        Kind::SLogic { .. } | Kind::SaveExec { .. } => true,
+        Kind::Salu(op) => lifts_salu(op),
+        _ => false,
+    }
+}
+
+fn lifts_salu(op: Salu) -> bool {
+    use Salu::*;
+    matches!(
+        op,
+        MovB32 | MovB64 | CmovB32 | CmovB64 | CselectB32 | CselectB64 | CmovkI32 | NotB32 | NotB64 | BrevB32 | Bcnt0B32 | Bcnt1B32 | Bcnt0B64
+            | Bcnt1B64 | Ff0B32 | Ff1B32 | Ff0B64 | Ff1B64 | FlbitB32 | FlbitI32 | FlbitB64 | FlbitI64 | SextI8 | SextI16 | Bitset0B32 | Bitset1B32
+            | AbsI32 | AddU32 | AddcU32 | SubU32 | SubbU32 | AddI32 | SubI32 | AddkI32 | MinI32 | MaxI32 | MinU32 | MaxU32 | LshlB32 | LshrB32
+            | AshrI32 | LshlB64 | LshrB64 | AshrI64 | BfmB32 | MulI32 | MulkI32 | MulHiU32 | MulHiI32 | BfeU32 | BfeI32 | BfeU64 | BfeI64
+            | AbsdiffI32 | Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 | PackLl | PackLh | PackHh | PackHl | MovkI32 | CmpkEqI32
+            | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
+            | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
+            | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 | GetPc | SetPc | SwapPc | CallB64 | SetregB32
+            | SetregImm32B32 | BfmB64 | BrevB64 | Bitset0B64 | Bitset1B64 | QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64
+    )
+}
+
+/// Scalar state access for one wave size.
+struct Lifter<'a> {
+    b: &'a mut Builder,
+    lanes: u32,
+}
+
+impl Lifter<'_> {
+    fn sgpr(&mut self, r: u16) -> Value {
+        if r >= 128 || r == NULL {
+            self.b.c32(0)
+        } else {
+            self.b.read(Reg::Sgpr(r as u8))
+        }
+    }
+
+    fn set(&mut self, r: u16, v: Value) {
+        if r < 128 && r != NULL {
+            self.b.write(Reg::Sgpr(r as u8), v);
+        }
+    }
+
+    fn set64(&mut self, r: u16, v: Value) {
+        if r == NULL {
+            return;
+        }
+        let (lo, hi) = (self.b.op(Op::Lo, &[v]), self.b.op(Op::Hi, &[v]));
+        self.set(r, lo);
+        self.set(r + 1, hi);
+    }
+
+    fn scc(&mut self) -> Value {
+        self.b.read(Reg::Scc)
+    }
+
+    fn set_scc(&mut self, c: Value) {
+        self.b.write(Reg::Scc, c);
+    }
+
+    /// SCC = `v != 0`.
+    fn scc_nonzero(&mut self, v: Value) {
+        let z = self.b.konst(self.b.ty(v), 0);
+        let c = self.b.op(Op::Ne, &[v, z]);
+        self.set_scc(c);
+    }
+
+    /// A lane mask held in SGPRs from `r`, as 64 bits.
+    fn mask(&mut self, r: u16) -> Value {
+        if r >= 128 {
+            return self.b.c64(0);
+        }
+        let lo = self.sgpr(r);
+        if self.lanes == 64 {
+            let hi = self.sgpr(r + 1);
+            self.b.op(Op::Concat, &[lo, hi])
+        } else {
+            self.b.op(Op::ZExt, &[lo])
+        }
+    }
+
+    fn set_mask(&mut self, r: u16, m: Value) {
+        if self.lanes == 64 {
+            self.set64(r, m);
+        } else {
+            let lo = self.b.op(Op::Lo, &[m]);
+            self.set(r, lo);
+        }
+    }
+
+    fn src32(&mut self, s: Src) -> Result<Value, String> {
+        Ok(match s {
+            Src::Sgpr(r) => self.sgpr(r),
+            Src::Const(c) => self.b.c32(c as u32),
+            Src::Scc => {
+                let c = self.scc();
+                self.b.op(Op::BoolToInt, &[c])
+            }
+            Src::Vccz | Src::Execz => {
+                let m = self.mask(if s == Src::Vccz { VCC } else { EXEC });
+                let z = self.b.c64(0);
+                let c = self.b.op(Op::Eq, &[m, z]);
+                self.b.op(Op::BoolToInt, &[c])
+            }
+            Src::Vgpr(_) | Src::None => return Err(format!("scalar source {s:?}")),
+        })
+    }
+
+    fn src64(&mut self, s: Src) -> Result<Value, String> {
+        Ok(match s {
+            Src::Sgpr(r) => {
+                let (lo, hi) = (self.sgpr(r), self.sgpr(r + 1));
+                self.b.op(Op::Concat, &[lo, hi])
+            }
+            Src::Const(c) => self.b.c64(c),
+            other => {
+                let v = self.src32(other)?;
+                self.b.op(Op::ZExt, &[v])
+            }
+        })
+    }
+
+    /// A lane-mask source: an SGPR mask, or a constant cut to the wave's lanes.
+    fn mask_src(&mut self, s: Src) -> Result<Value, String> {
+        if let Src::Sgpr(r) = s {
+            return Ok(self.mask(r));
+        }
+        let v = self.src64(s)?;
+        let keep = self.lane_mask();
+        Ok(self.b.op(Op::And, &[v, keep]))
+    }
+
+    fn lane_mask(&mut self) -> Value {
+        self.b.c64(if self.lanes == 64 { u64::MAX } else { u32::MAX as u64 })
+    }
+
+    fn op(&mut self, op: Op, args: &[Value]) -> Value {
+        self.b.op(op, args)
+    }
+
+    fn logic(&mut self, op: Logic, a: Value, b: Value) -> Value {
+        let r = match op {
+            Logic::And | Logic::Nand => self.op(Op::And, &[a, b]),
+            Logic::Or | Logic::Nor => self.op(Op::Or, &[a, b]),
+            Logic::Xor | Logic::Xnor => self.op(Op::Xor, &[a, b]),
+            Logic::Andn2 | Logic::Orn2 => {
+                let nb = self.op(Op::Not, &[b]);
+                self.op(if op == Logic::Andn2 { Op::And } else { Op::Or }, &[a, nb])
+            }
+            Logic::Andn1 | Logic::Orn1 => {
+                let na = self.op(Op::Not, &[a]);
+                self.op(if op == Logic::Andn1 { Op::And } else { Op::Or }, &[na, b])
+            }
+        };
+        if matches!(op, Logic::Nand | Logic::Nor | Logic::Xnor) { self.op(Op::Not, &[r]) } else { r }
+    }
+}
+
+/// Lifts one scalar instruction ([`lifts`] says which) into `b`, whose region runs in a wave of
+/// `lanes` lanes; `text_offset` is the instruction's offset in `.text` (for PC reads).
+pub fn lift(b: &mut Builder, st: &Step, lanes: u32, text_offset: u64) -> Result<(), String> {
+    let mut l = Lifter { b, lanes };
+    match st.kind {
+        Kind::SLogic { op, wide } => {
+            let (a, c) = if wide { (l.src64(st.src[0])?, l.src64(st.src[1])?) } else { (l.src32(st.src[0])?, l.src32(st.src[1])?) };
+            let r = l.logic(op, a, c);
+            if wide { l.set64(st.dst, r) } else { l.set(st.dst, r) }
+            l.scc_nonzero(r);
+            Ok(())
+        }
+        // SDST = EXEC, EXEC = op(S0, EXEC) (wrexec: SDST = the new EXEC); SCC = EXEC != 0.
+        Kind::SaveExec { op, wrexec } => {
+            let s0 = l.mask_src(st.src[0])?;
+            let exec = l.mask(EXEC);
+            let new = l.logic(op, s0, exec);
+            let keep = l.lane_mask();
+            let new = l.op(Op::And, &[new, keep]);
+            // In the emulator's order, which decides where SDST is EXEC itself.
+            if wrexec {
+                l.set_mask(EXEC, new);
+                l.set_mask(st.dst, new);
+            } else {
+                l.set_mask(st.dst, exec);
+                l.set_mask(EXEC, new);
+            }
+            l.scc_nonzero(new);
+            Ok(())
+        }
+        Kind::Salu(op) => salu(&mut l, st, op, text_offset),
+        other => Err(format!("internal: {other:?} is not a scalar operation")),
+    }
+}
+
+fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), String> {
+    use rdna_ir::Type::{I32, I64};
+    use Salu::*;
+    let d = st.dst;
+    let a32 = |l: &mut Lifter| l.src32(st.src[0]);
+    let b32 = |l: &mut Lifter| l.src32(st.src[1]);
+    let a64 = |l: &mut Lifter| l.src64(st.src[0]);
+    let b64 = |l: &mut Lifter| l.src64(st.src[1]);
+    // SOPK: the 16-bit immediate is source 0, the register operand is SDST.
+    let simm = match st.src[0] {
+        Src::Const(c) => Some(c as u16),
+        _ => None,
+    };
+    let simm = || simm.ok_or_else(|| "SOPK without an immediate".to_string());
+    let sext16 = |k: u16| k as i16 as i32 as u32;
+    match op {
+        MovB32 => {
+            let a = a32(l)?;
+            l.set(d, a);
+        }
+        MovB64 => {
+            let a = a64(l)?;
+            l.set64(d, a);
+        }
+        // The PC as the emulator has it; where control goes (calls, returns, long branches) is
+        // the block's exit.
+        GetPc | SwapPc | CallB64 => {
+            let pc = l.b.code_address(text_offset + st.inst.len as u64);
+            l.set64(d, pc);
+        }
+        SetPc => {}
+        // Hardware registers other than MODE are only seen through s_getreg, which is not
+        // recompiled; so writing them changes nothing a recompiled kernel can see (clang's
+        // prologue sets FLAT_SCR_LO/HI).
+        SetregB32 | SetregImm32B32 => {
+            let id = simm()? & 0x3f;
+            if id == 1 || id >= 32 {
+                return Err(format!("s_setreg of hardware register {id} is not recompiled yet"));
+            }
+        }
+        CmovB32 | CselectB32 | CmovkI32 => {
+            let c = l.scc();
+            let (a, b) = match op {
+                CmovB32 => (a32(l)?, l.sgpr(d)),
+                CselectB32 => (a32(l)?, b32(l)?),
+                _ => (l.b.c32(sext16(simm()?)), l.sgpr(d)),
+            };
+            let r = l.op(Op::Select, &[c, a, b]);
+            l.set(d, r);
+        }
+        CmovB64 | CselectB64 => {
+            let c = l.scc();
+            let (a, b) = if op == CmovB64 { (a64(l)?, l.src64(Src::Sgpr(d))?) } else { (a64(l)?, b64(l)?) };
+            let r = l.op(Op::Select, &[c, a, b]);
+            l.set64(d, r);
+        }
+        NotB32 | NotB64 => {
+            let a = if op == NotB64 { a64(l)? } else { a32(l)? };
+            let r = l.op(Op::Not, &[a]);
+            if op == NotB64 { l.set64(d, r) } else { l.set(d, r) }
+            l.scc_nonzero(r);
+        }
+        BrevB32 | BrevB64 => {
+            let a = if op == BrevB64 { a64(l)? } else { a32(l)? };
+            let r = l.op(Op::BitReverse, &[a]);
+            if op == BrevB64 { l.set64(d, r) } else { l.set(d, r) }
+        }
+        Bcnt0B32 | Bcnt1B32 | Bcnt0B64 | Bcnt1B64 => {
+            let a = if matches!(op, Bcnt0B64 | Bcnt1B64) { a64(l)? } else { a32(l)? };
+            let a = if matches!(op, Bcnt0B32 | Bcnt0B64) { l.op(Op::Not, &[a]) } else { a };
+            let r = l.op(Op::BitCount, &[a]);
+            l.set(d, r);
+            l.scc_nonzero(r);
+        }
+        Ff0B32 | Ff1B32 | Ff0B64 | Ff1B64 => {
+            let a = if matches!(op, Ff0B64 | Ff1B64) { a64(l)? } else { a32(l)? };
+            let a = if matches!(op, Ff0B32 | Ff0B64) { l.op(Op::Not, &[a]) } else { a };
+            let r = l.op(Op::FindLsb, &[a]);
+            l.set(d, r);
+        }
+        // Leading zeros (b32/b64), or leading copies of the sign bit, the sign included
+        // (i32/i64); all ones where there is no such bit.
+        FlbitB32 | FlbitI32 | FlbitB64 | FlbitI64 => {
+            let wide = matches!(op, FlbitB64 | FlbitI64);
+            let a = if wide { a64(l)? } else { a32(l)? };
+            let x = if matches!(op, FlbitI32 | FlbitI64) {
+                let z = l.b.konst(l.b.ty(a), 0);
+                let neg = l.op(Op::SLt, &[a, z]);
+                let na = l.op(Op::Not, &[a]);
+                l.op(Op::Select, &[neg, na, a])
+            } else {
+                a
+            };
+            let msb = l.op(Op::FindMsb, &[x]);
+            let none = l.b.c32(u32::MAX);
+            let is_none = l.op(Op::Eq, &[msb, none]);
+            let top = l.b.c32(if wide { 63 } else { 31 });
+            let n = l.op(Op::ISub, &[top, msb]);
+            let r = l.op(Op::Select, &[is_none, none, n]);
+            l.set(d, r);
+        }
+        SextI8 | SextI16 => {
+            let a = a32(l)?;
+            let k = l.b.c32(if op == SextI8 { 24 } else { 16 });
+            let up = l.op(Op::Shl, &[a, k]);
+            let r = l.op(Op::AShr, &[up, k]);
+            l.set(d, r);
+        }
+        Bitset0B32 | Bitset1B32 | Bitset0B64 | Bitset1B64 => {
+            let wide = matches!(op, Bitset0B64 | Bitset1B64);
+            let a = a32(l)?;
+            let (cur, sh, one) = if wide { (l.src64(Src::Sgpr(d))?, l.op(Op::ZExt, &[a]), l.b.c64(1)) } else { (l.sgpr(d), a, l.b.c32(1)) };
+            let bit = l.op(Op::Shl, &[one, sh]);
+            let r = if matches!(op, Bitset0B32 | Bitset0B64) {
+                let nb = l.op(Op::Not, &[bit]);
+                l.op(Op::And, &[cur, nb])
+            } else {
+                l.op(Op::Or, &[cur, bit])
+            };
+            if wide { l.set64(d, r) } else { l.set(d, r) }
+        }
+        AbsI32 | AbsdiffI32 => {
+            let a = a32(l)?;
+            let x = if op == AbsdiffI32 {
+                let b = b32(l)?;
+                l.op(Op::ISub, &[a, b])
+            } else {
+                a
+            };
+            let z = l.b.c32(0);
+            let neg = l.op(Op::SLt, &[x, z]);
+            let nx = l.op(Op::ISub, &[z, x]);
+            let r = l.op(Op::Select, &[neg, nx, x]);
+            l.set(d, r);
+            l.scc_nonzero(r);
+        }
+        AddU32 | AddcU32 | SubU32 | SubbU32 => {
+            let (a, b) = (a32(l)?, b32(l)?);
+            let (a, b) = (l.op(Op::ZExt, &[a]), l.op(Op::ZExt, &[b]));
+            let code = if matches!(op, AddU32 | AddcU32) { Op::IAdd } else { Op::ISub };
+            let mut r = l.op(code, &[a, b]);
+            if matches!(op, AddcU32 | SubbU32) {
+                let c = l.scc();
+                let c = l.op(Op::BoolToInt, &[c]);
+                let c = l.op(Op::ZExt, &[c]);
+                r = l.op(code, &[r, c]);
+            }
+            let lo = l.op(Op::Lo, &[r]);
+            l.set(d, lo);
+            // Carry or borrow: bit 32 of the 64-bit result.
+            let hi = l.op(Op::Hi, &[r]);
+            let one = l.b.c32(1);
+            let bit = l.op(Op::And, &[hi, one]);
+            l.scc_nonzero(bit);
+        }
+        AddI32 | SubI32 | AddkI32 => {
+            let (a, b) = if op == AddkI32 { (l.sgpr(d), l.b.c32(sext16(simm()?))) } else { (a32(l)?, b32(l)?) };
+            let r = l.op(if op == SubI32 { Op::ISub } else { Op::IAdd }, &[a, b]);
+            l.set(d, r);
+            // Signed overflow: the operands' signs (for sub, a's and !b's) agree and differ
+            // from the result's.
+            let bb = if op == SubI32 { l.op(Op::Not, &[b]) } else { b };
+            let x1 = l.op(Op::Xor, &[a, r]);
+            let x2 = l.op(Op::Xor, &[bb, r]);
+            let both = l.op(Op::And, &[x1, x2]);
+            let z = l.b.c32(0);
+            let c = l.op(Op::SLt, &[both, z]);
+            l.set_scc(c);
+        }
+        MinI32 | MaxI32 | MinU32 | MaxU32 => {
+            let (a, b) = (a32(l)?, b32(l)?);
+            let code = match op {
+                MinI32 => Op::SLt,
+                MaxI32 => Op::SGt,
+                MinU32 => Op::ULt,
+                _ => Op::UGt,
+            };
+            let pick_a = l.op(code, &[a, b]);
+            let r = l.op(Op::Select, &[pick_a, a, b]);
+            l.set(d, r);
+            l.set_scc(pick_a);
+        }
+        LshlB32 | LshrB32 | AshrI32 | LshlB64 | LshrB64 | AshrI64 => {
+            let wide = matches!(op, LshlB64 | LshrB64 | AshrI64);
+            let a = if wide { a64(l)? } else { a32(l)? };
+            let b = b32(l)?;
+            let b = if wide { l.op(Op::ZExt, &[b]) } else { b };
+            let code = match op {
+                LshlB32 | LshlB64 => Op::Shl,
+                LshrB32 | LshrB64 => Op::LShr,
+                _ => Op::AShr,
+            };
+            let r = l.op(code, &[a, b]);
+            if wide { l.set64(d, r) } else { l.set(d, r) }
+            l.scc_nonzero(r);
+        }
+        // ((1 << (a mod n)) - 1) << (b mod n), n the width.
+        BfmB32 | BfmB64 => {
+            let (a, b) = (a32(l)?, b32(l)?);
+            let (a, b, one) = if op == BfmB64 { (l.op(Op::ZExt, &[a]), l.op(Op::ZExt, &[b]), l.b.c64(1)) } else { (a, b, l.b.c32(1)) };
+            let x = l.op(Op::Shl, &[one, a]);
+            let x = l.op(Op::ISub, &[x, one]);
+            let r = l.op(Op::Shl, &[x, b]);
+            if op == BfmB64 { l.set64(d, r) } else { l.set(d, r) }
+        }
+        QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64 => {
+            // Per quad of lanes (4 bits): one bit (quadmask) or all four (wqm) where any is set.
+            let wide = matches!(op, QuadmaskB64 | WqmB64);
+            let v = if wide { a64(l)? } else { let a = a32(l)?; l.op(Op::ZExt, &[a]) };
+            let (nib, z) = (l.b.c64(0xf), l.b.c64(0));
+            let mut r = z;
+            for q in 0..if wide { 16 } else { 8 } {
+                let sh = l.b.c64(4 * q);
+                let n = l.op(Op::LShr, &[v, sh]);
+                let n = l.op(Op::And, &[n, nib]);
+                let any = l.op(Op::Ne, &[n, z]);
+                let put = l.b.c64(if matches!(op, QuadmaskB32 | QuadmaskB64) { 1 << q } else { 0xf << (4 * q) });
+                let put = l.op(Op::Select, &[any, put, z]);
+                r = l.op(Op::Or, &[r, put]);
+            }
+            if wide {
+                l.set64(d, r);
+            } else {
+                let r32 = l.op(Op::Lo, &[r]);
+                l.set(d, r32);
+            }
+            l.scc_nonzero(r);
+        }
+        MulI32 | MulkI32 => {
+            let (a, b) = if op == MulkI32 { (l.sgpr(d), l.b.c32(sext16(simm()?))) } else { (a32(l)?, b32(l)?) };
+            let r = l.op(Op::IMul, &[a, b]);
+            l.set(d, r);
+        }
+        MulHiU32 | MulHiI32 => {
+            let (a, b) = (a32(l)?, b32(l)?);
+            let ext = if op == MulHiU32 { Op::ZExt } else { Op::SExt };
+            let (a, b) = (l.op(ext, &[a]), l.op(ext, &[b]));
+            let p = l.op(Op::IMul, &[a, b]);
+            let r = l.op(Op::Hi, &[p]);
+            l.set(d, r);
+        }
+        BfeU32 | BfeI32 | BfeU64 | BfeI64 => {
+            // Offset in S1[4:0] (5:0 for 64 bits), width in S1[22:16] capped at the size.
+            let wide = matches!(op, BfeU64 | BfeI64);
+            let signed = matches!(op, BfeI32 | BfeI64);
+            let (ty, bits) = if wide { (I64, 64) } else { (I32, 32) };
+            let a = if wide { a64(l)? } else { a32(l)? };
+            let b = b32(l)?;
+            let c16 = l.b.c32(16);
+            let w = l.op(Op::LShr, &[b, c16]);
+            let m7f = l.b.c32(0x7f);
+            let w = l.op(Op::And, &[w, m7f]);
+            let cap = l.b.c32(bits);
+            let w = l.op(Op::UMin, &[w, cap]);
+            let (off, wt) = if wide { (l.op(Op::ZExt, &[b]), l.op(Op::ZExt, &[w])) } else { (b, w) };
+            let shifted = l.op(if signed { Op::AShr } else { Op::LShr }, &[a, off]);
+            // Keep the low w bits (w == size keeps all), then sign-extend from bit w-1.
+            let full = l.op(Op::Eq, &[w, cap]);
+            let (one, zero, all) = (l.b.konst(ty, 1), l.b.konst(ty, 0), l.b.konst(ty, u64::MAX));
+            let m = l.op(Op::Shl, &[one, wt]);
+            let m = l.op(Op::ISub, &[m, one]);
+            let m = l.op(Op::Select, &[full, all, m]);
+            let mut r = l.op(Op::And, &[shifted, m]);
+            if signed {
+                // Shift the field's top bit to the sign and back (w = 0 gives 0).
+                let size = l.b.konst(ty, bits as u64);
+                let up = l.op(Op::ISub, &[size, wt]);
+                let x = l.op(Op::Shl, &[r, up]);
+                let x = l.op(Op::AShr, &[x, up]);
+                let z32 = l.b.c32(0);
+                let zero_w = l.op(Op::Eq, &[w, z32]);
+                r = l.op(Op::Select, &[zero_w, zero, x]);
+            }
+            if wide { l.set64(d, r) } else { l.set(d, r) }
+            l.scc_nonzero(r);
+        }
+        Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 => {
+            let n = match op {
+                Lshl1AddU32 => 1,
+                Lshl2AddU32 => 2,
+                Lshl3AddU32 => 3,
+                _ => 4,
+            };
+            let (a, b) = (a32(l)?, b32(l)?);
+            let (a, b) = (l.op(Op::ZExt, &[a]), l.op(Op::ZExt, &[b]));
+            let k = l.b.c64(n);
+            let x = l.op(Op::Shl, &[a, k]);
+            let r = l.op(Op::IAdd, &[x, b]);
+            let lo = l.op(Op::Lo, &[r]);
+            l.set(d, lo);
+            let hi = l.op(Op::Hi, &[r]);
+            l.scc_nonzero(hi);
+        }
+        PackLl | PackLh | PackHh | PackHl => {
+            let (a, b) = (a32(l)?, b32(l)?);
+            let (c16, lo16, hi16) = (l.b.c32(16), l.b.c32(0xffff), l.b.c32(0xffff_0000));
+            let lo = if matches!(op, PackLl | PackLh) { l.op(Op::And, &[a, lo16]) } else { l.op(Op::LShr, &[a, c16]) };
+            let hi = if matches!(op, PackLl | PackHl) { l.op(Op::Shl, &[b, c16]) } else { l.op(Op::And, &[b, hi16]) };
+            let r = l.op(Op::Or, &[lo, hi]);
+            l.set(d, r);
+        }
+        MovkI32 => {
+            let k = l.b.c32(sext16(simm()?));
+            l.set(d, k);
+        }
+        CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32
+        | CmpkLeU32 => {
+            let signed = matches!(op, CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32);
+            let s = simm()?;
+            let k = l.b.c32(if signed { sext16(s) } else { s as u32 });
+            let a = l.sgpr(d);
+            let code = match op {
+                CmpkEqI32 | CmpkEqU32 => Op::Eq,
+                CmpkLgI32 | CmpkLgU32 => Op::Ne,
+                CmpkGtI32 => Op::SGt,
+                CmpkGeI32 => Op::SGe,
+                CmpkLtI32 => Op::SLt,
+                CmpkLeI32 => Op::SLe,
+                CmpkGtU32 => Op::UGt,
+                CmpkGeU32 => Op::UGe,
+                CmpkLtU32 => Op::ULt,
+                _ => Op::ULe,
+            };
+            let c = l.op(code, &[a, k]);
+            l.set_scc(c);
+        }
+        CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32 => {
+            let (a, b) = (a32(l)?, b32(l)?);
+            let code = match op {
+                CmpEqU32 | CmpEqI32 => Op::Eq,
+                CmpLgU32 | CmpLgI32 => Op::Ne,
+                CmpGtU32 => Op::UGt,
+                CmpGeU32 => Op::UGe,
+                CmpLtU32 => Op::ULt,
+                CmpLeU32 => Op::ULe,
+                CmpGtI32 => Op::SGt,
+                CmpGeI32 => Op::SGe,
+                CmpLtI32 => Op::SLt,
+                _ => Op::SLe,
+            };
+            let c = l.op(code, &[a, b]);
+            l.set_scc(c);
+        }
+        CmpEqU64 | CmpLgU64 => {
+            let (a, b) = (a64(l)?, b64(l)?);
+            let c = l.op(if op == CmpEqU64 { Op::Eq } else { Op::Ne }, &[a, b]);
+            l.set_scc(c);
+        }
+        Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 => {
+            let wide = matches!(op, Bitcmp0B64 | Bitcmp1B64);
+            let a = if wide { a64(l)? } else { a32(l)? };
+            let b = b32(l)?;
+            let (sh, one) = if wide { (l.op(Op::ZExt, &[b]), l.b.c64(1)) } else { (b, l.b.c32(1)) };
+            let x = l.op(Op::LShr, &[a, sh]);
+            let bit = l.op(Op::And, &[x, one]);
+            let c = l.op(if matches!(op, Bitcmp1B32 | Bitcmp1B64) { Op::Eq } else { Op::Ne }, &[bit, one]);
+            l.set_scc(c);
+        }
+        _ => return Err(format!("scalar operation {op:?} is not recompiled yet")),
+    }
+    Ok(())
+}

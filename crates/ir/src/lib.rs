@@ -1,0 +1,239 @@
+//! The recompiler's intermediate representation.
+//!
+//! A [`Body`] is a straight-line region of a kernel's basic block in typed SSA form: every
+//! value is defined once, by the instruction that computes it, before any use. The wave's
+//! scalar state (SGPRs, among them VCC, M0 and EXEC, and SCC) enters through [`Op::ReadReg`]
+//! and leaves through [`Op::WriteReg`]; [`Builder`] constructs that form from reads and writes
+//! of registers in program order. Lane masks (EXEC, VCC, compare results in SGPRs) stay
+//! wave-width integers, so mask logic is integer logic on whole masks.
+//!
+//! Operations come from one list ([`ops`]): it fixes each operation's type rule, which
+//! [`verify`] checks, and its meaning, which [`eval`] defines (constant folding and the
+//! reference interpreter [`run`] use it). Passes: [`fold`] (constants, selects on constants,
+//! repeated computations, writes of a register's own value) and [`dce`].
+//!
+//! Control flow stays in the frontend's structured tree; regions are what it holds between
+//! branches.
+
+pub mod ops;
+mod passes;
+mod print;
+mod verify;
+
+pub use ops::{Op, Sig};
+pub use passes::{dce, eval, fold, optimize, run};
+pub use verify::{verify, VerifyError};
+
+use std::collections::HashMap;
+
+/// A value's type. Integers carry no sign; operations say how they read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Bool,
+    I32,
+    I64,
+}
+
+impl Type {
+    /// The bits a value of this type keeps.
+    pub fn mask(self) -> u64 {
+        match self {
+            Type::Bool => 1,
+            Type::I32 => u32::MAX as u64,
+            Type::I64 => u64::MAX,
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            Type::Bool => 1,
+            Type::I32 => 32,
+            Type::I64 => 64,
+        }
+    }
+
+    pub fn is_int(self) -> bool {
+        self != Type::Bool
+    }
+}
+
+/// A piece of wave state a region reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reg {
+    /// SGPR 0–127 in gfx10's numbering (VCC is 106–107, M0 124, EXEC 126–127).
+    Sgpr(u8),
+    Scc,
+}
+
+impl Reg {
+    pub const COUNT: usize = 129;
+
+    pub fn index(self) -> usize {
+        match self {
+            Reg::Sgpr(r) => r as usize,
+            Reg::Scc => 128,
+        }
+    }
+
+    pub fn from_index(i: u64) -> Option<Reg> {
+        match i {
+            0..=127 => Some(Reg::Sgpr(i as u8)),
+            128 => Some(Reg::Scc),
+            _ => None,
+        }
+    }
+
+    pub fn ty(self) -> Type {
+        match self {
+            Reg::Sgpr(_) => Type::I32,
+            Reg::Scc => Type::Bool,
+        }
+    }
+}
+
+/// A value: the index of the instruction that defines it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(pub u32);
+
+/// One instruction. `ty` is the result's type (for [`Op::WriteReg`], the written value's);
+/// `args` beyond [`Op::arity`] are unused; `imm` is the constant or the register index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Inst {
+    pub op: Op,
+    pub ty: Type,
+    pub args: [Value; 3],
+    pub imm: u64,
+}
+
+impl Inst {
+    pub fn args(&self) -> &[Value] {
+        &self.args[..self.op.arity()]
+    }
+}
+
+/// A straight-line region in SSA form (see the crate docs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Body {
+    pub insts: Vec<Inst>,
+}
+
+impl Body {
+    pub fn ty(&self, v: Value) -> Type {
+        self.insts[v.0 as usize].ty
+    }
+
+    pub fn inst(&self, v: Value) -> &Inst {
+        &self.insts[v.0 as usize]
+    }
+
+    /// The constant a value is, if it is one.
+    pub fn constant(&self, v: Value) -> Option<u64> {
+        let i = self.inst(v);
+        (i.op == Op::Const).then_some(i.imm)
+    }
+}
+
+/// Builds a [`Body`] from register reads and writes in program order (SSA construction: a
+/// read after a write in the region is the written value; the first read of a register becomes
+/// one [`Op::ReadReg`]; each register written gets one [`Op::WriteReg`] at the end).
+pub struct Builder {
+    body: Body,
+    current: Vec<Option<Value>>,
+    written: Vec<bool>,
+    consts: HashMap<(Type, u64), Value>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    pub fn new() -> Builder {
+        Builder { body: Body::default(), current: vec![None; Reg::COUNT], written: vec![false; Reg::COUNT], consts: HashMap::new() }
+    }
+
+    /// Whether nothing has been emitted yet.
+    pub fn is_empty(&self) -> bool {
+        self.body.insts.is_empty()
+    }
+
+    pub fn ty(&self, v: Value) -> Type {
+        self.body.ty(v)
+    }
+
+    fn push(&mut self, i: Inst) -> Value {
+        self.body.insts.push(i);
+        Value(self.body.insts.len() as u32 - 1)
+    }
+
+    /// A constant of type `ty` (the bits beyond its width are dropped).
+    pub fn konst(&mut self, ty: Type, v: u64) -> Value {
+        let v = v & ty.mask();
+        if let Some(&c) = self.consts.get(&(ty, v)) {
+            return c;
+        }
+        let c = self.push(Inst { op: Op::Const, ty, args: [Value(0); 3], imm: v });
+        self.consts.insert((ty, v), c);
+        c
+    }
+
+    pub fn c32(&mut self, v: u32) -> Value {
+        self.konst(Type::I32, v as u64)
+    }
+
+    pub fn c64(&mut self, v: u64) -> Value {
+        self.konst(Type::I64, v)
+    }
+
+    /// Emits `op` on `args` (the count must be its arity); the result type follows from the
+    /// operation's rule and the arguments' types (checked by [`verify`]).
+    pub fn op(&mut self, op: Op, args: &[Value]) -> Value {
+        debug_assert_eq!(args.len(), op.arity(), "{op:?}");
+        let ty = match op.sig() {
+            Sig::Binary | Sig::Shift | Sig::Unary => self.ty(args[0]),
+            Sig::Count => Type::I32,
+            Sig::Compare => Type::Bool,
+            Sig::Select => self.ty(args[1]),
+            Sig::Fixed(_, r) => r,
+            Sig::Const | Sig::ReadReg | Sig::WriteReg => panic!("Builder::op: {op:?} has its own constructor"),
+        };
+        let mut a = [Value(0); 3];
+        a[..args.len()].copy_from_slice(args);
+        self.push(Inst { op, ty, args: a, imm: 0 })
+    }
+
+    /// The emulator's address of byte `offset` of `.text`.
+    pub fn code_address(&mut self, offset: u64) -> Value {
+        self.push(Inst { op: Op::CodeAddress, ty: Type::I64, args: [Value(0); 3], imm: offset })
+    }
+
+    /// A register's current value.
+    pub fn read(&mut self, r: Reg) -> Value {
+        if let Some(v) = self.current[r.index()] {
+            return v;
+        }
+        let v = self.push(Inst { op: Op::ReadReg, ty: r.ty(), args: [Value(0); 3], imm: r.index() as u64 });
+        self.current[r.index()] = Some(v);
+        v
+    }
+
+    /// Gives a register a new value.
+    pub fn write(&mut self, r: Reg, v: Value) {
+        self.current[r.index()] = Some(v);
+        self.written[r.index()] = true;
+    }
+
+    /// The region, with a write of every register it changed.
+    pub fn finish(mut self) -> Body {
+        for i in 0..Reg::COUNT {
+            if self.written[i] {
+                let v = self.current[i].expect("a written register has a value");
+                let ty = self.body.ty(v);
+                self.push(Inst { op: Op::WriteReg, ty, args: [v, Value(0), Value(0)], imm: i as u64 });
+            }
+        }
+        self.body
+    }
+}

@@ -1,0 +1,143 @@
+//! The one list of IR operations. Each entry gives the operation's name (its text form), its
+//! type rule ([`Sig`]) and what it means; the verifier checks every instruction against the
+//! rule, [`crate::eval`] defines the meaning, and backends match on [`Op`] without a wildcard,
+//! so an operation added here without a lowering does not compile.
+
+use crate::Type;
+
+/// How an operation's argument and result types relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sig {
+    /// No arguments; the value is the instruction's `imm`, of the instruction's type.
+    Const,
+    /// No arguments; reads the register `Reg::from_index(imm)` as the region starts.
+    ReadReg,
+    /// One argument, no result; the register `Reg::from_index(imm)` holds it when the region ends.
+    WriteReg,
+    /// `(T, T) -> T` for an integer `T`.
+    Binary,
+    /// `(T, T) -> T` for an integer `T`; the amount is taken modulo T's width, as AMD shifts do.
+    Shift,
+    /// `T -> T` for an integer `T`.
+    Unary,
+    /// `T -> I32` for an integer `T`.
+    Count,
+    /// `(T, T) -> Bool` for an integer `T`.
+    Compare,
+    /// `(Bool, T, T) -> T` for any `T`.
+    Select,
+    /// Fixed argument types and result type.
+    Fixed(&'static [Type], Type),
+}
+
+macro_rules! ops {
+    ($( $(#[doc = $doc:literal])* $name:ident $text:literal $sig:expr; )*) => {
+        /// An IR operation (see the module docs).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Op { $( $(#[doc = $doc])* $name, )* }
+
+        impl Op {
+            /// Every operation, in list order.
+            pub const ALL: &'static [Op] = &[$(Op::$name),*];
+
+            /// The operation's type rule.
+            pub fn sig(self) -> Sig {
+                match self { $(Op::$name => $sig,)* }
+            }
+
+            /// The operation's name in the IR's text form.
+            pub fn name(self) -> &'static str {
+                match self { $(Op::$name => $text,)* }
+            }
+        }
+    };
+}
+
+use Type::{Bool, I32, I64};
+
+ops! {
+    /// A constant.
+    Const "const" Sig::Const;
+    /// A wave register's value where the region starts (SSA construction puts one read before
+    /// the first use and none after a write).
+    ReadReg "read" Sig::ReadReg;
+    /// A wave register's value where the region ends (one per register written, after every
+    /// other instruction that uses it).
+    WriteReg "write" Sig::WriteReg;
+    /// The emulator's address of byte `imm` of the kernel's `.text` (where the code object image
+    /// lies is known only when the kernel runs).
+    CodeAddress "code_address" Sig::Fixed(&[], I64);
+
+    /// Wrapping addition.
+    IAdd "iadd" Sig::Binary;
+    /// Wrapping subtraction.
+    ISub "isub" Sig::Binary;
+    /// Wrapping multiplication (the low half of the product).
+    IMul "imul" Sig::Binary;
+    And "and" Sig::Binary;
+    Or "or" Sig::Binary;
+    Xor "xor" Sig::Binary;
+    /// Unsigned minimum.
+    UMin "umin" Sig::Binary;
+    /// Shift left; the amount modulo the width.
+    Shl "shl" Sig::Shift;
+    /// Logical shift right; the amount modulo the width.
+    LShr "lshr" Sig::Shift;
+    /// Arithmetic shift right; the amount modulo the width.
+    AShr "ashr" Sig::Shift;
+
+    /// Bitwise complement.
+    Not "not" Sig::Unary;
+    /// Bits in reverse order.
+    BitReverse "bitreverse" Sig::Unary;
+    /// Set bits.
+    BitCount "bitcount" Sig::Count;
+    /// Index of the lowest set bit, all ones for 0.
+    FindLsb "findlsb" Sig::Count;
+    /// Index of the highest set bit, all ones for 0.
+    FindMsb "findmsb" Sig::Count;
+
+    Eq "eq" Sig::Compare;
+    Ne "ne" Sig::Compare;
+    ULt "ult" Sig::Compare;
+    ULe "ule" Sig::Compare;
+    UGt "ugt" Sig::Compare;
+    UGe "uge" Sig::Compare;
+    SLt "slt" Sig::Compare;
+    SLe "sle" Sig::Compare;
+    SGt "sgt" Sig::Compare;
+    SGe "sge" Sig::Compare;
+
+    /// The second argument where the first holds, else the third.
+    Select "select" Sig::Select;
+    /// Zero extension to 64 bits.
+    ZExt "zext" Sig::Fixed(&[I32], I64);
+    /// Sign extension to 64 bits.
+    SExt "sext" Sig::Fixed(&[I32], I64);
+    /// The low 32 bits.
+    Lo "lo" Sig::Fixed(&[I64], I32);
+    /// The high 32 bits.
+    Hi "hi" Sig::Fixed(&[I64], I32);
+    /// A 64-bit value from its low and high halves.
+    Concat "concat" Sig::Fixed(&[I32, I32], I64);
+    /// 1 for true, 0 for false.
+    BoolToInt "bool_to_int" Sig::Fixed(&[Bool], I32);
+}
+
+impl Op {
+    /// How many arguments the operation takes.
+    pub fn arity(self) -> usize {
+        match self.sig() {
+            Sig::Const | Sig::ReadReg => 0,
+            Sig::WriteReg | Sig::Unary | Sig::Count => 1,
+            Sig::Binary | Sig::Shift | Sig::Compare => 2,
+            Sig::Select => 3,
+            Sig::Fixed(args, _) => args.len(),
+        }
+    }
+
+    /// Whether the instruction produces a value.
+    pub fn has_result(self) -> bool {
+        self.sig() != Sig::WriteReg
+    }
+}

@@ -1,0 +1,178 @@
+//! What each operation computes ([`eval`]), the reference interpreter ([`run`]) and the passes.
+
+use std::collections::HashMap;
+
+use crate::{Body, Inst, Op, Reg, Type, Value};
+
+/// The value `op` computes from argument values (each within its type's width; `arg_ty` is the
+/// first argument's type), or `None` for operations whose value depends on more than their
+/// arguments (register reads and writes, code addresses). This is the IR's definition.
+pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> {
+    let m = ty.mask();
+    let w = arg_ty.bits();
+    let signed = |x: u64| -> i64 {
+        match arg_ty {
+            Type::I32 => x as u32 as i32 as i64,
+            _ => x as i64,
+        }
+    };
+    let amount = |x: u64| (x % w as u64) as u32;
+    let x = a.first().copied().unwrap_or(0);
+    let y = a.get(1).copied().unwrap_or(0);
+    Some(match op {
+        Op::Const => imm,
+        Op::ReadReg | Op::WriteReg | Op::CodeAddress => return None,
+        Op::IAdd => x.wrapping_add(y) & m,
+        Op::ISub => x.wrapping_sub(y) & m,
+        Op::IMul => x.wrapping_mul(y) & m,
+        Op::And => x & y,
+        Op::Or => x | y,
+        Op::Xor => x ^ y,
+        Op::UMin => x.min(y),
+        Op::Shl => (x << amount(y)) & m,
+        Op::LShr => x >> amount(y),
+        Op::AShr => (signed(x) >> amount(y)) as u64 & m,
+        Op::Not => !x & m,
+        Op::BitReverse => x.reverse_bits() >> (64 - w),
+        Op::BitCount => x.count_ones() as u64,
+        Op::FindLsb => if x == 0 { u32::MAX as u64 } else { x.trailing_zeros() as u64 },
+        Op::FindMsb => if x == 0 { u32::MAX as u64 } else { 63 - x.leading_zeros() as u64 },
+        Op::Eq => (x == y) as u64,
+        Op::Ne => (x != y) as u64,
+        Op::ULt => (x < y) as u64,
+        Op::ULe => (x <= y) as u64,
+        Op::UGt => (x > y) as u64,
+        Op::UGe => (x >= y) as u64,
+        Op::SLt => (signed(x) < signed(y)) as u64,
+        Op::SLe => (signed(x) <= signed(y)) as u64,
+        Op::SGt => (signed(x) > signed(y)) as u64,
+        Op::SGe => (signed(x) >= signed(y)) as u64,
+        Op::Select => if x != 0 { y } else { a[2] },
+        Op::ZExt => x,
+        Op::SExt => x as u32 as i32 as i64 as u64,
+        Op::Lo => x & u32::MAX as u64,
+        Op::Hi => x >> 32,
+        Op::Concat => x | y << 32,
+        Op::BoolToInt => x,
+    })
+}
+
+fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
+    let args: Vec<u64> = i.args().iter().map(|a| vals[a.0 as usize]).collect();
+    let arg_ty = i.args().first().map_or(i.ty, |&a| body.ty(a));
+    eval(i.op, i.ty, arg_ty, &args, i.imm)
+}
+
+/// Runs a verified body: `read` gives the registers' values as the region starts, `code_base`
+/// the emulator's address of `.text`. Returns the registers written and their values.
+pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
+    let mut vals = vec![0u64; body.insts.len()];
+    let mut out = Vec::new();
+    for (n, i) in body.insts.iter().enumerate() {
+        let r = Reg::from_index(i.imm);
+        vals[n] = match i.op {
+            Op::ReadReg => read(r.expect("verified")) & i.ty.mask(),
+            Op::WriteReg => {
+                out.push((r.expect("verified"), vals[i.args[0].0 as usize]));
+                0
+            }
+            Op::CodeAddress => code_base.wrapping_add(i.imm),
+            _ => eval_inst(body, i, &vals).expect("pure operation"),
+        };
+    }
+    out
+}
+
+/// Folds constants, selects on a constant or between equal values, and repeated computations
+/// (value numbering), and drops writes of a register's own value. Leaves dead instructions for
+/// [`dce`].
+pub fn fold(body: &Body) -> Body {
+    let mut out = Body::default();
+    let mut map: Vec<Value> = Vec::with_capacity(body.insts.len());
+    let mut known: HashMap<Inst, Value> = HashMap::new();
+    // Constant values, by output instruction.
+    let mut vals: Vec<u64> = Vec::with_capacity(body.insts.len());
+    for i in &body.insts {
+        let mut n = *i;
+        for a in &mut n.args[..i.op.arity()] {
+            *a = map[a.0 as usize];
+        }
+        for a in &mut n.args[i.op.arity()..] {
+            *a = Value(0);
+        }
+        let is_const = |v: Value| out.insts[v.0 as usize].op == Op::Const;
+        let folded = match n.op {
+            Op::WriteReg => {
+                let src = out.insts[n.args[0].0 as usize];
+                if src.op == Op::ReadReg && src.imm == n.imm {
+                    map.push(Value(u32::MAX));
+                    continue;
+                }
+                None
+            }
+            Op::Select if is_const(n.args[0]) => Some(Err(if vals[n.args[0].0 as usize] != 0 { n.args[1] } else { n.args[2] })),
+            Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
+            Op::Const | Op::ReadReg | Op::CodeAddress => None,
+            _ if n.args().iter().all(|&a| is_const(a)) => {
+                let v = eval_inst(&out, &n, &vals).expect("pure operation");
+                Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
+            }
+            _ => None,
+        };
+        let n = match folded {
+            Some(Err(existing)) => {
+                map.push(existing);
+                continue;
+            }
+            Some(Ok(c)) => c,
+            None => n,
+        };
+        if n.op.has_result() {
+            if let Some(&v) = known.get(&n) {
+                map.push(v);
+                continue;
+            }
+        }
+        let v = Value(out.insts.len() as u32);
+        out.insts.push(n);
+        vals.push(if n.op == Op::Const { n.imm } else { 0 });
+        if n.op.has_result() {
+            known.insert(n, v);
+        }
+        map.push(v);
+    }
+    out
+}
+
+/// Removes instructions no register write depends on.
+pub fn dce(body: &Body) -> Body {
+    let mut live = vec![false; body.insts.len()];
+    for (n, i) in body.insts.iter().enumerate().rev() {
+        if i.op == Op::WriteReg {
+            live[n] = true;
+        }
+        if live[n] {
+            for a in i.args() {
+                live[a.0 as usize] = true;
+            }
+        }
+    }
+    let mut out = Body::default();
+    let mut map = vec![Value(u32::MAX); body.insts.len()];
+    for (n, i) in body.insts.iter().enumerate() {
+        if live[n] {
+            let mut k = *i;
+            for a in &mut k.args[..i.op.arity()] {
+                *a = map[a.0 as usize];
+            }
+            map[n] = Value(out.insts.len() as u32);
+            out.insts.push(k);
+        }
+    }
+    out
+}
+
+/// The passes in order: [`fold`], then [`dce`].
+pub fn optimize(body: &Body) -> Body {
+    dce(&fold(body))
+}

@@ -1,0 +1,42 @@
+//! The text form: one instruction per line, `%N = name.type args`.
+
+use std::fmt;
+
+use crate::{Body, Op, Reg, Type};
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            Type::Bool => "bool",
+            Type::I32 => "i32",
+            Type::I64 => "i64",
+        })
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Reg::Sgpr(r) => write!(f, "s{r}"),
+            Reg::Scc => f.write_str("scc"),
+        }
+    }
+}
+
+impl fmt::Display for Body {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for (n, i) in self.insts.iter().enumerate() {
+            let reg = || Reg::from_index(i.imm).map_or_else(|| format!("?{}", i.imm), |r| r.to_string());
+            match i.op {
+                Op::WriteReg => writeln!(f, "write {}, %{}", reg(), i.args[0].0)?,
+                Op::ReadReg => writeln!(f, "%{n} = read.{} {}", i.ty, reg())?,
+                Op::Const | Op::CodeAddress => writeln!(f, "%{n} = {}.{} {:#x}", i.op.name(), i.ty, i.imm)?,
+                _ => {
+                    let args: Vec<String> = i.args().iter().map(|a| format!("%{}", a.0)).collect();
+                    writeln!(f, "%{n} = {}.{} {}", i.op.name(), i.ty, args.join(", "))?
+                }
+            }
+        }
+        Ok(())
+    }
+}
