@@ -13,6 +13,7 @@ use std::fmt;
 use rdna_emu::program::{Program, Src, Step};
 use rdna_emu::sem::{BranchIf, Kind, Salu};
 use rdna_isa::{Class, Field};
+use rdna_ir::Reg;
 
 /// Index into [`Cfg::blocks`].
 pub type BlockId = usize;
@@ -448,7 +449,7 @@ impl Builder<'_> {
                 }
             },
             _ => {
-                consts.step(st, next_pc);
+                consts.step(st);
                 Next::Flow
             }
         }
@@ -518,14 +519,6 @@ impl Consts {
         self.scc = None;
     }
 
-    fn get(&self, src: Src) -> Option<u32> {
-        match src {
-            Src::Sgpr(r) => self.s.get(&r).copied(),
-            Src::Const(c) => Some(c as u32),
-            _ => None,
-        }
-    }
-
     fn get64(&self, src: Src) -> Option<u64> {
         match src {
             Src::Sgpr(r) => Some(self.s.get(&r).copied()? as u64 | (self.s.get(&(r + 1)).copied()? as u64) << 32),
@@ -546,45 +539,28 @@ impl Consts {
         self.set(r + 1, Some((v >> 32) as u32));
     }
 
-    /// Follows the few operations that build code addresses; forgets whatever else writes.
-    fn step(&mut self, st: &Step, next_pc: u64) {
-        let d = st.dst;
-        let (a, b) = (self.get(st.src[0]), self.get(st.src[1]));
-        match st.kind {
-            Kind::Salu(Salu::GetPc) => self.set64(d, next_pc),
-            Kind::Salu(Salu::MovB32) => self.set(d, a),
-            Kind::Salu(Salu::MovB64) => match self.get64(st.src[0]) {
-                Some(v) => self.set64(d, v),
-                None => {
-                    self.set(d, None);
-                    self.set(d + 1, None);
+    /// Follows every lifted scalar operation through the IR (values stay known where their
+    /// inputs are); forgets whatever else writes.
+    fn step(&mut self, st: &Step) {
+        if crate::lift::lifts(st.kind) {
+            let mut b = rdna_ir::Builder::new();
+            let lanes = if st.inst.wave64 { 64 } else { 32 };
+            // PCs here are offsets in the program: `.text` starts at 0.
+            if crate::lift::lift(&mut b, st, lanes, st.pc as u64).is_ok() {
+                let read = |r: Reg| match r {
+                    Reg::Sgpr(n) => self.s.get(&(n as u16)).map(|&v| v as u64),
+                    Reg::Scc => self.scc.map(|c| c as u64),
+                };
+                for (r, v) in rdna_ir::run_known(&b.finish(), read, Some(0)) {
+                    match r {
+                        Reg::Sgpr(n) => self.set(n as u16, v.map(|v| v as u32)),
+                        Reg::Scc => self.scc = v.map(|v| v != 0),
+                    }
                 }
-            },
-            Kind::Salu(Salu::AddU32) => {
-                let r = a.zip(b).map(|(a, b)| a as u64 + b as u64);
-                self.set(d, r.map(|r| r as u32));
-                self.scc = r.map(|r| r >> 32 != 0);
+                return;
             }
-            Kind::Salu(Salu::AddcU32) => {
-                let r = a.zip(b).zip(self.scc).map(|((a, b), c)| a as u64 + b as u64 + c as u64);
-                self.set(d, r.map(|r| r as u32));
-                self.scc = r.map(|r| r >> 32 != 0);
-            }
-            Kind::Salu(Salu::SubU32) => {
-                let r = a.zip(b).map(|(a, b)| (a.wrapping_sub(b), b > a));
-                self.set(d, r.map(|r| r.0));
-                self.scc = r.map(|r| r.1);
-            }
-            Kind::Salu(Salu::SubbU32) => {
-                let r = a.zip(b).zip(self.scc).map(|((a, b), c)| {
-                    let full = a as i64 - b as i64 - c as i64;
-                    (full as u32, full < 0)
-                });
-                self.set(d, r.map(|r| r.0));
-                self.scc = r.map(|r| r.1);
-            }
-            _ => self.forget_writes(st),
         }
+        self.forget_writes(st)
     }
 
     /// Forgets every SGPR the instruction may write, VCC and SCC (conservatively).

@@ -9,7 +9,7 @@
 //!
 //! Operations come from one list ([`ops`]): it fixes each operation's type rule, which
 //! [`verify`] checks, and its meaning, which [`eval`] defines (constant folding and the
-//! reference interpreter [`run`] use it). Passes: [`fold`] (constants, selects on constants,
+//! reference interpreter [`run`] and the partial one [`run_known`] use it). Passes: [`fold`] (constants, selects on constants,
 //! repeated computations, writes of a register's own value) and [`dce`].
 //!
 //! Control flow stays in the frontend's structured tree; regions are what it holds between
@@ -21,7 +21,7 @@ mod print;
 mod verify;
 
 pub use ops::{Op, Sig};
-pub use passes::{dce, eval, fold, optimize, run};
+pub use passes::{dce, eval, fold, optimize, run, run_known};
 pub use verify::{verify, VerifyError};
 
 use std::collections::HashMap;

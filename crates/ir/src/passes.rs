@@ -66,18 +66,41 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
 /// Runs a verified body: `read` gives the registers' values as the region starts, `code_base`
 /// the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
-    let mut vals = vec![0u64; body.insts.len()];
+    run_known(body, |r| Some(read(r)), Some(code_base)).into_iter().map(|(r, v)| (r, v.expect("every input known"))).collect()
+}
+
+/// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
+/// when the arguments it depends on are (a select's, its condition and the chosen argument).
+/// Returns the registers written, with their values where known.
+pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Option<u64>) -> Vec<(Reg, Option<u64>)> {
+    let mut vals: Vec<Option<u64>> = vec![None; body.insts.len()];
     let mut out = Vec::new();
+    let mut args = Vec::with_capacity(3);
     for (n, i) in body.insts.iter().enumerate() {
         let r = Reg::from_index(i.imm);
+        let get = |v: Value| vals[v.0 as usize];
         vals[n] = match i.op {
-            Op::ReadReg => read(r.expect("verified")) & i.ty.mask(),
+            Op::ReadReg => read(r.expect("verified")).map(|v| v & i.ty.mask()),
             Op::WriteReg => {
-                out.push((r.expect("verified"), vals[i.args[0].0 as usize]));
-                0
+                out.push((r.expect("verified"), get(i.args[0])));
+                None
             }
-            Op::CodeAddress => code_base.wrapping_add(i.imm),
-            _ => eval_inst(body, i, &vals).expect("pure operation"),
+            Op::CodeAddress => code_base.map(|b| b.wrapping_add(i.imm)),
+            Op::Select => match get(i.args[0]) {
+                Some(c) => get(if c != 0 { i.args[1] } else { i.args[2] }),
+                None => None,
+            },
+            _ => {
+                args.clear();
+                args.extend(i.args().iter().map(|&a| get(a)));
+                if args.iter().all(Option::is_some) {
+                    let known: Vec<u64> = args.iter().map(|a| a.unwrap()).collect();
+                    let arg_ty = i.args().first().map_or(i.ty, |&a| body.ty(a));
+                    Some(eval(i.op, i.ty, arg_ty, &known, i.imm).expect("pure operation"))
+                } else {
+                    None
+                }
+            }
         };
     }
     out

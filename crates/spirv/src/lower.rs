@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use rdna_emu::program::{Program, Src, Step};
-use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, Logic, MemKind, Num};
+use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, MemKind, Num};
 use rdna_frontend::{kernel_flow, Cfg, Exit, FlowError, Site};
 use rdna_hsa::{CodeObject, Kernel, SgprInput};
 use rdna_isa::{Field, Format};
@@ -29,7 +29,7 @@ mod bytes;
 mod divide;
 pub(crate) mod half;
 mod lds;
-mod salu;
+mod ir;
 pub(crate) mod support;
 mod transcendental;
 mod valu;
@@ -1469,11 +1469,26 @@ impl Gen {
             self.block_loops = 0;
             let blk = &cfg.blocks[bid];
             let mut run: Option<Run> = None;
+            let mut region: Option<(rdna_ir::Builder, usize)> = None;
             for i in blk.first..=blk.last {
                 let step = &prog.steps[i];
                 // Steps that emit nothing stay inside a run.
                 if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm) || (step.kind == Kind::Barrier && self.waves == 1) {
                     continue;
+                }
+                // Scalar instructions gather into an IR region, lowered where it ends.
+                if rdna_frontend::lift::lifts(step.kind) {
+                    if let Some(r) = run.take() {
+                        self.close_run(r.lp);
+                    }
+                    let r = region.get_or_insert_with(|| (rdna_ir::Builder::new(), i));
+                    if let Err(reason) = rdna_frontend::lift::lift(&mut r.0, step, self.lanes, step.pc as u64) {
+                        sites.push(Site::at(prog, step, reason));
+                    }
+                    continue;
+                }
+                if let Some((b, first)) = region.take() {
+                    self.region(prog, b, first, &mut sites);
                 }
                 let access = lane_access(step, self.lanes);
                 if run.as_ref().is_some_and(|r| !access.as_ref().is_some_and(|a| r.admits(a))) {
@@ -1500,6 +1515,9 @@ impl Gen {
             }
             if let Some(r) = run {
                 self.close_run(r.lp);
+            }
+            if let Some((b, first)) = region.take() {
+                self.region(prog, b, first, &mut sites);
             }
             let next = match blk.exit {
                 Exit::Goto(t) => Some(self.c32(t as u32)),
@@ -1540,6 +1558,16 @@ impl Gen {
         self.b.branch_conditional(go, header, merge, []).unwrap();
         self.b.begin_block(Some(merge)).unwrap();
         sites
+    }
+
+    /// Lowers an IR region that began at step `first`: optimized, verified (a verifier error
+    /// is a bug, reported at that step), emitted.
+    fn region(&mut self, prog: &Program, b: rdna_ir::Builder, first: usize, sites: &mut Vec<Site>) {
+        let body = rdna_ir::optimize(&b.finish());
+        match rdna_ir::verify(&body) {
+            Ok(()) => self.emit_ir(&body),
+            Err(e) => sites.push(Site::at(prog, &prog.steps[first], format!("internal: {e}"))),
+        }
     }
 
     /// The block a return (`s_setpc_b64` to a computed address) goes to: the return address is
@@ -1628,13 +1656,12 @@ impl Gen {
             Kind::Barrier => Ok(()),
             Kind::Ds(k) => self.ds(st, k),
             Kind::Smem(m) => self.smem(st, m.dwords, m.buffer),
-            Kind::SLogic { op, wide } => self.slogic(st, op, wide),
-            Kind::SaveExec { op, wrexec } => self.saveexec(st, op, wrexec),
-            Kind::Salu(op) => self.salu(st, op),
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
+            // Lifted into IR regions by `dispatch_loop`.
+            Kind::Salu(_) | Kind::SLogic { .. } | Kind::SaveExec { .. } => Err("internal: a scalar operation outside an IR region".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
             Kind::Vopd => self.vopd(st),
             Kind::Invalid(_) | Kind::Unsupported(_) => Err("internal: admitted by `supports` without a lowering".into()),
@@ -1999,77 +2026,6 @@ impl Gen {
         }
     }
 
-    fn logic(&mut self, op: Logic, ty: Word, a: Word, b: Word) -> Word {
-        let bld = &mut self.b;
-        match op {
-            Logic::And => bld.bitwise_and(ty, None, a, b).unwrap(),
-            Logic::Or => bld.bitwise_or(ty, None, a, b).unwrap(),
-            Logic::Xor => bld.bitwise_xor(ty, None, a, b).unwrap(),
-            Logic::Andn2 => {
-                let nb = bld.not(ty, None, b).unwrap();
-                bld.bitwise_and(ty, None, a, nb).unwrap()
-            }
-            Logic::Orn2 => {
-                let nb = bld.not(ty, None, b).unwrap();
-                bld.bitwise_or(ty, None, a, nb).unwrap()
-            }
-            Logic::Nand => {
-                let x = bld.bitwise_and(ty, None, a, b).unwrap();
-                bld.not(ty, None, x).unwrap()
-            }
-            Logic::Nor => {
-                let x = bld.bitwise_or(ty, None, a, b).unwrap();
-                bld.not(ty, None, x).unwrap()
-            }
-            Logic::Xnor => {
-                let x = bld.bitwise_xor(ty, None, a, b).unwrap();
-                bld.not(ty, None, x).unwrap()
-            }
-            Logic::Andn1 => {
-                let na = bld.not(ty, None, a).unwrap();
-                bld.bitwise_and(ty, None, na, b).unwrap()
-            }
-            Logic::Orn1 => {
-                let na = bld.not(ty, None, a).unwrap();
-                bld.bitwise_or(ty, None, na, b).unwrap()
-            }
-        }
-    }
-
-    fn slogic(&mut self, st: &Step, op: Logic, wide: bool) -> Lowered {
-        let (ty, zero) = if wide { (self.t.u64, self.c64(0)) } else { (self.t.u32, self.c32(0)) };
-        let (a, b) = if wide { (self.src64(st.src[0], None)?, self.src64(st.src[1], None)?) } else { (self.src32(st.src[0], None)?, self.src32(st.src[1], None)?) };
-        let d = self.logic(op, ty, a, b);
-        if wide {
-            self.wr_s64(st.dst, d);
-        } else {
-            self.wr_s(st.dst, d);
-        }
-        let nz = self.b.i_not_equal(self.t.bool, None, d, zero).unwrap();
-        self.wr_scc(nz);
-        Ok(())
-    }
-
-    /// `s_<op>_saveexec`: SDST = EXEC; EXEC = op(S0, EXEC) (`wrexec`: op(EXEC, S0) and SDST gets
-    /// the new EXEC); SCC = EXEC != 0.
-    fn saveexec(&mut self, st: &Step, op: Logic, wrexec: bool) -> Lowered {
-        let s0 = if self.lanes == 64 { self.src64(st.src[0], None)? } else {
-            let v = self.src32(st.src[0], None)?;
-            self.b.u_convert(self.t.u64, None, v).unwrap()
-        };
-        let exec = self.exec();
-        let new = if wrexec { self.logic(op, self.t.u64, exec, s0) } else { self.logic(op, self.t.u64, s0, exec) };
-        let keep = self.c64(if self.lanes == 64 { u64::MAX } else { u32::MAX as u64 });
-        let new = self.b.bitwise_and(self.t.u64, None, new, keep).unwrap();
-        self.wr_mask(st.dst, if wrexec { new } else { exec });
-        self.wr_mask(EXEC, new);
-        let z = self.c64(0);
-        let nz = self.b.i_not_equal(self.t.bool, None, new, z).unwrap();
-        self.wr_scc(nz);
-        Ok(())
-    }
-
-    /// The lane mask a carry-in or v_cndmask reads: SRC2 in VOP3, VCC otherwise.
     fn mask_in(&mut self, st: &Step) -> Result<Word, String> {
         if st.inst.format == Format::Vop3 {
             match st.src[2] {

@@ -4,7 +4,7 @@
 //! operands (op_sel, clamp on integers, d16, a message other than MSG_DEALLOC_VGPRS) are made
 //! by the lowering itself.
 
-use rdna_emu::sem::{Atomic, DsKind, Kind, MemKind, Num, Salu, VOp};
+use rdna_emu::sem::{Atomic, DsKind, Kind, MemKind, Num, VOp};
 use rdna_isa::Format;
 
 /// `Ok` when instructions of this kind in this encoding are lowered; else why not.
@@ -13,7 +13,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Nop | Kind::Branch(_) | Kind::EndPgm | Kind::Barrier | Kind::Sendmsg | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Vopd => Ok(()),
         Kind::Ds(k) => ds(k),
         Kind::Smem(_) => Ok(()),
-        Kind::Salu(op) if salu(op) => Ok(()),
+        Kind::Salu(_) if rdna_frontend::lift::lifts(kind) => Ok(()),
         Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
         Kind::Valu(op) if format.is_sdwa() => match super::valu::out_of(op) {
             // VOP1/VOP2 SDWA of operations with a 32-bit (or 16-bit) result.
@@ -51,23 +51,6 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Mem(_) => Err(format!("{format:?} memory instructions are not recompiled yet")),
         Kind::Invalid(_) | Kind::Unsupported(_) => Err("an instruction the emulator does not run either".into()),
     }
-}
-
-/// The scalar operations `Gen::salu` lowers.
-fn salu(op: Salu) -> bool {
-    use Salu::*;
-    matches!(
-        op,
-        MovB32 | MovB64 | CmovB32 | CmovB64 | CselectB32 | CselectB64 | CmovkI32 | NotB32 | NotB64 | BrevB32 | Bcnt0B32 | Bcnt1B32 | Bcnt0B64
-            | Bcnt1B64 | Ff0B32 | Ff1B32 | Ff0B64 | Ff1B64 | FlbitB32 | FlbitI32 | FlbitB64 | FlbitI64 | SextI8 | SextI16 | Bitset0B32 | Bitset1B32
-            | AbsI32 | AddU32 | AddcU32 | SubU32 | SubbU32 | AddI32 | SubI32 | AddkI32 | MinI32 | MaxI32 | MinU32 | MaxU32 | LshlB32 | LshrB32
-            | AshrI32 | LshlB64 | LshrB64 | AshrI64 | BfmB32 | MulI32 | MulkI32 | MulHiU32 | MulHiI32 | BfeU32 | BfeI32 | BfeU64 | BfeI64
-            | AbsdiffI32 | Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 | PackLl | PackLh | PackHh | PackHl | MovkI32 | CmpkEqI32
-            | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
-            | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
-            | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 | GetPc | SetPc | SwapPc | CallB64 | SetregB32
-            | SetregImm32B32 | BfmB64 | BrevB64 | Bitset0B64 | Bitset1B64 | QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64
-    )
 }
 
 fn integer_atomic(op: Atomic) -> bool {

@@ -1,0 +1,149 @@
+//! IR regions ([`rdna_ir::Body`]) to SPIR-V: one arm per IR operation, no wildcard, so an
+//! operation added to `rdna_ir::ops` without a lowering here does not compile. Registers enter
+//! and leave through the wave's register variables (`rd_s`/`wr_s`, SCC).
+
+use rdna_ir::{Body, Op as IrOp, Reg, Type};
+use rspirv::spirv::{GLOp, Op, Word};
+
+use super::Gen;
+
+impl Gen {
+    fn ir_type(&self, t: Type) -> Word {
+        match t {
+            Type::Bool => self.t.bool,
+            Type::I32 => self.t.u32,
+            Type::I64 => self.t.u64,
+        }
+    }
+
+    /// Emits a verified region.
+    pub(super) fn emit_ir(&mut self, body: &Body) {
+        let mut ids: Vec<Word> = Vec::with_capacity(body.insts.len());
+        for i in &body.insts {
+            let ty = self.ir_type(i.ty);
+            let a: Vec<Word> = i.args().iter().map(|v| ids[v.0 as usize]).collect();
+            let arg_ty = i.args().first().map_or(i.ty, |&v| body.ty(v));
+            let wide = arg_ty == Type::I64;
+            let id = match i.op {
+                IrOp::Const => match i.ty {
+                    Type::Bool if i.imm != 0 => self.b.constant_true(ty),
+                    Type::Bool => self.b.constant_false(ty),
+                    Type::I32 => self.c32(i.imm as u32),
+                    Type::I64 => self.c64(i.imm),
+                },
+                IrOp::ReadReg => match Reg::from_index(i.imm) {
+                    Some(Reg::Sgpr(r)) => self.rd_s(r as u16),
+                    _ => self.rd_scc(),
+                },
+                IrOp::WriteReg => {
+                    match Reg::from_index(i.imm) {
+                        Some(Reg::Sgpr(r)) => self.wr_s(r as u16, a[0]),
+                        _ => self.wr_scc(a[0]),
+                    }
+                    0
+                }
+                IrOp::CodeAddress => {
+                    let at = self.c64(self.text_in_image + i.imm);
+                    self.op(Op::IAdd, ty, &[self.image, at])
+                }
+                IrOp::IAdd => self.op(Op::IAdd, ty, &a),
+                IrOp::ISub => self.op(Op::ISub, ty, &a),
+                IrOp::IMul => self.op(Op::IMul, ty, &a),
+                IrOp::And => self.op(Op::BitwiseAnd, ty, &a),
+                IrOp::Or => self.op(Op::BitwiseOr, ty, &a),
+                IrOp::Xor => self.op(Op::BitwiseXor, ty, &a),
+                IrOp::UMin => self.gl(GLOp::UMin, ty, &a),
+                IrOp::Shl | IrOp::LShr | IrOp::AShr => {
+                    // SPIR-V leaves amounts of the width or more undefined; the IR takes them
+                    // modulo the width.
+                    let bits = i.ty.bits() as u64;
+                    let amount = match body.constant(i.args[1]) {
+                        Some(k) if wide => self.c64(k % bits),
+                        Some(k) => self.c32((k % bits) as u32),
+                        None => {
+                            let m = if wide { self.c64(bits - 1) } else { self.c32(bits as u32 - 1) };
+                            self.op(Op::BitwiseAnd, ty, &[a[1], m])
+                        }
+                    };
+                    let code = match i.op {
+                        IrOp::Shl => Op::ShiftLeftLogical,
+                        IrOp::LShr => Op::ShiftRightLogical,
+                        _ => Op::ShiftRightArithmetic,
+                    };
+                    self.op(code, ty, &[a[0], amount])
+                }
+                IrOp::Not => self.op(Op::Not, ty, &a),
+                // Vulkan's bit instructions take 32-bit operands: 64-bit ones go by halves.
+                IrOp::BitReverse if wide => {
+                    let (lo, hi) = self.split64(a[0]);
+                    let u = self.t.u32;
+                    let (lo, hi) = (self.op(Op::BitReverse, u, &[lo]), self.op(Op::BitReverse, u, &[hi]));
+                    self.join64(hi, lo)
+                }
+                IrOp::BitReverse => self.op(Op::BitReverse, ty, &a),
+                IrOp::BitCount if wide => {
+                    let (lo, hi) = self.split64(a[0]);
+                    let u = self.t.u32;
+                    let (x, y) = (self.op(Op::BitCount, u, &[lo]), self.op(Op::BitCount, u, &[hi]));
+                    self.op(Op::IAdd, u, &[x, y])
+                }
+                IrOp::BitCount => self.op(Op::BitCount, ty, &a),
+                IrOp::FindLsb => self.first_bit(a[0], wide),
+                IrOp::FindMsb => self.find_msb(a[0], wide),
+                IrOp::Eq => self.op(Op::IEqual, ty, &a),
+                IrOp::Ne => self.op(Op::INotEqual, ty, &a),
+                IrOp::ULt => self.op(Op::ULessThan, ty, &a),
+                IrOp::ULe => self.op(Op::ULessThanEqual, ty, &a),
+                IrOp::UGt => self.op(Op::UGreaterThan, ty, &a),
+                IrOp::UGe => self.op(Op::UGreaterThanEqual, ty, &a),
+                IrOp::SLt => self.op(Op::SLessThan, ty, &a),
+                IrOp::SLe => self.op(Op::SLessThanEqual, ty, &a),
+                IrOp::SGt => self.op(Op::SGreaterThan, ty, &a),
+                IrOp::SGe => self.op(Op::SGreaterThanEqual, ty, &a),
+                IrOp::Select => self.op(Op::Select, ty, &a),
+                IrOp::ZExt => self.op(Op::UConvert, ty, &a),
+                IrOp::SExt => self.op(Op::SConvert, ty, &a),
+                IrOp::Lo => self.op(Op::UConvert, ty, &a),
+                IrOp::Hi => self.split64(a[0]).1,
+                IrOp::Concat => self.join64(a[0], a[1]),
+                IrOp::BoolToInt => self.bool_to_u32(a[0]),
+            };
+            ids.push(id);
+        }
+    }
+
+    /// Lowest set bit index or all ones, 32 or 64 bits wide (the IR's `findlsb`).
+    pub(super) fn first_bit(&mut self, v: Word, wide: bool) -> Word {
+        if !wide {
+            return self.gl(GLOp::FindILsb, self.t.u32, &[v]);
+        }
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let (lo, hi) = self.split64(v);
+        let l0 = self.gl(GLOp::FindILsb, u, &[lo]);
+        let l1 = self.gl(GLOp::FindILsb, u, &[hi]);
+        let c32 = self.c32(32);
+        let l1b = self.op(Op::IAdd, u, &[l1, c32]);
+        let z = self.c32(0);
+        let none = self.c32(u32::MAX);
+        let hi_set = self.op(Op::INotEqual, boolt, &[hi, z]);
+        let lo_set = self.op(Op::INotEqual, boolt, &[lo, z]);
+        let r = self.sel(u, hi_set, l1b, none);
+        self.sel(u, lo_set, l0, r)
+    }
+
+    /// Highest set bit index or all ones, 32 or 64 bits wide (the IR's `findmsb`).
+    fn find_msb(&mut self, v: Word, wide: bool) -> Word {
+        if !wide {
+            return self.gl(GLOp::FindUMsb, self.t.u32, &[v]);
+        }
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let (lo, hi) = self.split64(v);
+        let ml = self.gl(GLOp::FindUMsb, u, &[lo]);
+        let mh = self.gl(GLOp::FindUMsb, u, &[hi]);
+        let c32 = self.c32(32);
+        let from_hi = self.op(Op::IAdd, u, &[mh, c32]);
+        let z = self.c32(0);
+        let hi_set = self.op(Op::INotEqual, boolt, &[hi, z]);
+        self.sel(u, hi_set, from_hi, ml)
+    }
+}
