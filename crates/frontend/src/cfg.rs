@@ -550,11 +550,13 @@ impl Consts {
                 let read = |r: Reg| match r {
                     Reg::Sgpr(n) => self.s.get(&(n as u16)).map(|&v| v as u64),
                     Reg::Scc => self.scc.map(|c| c as u64),
+                    Reg::Vgpr(_) => None,
                 };
-                for (r, v) in rdna_ir::run_known(&b.finish(), read, Some(0)) {
-                    match r {
-                        Reg::Sgpr(n) => self.set(n as u16, v.map(|v| v as u32)),
-                        Reg::Scc => self.scc = v.map(|v| v != 0),
+                for e in rdna_ir::run_known(&b.finish(), read, Some(0), None) {
+                    match e.reg {
+                        Reg::Sgpr(n) => self.set(n as u16, e.value.map(|v| v as u32)),
+                        Reg::Scc => self.scc = e.value.map(|v| v != 0),
+                        Reg::Vgpr(_) => {}
                     }
                 }
                 return;

@@ -1,13 +1,15 @@
-//! Lifting decoded scalar instructions into the IR ([`rdna_ir`]): SALU operations, scalar
-//! logic and the EXEC-saving forms. One arm per operation, each mirroring
-//! `rdna_emu::exec` (the reference); `tests/lift.rs` runs every arm against the emulator.
+//! Lifting decoded instructions into the IR ([`rdna_ir`]): SALU operations, scalar logic and
+//! the EXEC-saving forms into wave regions ([`lift`]); plain 32-bit integer VALU operations into
+//! lane regions ([`lift_lane`]). One arm per operation, each mirroring `rdna_emu::exec` and
+//! `rdna_emu::valu` (the references); `tests/lift.rs` runs every arm against the emulator.
 //!
 //! Sources and destinations follow the emulator's register file: reads of SGPRs past 127 and
 //! of `null` are 0, writes to them vanish, lane masks are one SGPR in wave32 and a pair in
 //! wave64.
 
 use rdna_emu::program::{Src, Step};
-use rdna_emu::sem::{Kind, Logic, Salu};
+use rdna_emu::sem::{Kind, Logic, Salu, VOp};
+use rdna_isa::Format;
 use rdna_ir::{Builder, Op, Reg, Value};
 
 const NULL: u16 = 125;
@@ -110,6 +112,7 @@ impl Lifter<'_> {
     fn src32(&mut self, s: Src) -> Result<Value, String> {
         Ok(match s {
             Src::Sgpr(r) => self.sgpr(r),
+            Src::Vgpr(r) if self.b.is_per_lane() && r < 256 => self.b.read(Reg::Vgpr(r as u8)),
             Src::Const(c) => self.b.c32(c as u32),
             Src::Scc => {
                 let c = self.scc();
@@ -571,4 +574,308 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         _ => return Err(format!("scalar operation {op:?} is not recompiled yet")),
     }
     Ok(())
+}
+
+/// Whether [`lift_lane`] handles this step: a plain 32-bit integer VALU operation (no
+/// modifiers, DPP, SDWA or packed form; every source one dword).
+pub fn lifts_lane(st: &Step) -> bool {
+    let Kind::Valu(op) = st.kind else { return false };
+    let f = st.inst.format;
+    // A mask source (SRC2 of v_cndmask and the carry-in forms) is a wave-wide value.
+    let lane_sources = if reads_mask(op) { 2 } else { st.nsrc as usize };
+    // A carry-out into EXEC changes the lanes that run while they run: not in a region.
+    let carry_into_exec = writes_carry(op) && (EXEC..EXEC + 2).contains(&st.carry_dst());
+    st.plain
+        && !f.is_dpp16()
+        && !f.is_dpp8()
+        && !f.is_sdwa()
+        && f != Format::Vop3p
+        && lane_op(op)
+        && st.sw[..lane_sources.min(3)].iter().all(|&w| w <= 1)
+        && st.dst < 256
+        && !carry_into_exec
+}
+
+fn writes_carry(op: VOp) -> bool {
+    use VOp::*;
+    matches!(op, AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32)
+}
+
+fn reads_mask(op: VOp) -> bool {
+    matches!(op, VOp::CndmaskB32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32)
+}
+
+fn lane_op(op: VOp) -> bool {
+    use VOp::*;
+    matches!(
+        op,
+        MovB32 | CndmaskB32 | MulI32I24 | MulHiI32I24 | MulU32U24 | MulHiU32U24 | MinI32 | MaxI32 | MinU32 | MaxU32 | LshrrevB32 | AshrrevI32
+            | LshlrevB32 | AndB32 | OrB32 | XorB32 | XnorB32 | NotB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | AddNcI32 | SubNcI32 | AddCoU32
+            | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 | MulLoU32 | MulHiU32 | MulHiI32 | MadU32U24 | MadI32I24 | BfeU32
+            | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | LshlAddU32
+            | AddLshlU32 | Add3U32 | LshlOrB32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | BcntU32B32 | MbcntLoU32B32 | MbcntHiU32B32 | BfrevB32
+            | FfbhU32 | FfblB32 | FfbhI32
+    )
+}
+
+/// Lifts one vector instruction ([`lifts_lane`] says which) into the lane region `b` (see
+/// [`rdna_ir::Builder::per_lane`]) of a wave of `lanes` lanes.
+pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
+    use VOp::*;
+    let Kind::Valu(op) = st.kind else { return Err(format!("internal: {:?} is not a vector operation", st.kind)) };
+    if !b.is_per_lane() {
+        return Err("internal: a vector operation in a wave region".into());
+    }
+    let mut l = Lifter { b, lanes };
+    let reads_mask = reads_mask(op);
+    let n = if reads_mask { 2 } else { st.nsrc as usize };
+    let mut s = Vec::with_capacity(3);
+    for i in 0..n {
+        s.push(l.src32(st.src[i])?);
+    }
+    // The lane's bit of the carry-in / select mask: SRC2 in VOP3, VCC otherwise.
+    let cin = if reads_mask { Some(l.lane_bit_of(if st.inst.format.is_vop3() { st.src[2] } else { Src::Sgpr(VCC) })?) } else { None };
+    let (a, b_, c) = (s[0], s.get(1).copied(), s.get(2).copied());
+    let b = || b_.ok_or_else(|| "missing second source".to_string());
+    let c = || c.ok_or_else(|| "missing third source".to_string());
+    let k = |l: &mut Lifter, v: u32| l.b.c32(v);
+    let s24 = |l: &mut Lifter, x: Value| {
+        let eight = l.b.c32(8);
+        let up = l.op(Op::Shl, &[x, eight]);
+        l.op(Op::AShr, &[up, eight])
+    };
+    let u24 = |l: &mut Lifter, x: Value| {
+        let m = l.b.c32(0xff_ffff);
+        l.op(Op::And, &[x, m])
+    };
+    let min_max = |l: &mut Lifter, code: Op, x: Value, y: Value| {
+        let pick_x = l.op(code, &[x, y]);
+        l.op(Op::Select, &[pick_x, x, y])
+    };
+    let mut carry = None;
+    let r = match op {
+        MovB32 => a,
+        CndmaskB32 => l.op(Op::Select, &[cin.unwrap(), b()?, a]),
+        MulI32I24 => {
+            let (x, y) = (s24(&mut l, a), s24(&mut l, b()?));
+            l.op(Op::IMul, &[x, y])
+        }
+        MulHiI32I24 | MulHiU32U24 => {
+            let (x, y) = if op == MulHiI32I24 { (s24(&mut l, a), s24(&mut l, b()?)) } else { (u24(&mut l, a), u24(&mut l, b()?)) };
+            let ext = if op == MulHiI32I24 { Op::SExt } else { Op::ZExt };
+            let (x, y) = (l.op(ext, &[x]), l.op(ext, &[y]));
+            let p = l.op(Op::IMul, &[x, y]);
+            l.op(Op::Hi, &[p])
+        }
+        MulU32U24 => {
+            let (x, y) = (u24(&mut l, a), u24(&mut l, b()?));
+            l.op(Op::IMul, &[x, y])
+        }
+        MinI32 => min_max(&mut l, Op::SLt, a, b()?),
+        MaxI32 => min_max(&mut l, Op::SGt, a, b()?),
+        MinU32 => min_max(&mut l, Op::ULt, a, b()?),
+        MaxU32 => min_max(&mut l, Op::UGt, a, b()?),
+        Min3I32 | Max3I32 | Min3U32 | Max3U32 => {
+            let code = match op {
+                Min3I32 => Op::SLt,
+                Max3I32 => Op::SGt,
+                Min3U32 => Op::ULt,
+                _ => Op::UGt,
+            };
+            let x = min_max(&mut l, code, a, b()?);
+            min_max(&mut l, code, x, c()?)
+        }
+        // max(x, y) then min with max(min(x, y), z).
+        Med3I32 | Med3U32 => {
+            let (lt, gt) = if op == Med3I32 { (Op::SLt, Op::SGt) } else { (Op::ULt, Op::UGt) };
+            let y = b()?;
+            let hi = min_max(&mut l, gt, a, y);
+            let lo = min_max(&mut l, lt, a, y);
+            let lo = min_max(&mut l, gt, lo, c()?);
+            min_max(&mut l, lt, hi, lo)
+        }
+        LshrrevB32 => l.op(Op::LShr, &[b()?, a]),
+        AshrrevI32 => l.op(Op::AShr, &[b()?, a]),
+        LshlrevB32 => l.op(Op::Shl, &[b()?, a]),
+        AndB32 => l.op(Op::And, &[a, b()?]),
+        OrB32 => l.op(Op::Or, &[a, b()?]),
+        XorB32 => l.op(Op::Xor, &[a, b()?]),
+        XnorB32 => {
+            let x = l.op(Op::Xor, &[a, b()?]);
+            l.op(Op::Not, &[x])
+        }
+        NotB32 => l.op(Op::Not, &[a]),
+        AddNcU32 | AddNcI32 => l.op(Op::IAdd, &[a, b()?]),
+        SubNcU32 | SubNcI32 => l.op(Op::ISub, &[a, b()?]),
+        SubrevNcU32 => l.op(Op::ISub, &[b()?, a]),
+        // Sums and differences in 64 bits: bit 32 is the carry, a negative result the borrow.
+        AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 => {
+            let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (b()?, a) } else { (a, b()?) };
+            let (x, y) = (l.op(Op::ZExt, &[x]), l.op(Op::ZExt, &[y]));
+            let cin = match cin {
+                Some(bit) => {
+                    let i = l.op(Op::BoolToInt, &[bit]);
+                    l.op(Op::ZExt, &[i])
+                }
+                None => l.b.c64(0),
+            };
+            let add = matches!(op, AddCoU32 | AddCoCiU32);
+            let y = l.op(Op::IAdd, &[y, cin]);
+            let full = l.op(if add { Op::IAdd } else { Op::ISub }, &[x, y]);
+            carry = Some(if add {
+                let hi = l.op(Op::Hi, &[full]);
+                let one = l.b.c32(1);
+                let bit = l.op(Op::And, &[hi, one]);
+                l.op(Op::Eq, &[bit, one])
+            } else {
+                l.op(Op::ULt, &[x, y])
+            });
+            l.op(Op::Lo, &[full])
+        }
+        MulLoU32 => l.op(Op::IMul, &[a, b()?]),
+        MulHiU32 | MulHiI32 => {
+            let ext = if op == MulHiU32 { Op::ZExt } else { Op::SExt };
+            let (x, y) = (l.op(ext, &[a]), l.op(ext, &[b()?]));
+            let p = l.op(Op::IMul, &[x, y]);
+            l.op(Op::Hi, &[p])
+        }
+        MadU32U24 | MadI32I24 => {
+            let (x, y) = if op == MadI32I24 { (s24(&mut l, a), s24(&mut l, b()?)) } else { (u24(&mut l, a), u24(&mut l, b()?)) };
+            let p = l.op(Op::IMul, &[x, y]);
+            l.op(Op::IAdd, &[p, c()?])
+        }
+        // The field at b[4:0], c[4:0] bits wide (0 wide: 0); the signed form extends its top bit.
+        BfeU32 | BfeI32 => {
+            let shifted = l.op(if op == BfeI32 { Op::AShr } else { Op::LShr }, &[a, b()?]);
+            let (one, wd) = (k(&mut l, 1), c()?);
+            let m = l.op(Op::Shl, &[one, wd]);
+            let m = l.op(Op::ISub, &[m, one]);
+            let x = l.op(Op::And, &[shifted, m]);
+            if op == BfeI32 {
+                let (thirty_one, thirty_two) = (k(&mut l, 31), k(&mut l, 32));
+                let w = l.op(Op::And, &[wd, thirty_one]);
+                let up = l.op(Op::ISub, &[thirty_two, w]);
+                let y = l.op(Op::Shl, &[x, up]);
+                l.op(Op::AShr, &[y, up])
+            } else {
+                x
+            }
+        }
+        BfiB32 => {
+            let x = l.op(Op::And, &[a, b()?]);
+            let na = l.op(Op::Not, &[a]);
+            let y = l.op(Op::And, &[na, c()?]);
+            l.op(Op::Or, &[x, y])
+        }
+        BfmB32 => {
+            let one = k(&mut l, 1);
+            let m = l.op(Op::Shl, &[one, a]);
+            let m = l.op(Op::ISub, &[m, one]);
+            l.op(Op::Shl, &[m, b()?])
+        }
+        // {a, b} as 64 bits, shifted right by c[4:0] bits (alignbyte: c[1:0] bytes).
+        AlignbitB32 | AlignbyteB32 => {
+            let wide = l.op(Op::Concat, &[b()?, a]);
+            let amount = if op == AlignbitB32 {
+                let m = k(&mut l, 31);
+                l.op(Op::And, &[c()?, m])
+            } else {
+                let (m, three) = (k(&mut l, 3), k(&mut l, 3));
+                let by = l.op(Op::And, &[c()?, m]);
+                l.op(Op::Shl, &[by, three])
+            };
+            let amount = l.op(Op::ZExt, &[amount]);
+            let x = l.op(Op::LShr, &[wide, amount]);
+            l.op(Op::Lo, &[x])
+        }
+        LshlAddU32 | LshlOrB32 => {
+            let x = l.op(Op::Shl, &[a, b()?]);
+            l.op(if op == LshlAddU32 { Op::IAdd } else { Op::Or }, &[x, c()?])
+        }
+        AddLshlU32 => {
+            let x = l.op(Op::IAdd, &[a, b()?]);
+            l.op(Op::Shl, &[x, c()?])
+        }
+        Add3U32 | Or3B32 | Xor3B32 => {
+            let code = match op {
+                Add3U32 => Op::IAdd,
+                Or3B32 => Op::Or,
+                _ => Op::Xor,
+            };
+            let x = l.op(code, &[a, b()?]);
+            l.op(code, &[x, c()?])
+        }
+        AndOrB32 => {
+            let x = l.op(Op::And, &[a, b()?]);
+            l.op(Op::Or, &[x, c()?])
+        }
+        XadU32 => {
+            let x = l.op(Op::Xor, &[a, b()?]);
+            l.op(Op::IAdd, &[x, c()?])
+        }
+        BcntU32B32 => {
+            let x = l.op(Op::BitCount, &[a]);
+            l.op(Op::IAdd, &[x, b()?])
+        }
+        // Bits of a below the lane's bit in the low (high) half of a wave-wide mask, plus b.
+        MbcntLoU32B32 | MbcntHiU32B32 => {
+            let lane = l.b.lane_id();
+            let lane = l.op(Op::ZExt, &[lane]);
+            let one = l.b.c64(1);
+            let below = l.op(Op::Shl, &[one, lane]);
+            let below = l.op(Op::ISub, &[below, one]);
+            let half = l.op(if op == MbcntLoU32B32 { Op::Lo } else { Op::Hi }, &[below]);
+            let x = l.op(Op::And, &[a, half]);
+            let x = l.op(Op::BitCount, &[x]);
+            l.op(Op::IAdd, &[x, b()?])
+        }
+        BfrevB32 => l.op(Op::BitReverse, &[a]),
+        FfblB32 => l.op(Op::FindLsb, &[a]),
+        // Leading zeros, or leading copies of the sign bit (the sign included); all ones
+        // where there is no such bit.
+        FfbhU32 | FfbhI32 => {
+            let x = if op == FfbhI32 {
+                let z = k(&mut l, 0);
+                let neg = l.op(Op::SLt, &[a, z]);
+                let na = l.op(Op::Not, &[a]);
+                l.op(Op::Select, &[neg, na, a])
+            } else {
+                a
+            };
+            let msb = l.op(Op::FindMsb, &[x]);
+            let none = k(&mut l, u32::MAX);
+            let is_none = l.op(Op::Eq, &[msb, none]);
+            let top = k(&mut l, 31);
+            let n = l.op(Op::ISub, &[top, msb]);
+            l.op(Op::Select, &[is_none, none, n])
+        }
+        _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
+    };
+    l.b.write(Reg::Vgpr(st.dst as u8), r);
+    if let Some(bit) = carry {
+        let d = st.carry_dst();
+        if d < 128 && d != NULL {
+            l.b.write_lane_bit(d as u8, bit);
+        }
+    }
+    Ok(())
+}
+
+impl Lifter<'_> {
+    /// The running lane's bit of a lane-mask source: the bit this region set, if it set one,
+    /// else the mask's bit (an SGPR mask, or a constant cut to the wave's lanes).
+    fn lane_bit_of(&mut self, s: Src) -> Result<Value, String> {
+        if let Src::Sgpr(r) = s {
+            if let Some(bit) = (r < 128).then(|| self.b.lane_bit(r as u8)).flatten() {
+                return Ok(bit);
+            }
+        }
+        let m = self.mask_src(s)?;
+        let lane = self.b.lane_id();
+        let lane = self.op(Op::ZExt, &[lane]);
+        let x = self.op(Op::LShr, &[m, lane]);
+        let one = self.b.c64(1);
+        let bit = self.op(Op::And, &[x, one]);
+        Ok(self.op(Op::Eq, &[bit, one]))
+    }
 }

@@ -232,6 +232,7 @@ fn check(mcpu: &str, text: &str, wave64: bool) {
             let read = |r: Reg| match r {
                 Reg::Sgpr(n) => s[n as usize] as u64,
                 Reg::Scc => scc as u64,
+                Reg::Vgpr(_) => panic!("a wave region read a VGPR"),
             };
             for (form, body) in [("lifted", &body), ("optimized", &opt)] {
                 let (mut got_s, mut got_scc) = (s, scc);
@@ -239,6 +240,7 @@ fn check(mcpu: &str, text: &str, wave64: bool) {
                     match r {
                         Reg::Sgpr(n) => got_s[n as usize] = v as u32,
                         Reg::Scc => got_scc = v != 0,
+                        Reg::Vgpr(_) => panic!("a wave region wrote a VGPR"),
                     }
                 }
                 if (got_s, got_scc) != want {
@@ -266,4 +268,195 @@ fn scalar_operations_match_the_emulator_wave64() {
 #[test]
 fn gfx11_scalar_operations_match_the_emulator() {
     check("gfx1100", "s_pack_hl_b32_b16 s5, s1, s2\ns_and_not1_b32 s5, s1, s2\ns_cls_i32 s5, s1\ns_and_not0_saveexec_b32 s5, s1\ns_and_not0_wrexec_b32 s5, s1\ns_or_not1_saveexec_b32 s5, s1\n", false);
+}
+
+/// Vector instructions for both wave sizes (masks are written per wave size below).
+const VECTOR: &str = "
+v_mov_b32 v5, v1
+v_mov_b32 v5, s1
+v_mov_b32 v5, 0x1234
+v_mul_i32_i24 v5, v1, v2
+v_mul_hi_i32_i24 v5, v1, v2
+v_mul_u32_u24 v5, v1, v2
+v_mul_hi_u32_u24 v5, v1, v2
+v_min_i32 v5, v1, v2
+v_max_i32 v5, v1, v2
+v_min_u32 v5, v1, v2
+v_max_u32 v5, v1, v2
+v_lshrrev_b32 v5, v1, v2
+v_ashrrev_i32 v5, v1, v2
+v_lshlrev_b32 v5, v1, v2
+v_lshlrev_b32 v5, 2, v1
+v_and_b32 v5, v1, v2
+v_or_b32 v5, v1, v2
+v_xor_b32 v5, v1, v2
+v_xnor_b32 v5, v1, v2
+v_not_b32 v5, v1
+v_add_nc_u32 v5, v1, v2
+v_add_nc_u32 v5, s1, v2
+v_sub_nc_u32 v5, v1, v2
+v_subrev_nc_u32 v5, v1, v2
+v_add_nc_i32 v5, v1, v2
+v_sub_nc_i32 v5, v1, v2
+v_mul_lo_u32 v5, v1, v2
+v_mul_hi_u32 v5, v1, v2
+v_mul_hi_i32 v5, v1, v2
+v_mad_u32_u24 v5, v1, v2, v3
+v_mad_i32_i24 v5, v1, v2, v3
+v_bfe_u32 v5, v1, v2, v3
+v_bfe_i32 v5, v1, v2, v3
+v_bfe_u32 v5, v1, 8, 5
+v_bfi_b32 v5, v1, v2, v3
+v_bfm_b32 v5, v1, v2
+v_alignbit_b32 v5, v1, v2, v3
+v_alignbyte_b32 v5, v1, v2, v3
+v_min3_i32 v5, v1, v2, v3
+v_max3_i32 v5, v1, v2, v3
+v_min3_u32 v5, v1, v2, v3
+v_max3_u32 v5, v1, v2, v3
+v_med3_i32 v5, v1, v2, v3
+v_med3_u32 v5, v1, v2, v3
+v_lshl_add_u32 v5, v1, v2, v3
+v_add_lshl_u32 v5, v1, v2, v3
+v_add3_u32 v5, v1, v2, v3
+v_lshl_or_b32 v5, v1, v2, v3
+v_and_or_b32 v5, v1, v2, v3
+v_or3_b32 v5, v1, v2, v3
+v_xor3_b32 v5, v1, v2, v3
+v_xad_u32 v5, v1, v2, v3
+v_bcnt_u32_b32 v5, v1, v2
+v_mbcnt_lo_u32_b32 v5, v1, v2
+v_mbcnt_hi_u32_b32 v5, v1, v2
+v_bfrev_b32 v5, v1
+v_ffbh_u32 v5, v1
+v_ffbl_b32 v5, v1
+v_ffbh_i32 v5, v1
+";
+
+const VECTOR32: &str = "
+v_cndmask_b32 v5, v1, v2, vcc_lo
+v_cndmask_b32_e64 v5, v1, v2, s4
+v_add_co_u32 v5, vcc_lo, v1, v2
+v_add_co_u32 v5, s4, v1, v2
+v_sub_co_u32 v5, vcc_lo, v1, v2
+v_subrev_co_u32 v5, s4, v1, v2
+v_add_co_ci_u32 v5, vcc_lo, v1, v2, vcc_lo
+v_add_co_ci_u32_e64 v5, s6, v1, v2, s4
+v_sub_co_ci_u32 v5, vcc_lo, v1, v2, vcc_lo
+v_subrev_co_ci_u32_e64 v5, s4, v1, v2, s4
+v_add_co_u32 v5, null, v1, v2
+";
+
+const VECTOR64: &str = "
+v_cndmask_b32 v5, v1, v2, vcc
+v_cndmask_b32_e64 v5, v1, v2, s[4:5]
+v_add_co_u32 v5, vcc, v1, v2
+v_add_co_u32 v5, s[4:5], v1, v2
+v_sub_co_u32 v5, vcc, v1, v2
+v_subrev_co_u32 v5, s[4:5], v1, v2
+v_add_co_ci_u32 v5, vcc, v1, v2, vcc
+v_add_co_ci_u32_e64 v5, s[6:7], v1, v2, s[4:5]
+v_sub_co_ci_u32 v5, vcc, v1, v2, vcc
+v_subrev_co_ci_u32_e64 v5, s[4:5], v1, v2, s[4:5]
+";
+
+/// Each vector instruction from many wave states, in the emulator and as a lane region run for
+/// every lane EXEC enables; VGPRs (every lane), SGPRs and SCC must agree. A lane's bit written to
+/// a mask makes, over the wave, the mask of the enabled lanes' bits.
+fn check_lanes(text: &str, wave64: bool) {
+    let lanes = if wave64 { 64 } else { 32 };
+    let code = rdna_testkit::asm_for("gfx1030", text, wave64);
+    let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
+    let prog = Program::decode(&Decoder::new(target), &code, 0);
+    assert_eq!(prog.steps.len(), text.lines().filter(|l| !l.trim().is_empty()).count(), "every line decodes to one step");
+    let mut rng = Rng(0x1234_5678_9abc_def1 ^ lanes as u64);
+    let mut snippet = Snippet::new(wave64);
+    let mut failures = Vec::new();
+    for st in &prog.steps {
+        assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
+        let mut b = Builder::per_lane();
+        lift::lift_lane(&mut b, st, lanes).unwrap_or_else(|e| panic!("`{}`: {e}", st.text()));
+        let body = b.finish();
+        rdna_ir::verify(&body).unwrap_or_else(|e| panic!("`{}`: {e}\n{body}", st.text()));
+        let opt = rdna_ir::optimize(&body);
+        rdna_ir::verify(&opt).unwrap_or_else(|e| panic!("`{}` optimized: {e}\n{opt}", st.text()));
+        let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
+        for _ in 0..40 {
+            let mut s = [0u32; 128];
+            for v in s.iter_mut() {
+                *v = rng.word();
+            }
+            s[125] = 0;
+            let scc = rng.next() & 1 == 1;
+            let exec = if rng.next() % 4 == 0 { u64::MAX } else { rng.next() } & if wave64 { u64::MAX } else { u32::MAX as u64 };
+            s[126] = exec as u32;
+            if wave64 {
+                s[127] = (exec >> 32) as u32;
+            }
+            let vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
+            snippet.wave.s = s;
+            snippet.wave.scc = scc;
+            for (r, vals) in vin.iter().enumerate() {
+                snippet.set_v(r, |l| vals[l]);
+            }
+            snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
+            for (form, body) in [("lifted", &body), ("optimized", &opt)] {
+                let mut got_v = vin.clone();
+                let (mut got_s, got_scc) = (s, scc);
+                let mut masks: Vec<(u8, u64)> = Vec::new();
+                for lane in 0..lanes as usize {
+                    if exec >> lane & 1 == 0 {
+                        continue;
+                    }
+                    let read = |r: Reg| match r {
+                        Reg::Sgpr(n) => Some(s[n as usize] as u64),
+                        Reg::Scc => Some(scc as u64),
+                        Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
+                    };
+                    for e in rdna_ir::run_known(body, read, Some(0), Some(lane as u32)) {
+                        let v = e.value.expect("every input known");
+                        match e.reg {
+                            Reg::Vgpr(n) if !e.lane_bit => got_v[n as usize][lane] = v as u32,
+                            Reg::Sgpr(m) if e.lane_bit => match masks.iter_mut().find(|x| x.0 == m) {
+                                Some(x) => x.1 |= v << lane,
+                                None => masks.push((m, v << lane)),
+                            },
+                            other => panic!("a lane region wrote {other:?}"),
+                        }
+                    }
+                }
+                // Every mask the instruction writes, even with no lane enabled.
+                for e in body.insts.iter().filter(|i| i.op == rdna_ir::Op::WriteLaneBit) {
+                    let m = e.imm as u8;
+                    let bits = masks.iter().find(|x| x.0 == m).map_or(0, |x| x.1);
+                    got_s[m as usize] = bits as u32;
+                    if wave64 {
+                        got_s[m as usize + 1] = (bits >> 32) as u32;
+                    }
+                }
+                let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
+                if got_v != want_v || got_s != snippet.wave.s || got_scc != snippet.wave.scc {
+                    let lane = (0..lanes as usize).find(|&l| (0..8).any(|r| got_v[r][l] != want_v[r][l]));
+                    let sd: Vec<String> = (0..128).filter(|&i| got_s[i] != snippet.wave.s[i]).map(|i| format!("s{i}: IR {:#x}, emulator {:#x}", got_s[i], snippet.wave.s[i])).collect();
+                    let detail = match lane {
+                        Some(l) => format!("lane {l}: v1={:#x} v2={:#x} v3={:#x}: v5 IR {:#x}, emulator {:#x}", vin[1][l], vin[2][l], vin[3][l], got_v[5][l], want_v[5][l]),
+                        None => sd.join(", "),
+                    };
+                    failures.push(format!("wave{lanes} `{}` ({form}), exec={exec:#x}: {detail}\n{body}", st.text()));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n"));
+}
+
+#[test]
+fn vector_operations_match_the_emulator_wave32() {
+    check_lanes(&format!("{VECTOR}{VECTOR32}"), false);
+}
+
+#[test]
+fn vector_operations_match_the_emulator_wave64() {
+    check_lanes(&format!("{VECTOR}{VECTOR64}"), true);
 }

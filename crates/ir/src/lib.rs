@@ -10,7 +10,15 @@
 //! Operations come from one list ([`ops`]): it fixes each operation's type rule, which
 //! [`verify`] checks, and its meaning, which [`eval`] defines (constant folding and the
 //! reference interpreter [`run`] and the partial one [`run_known`] use it). Passes: [`fold`] (constants, selects on constants,
-//! repeated computations, writes of a register's own value) and [`dce`].
+//! repeated computations, writes of a register's own value), [`dce`], and the analysis
+//! [`uniform`] (which values are wave-uniform).
+//!
+//! A region runs once for the wave (scalar instructions) or once per lane ([`Body::per_lane`]:
+//! vector instructions, for the lanes EXEC enables, which is how EXEC predicates them). A lane
+//! region reads the wave's SGPRs as uniform inputs and its lane's VGPRs, writes its lane's
+//! VGPRs, and sets its lane's bit of a lane mask with [`Op::WriteLaneBit`] (a ballot, seen from
+//! the wave); whole-mask values read in a lane and tested for the lane's bit are the
+//! inverse-ballot, lowered to a per-lane boolean where it is that.
 //!
 //! Control flow stays in the frontend's structured tree; regions are what it holds between
 //! branches.
@@ -21,7 +29,7 @@ mod print;
 mod verify;
 
 pub use ops::{Op, Sig};
-pub use passes::{dce, eval, fold, optimize, run, run_known};
+pub use passes::{dce, eval, fold, optimize, run, run_known, uniform, Effect};
 pub use verify::{verify, VerifyError};
 
 use std::collections::HashMap;
@@ -63,15 +71,18 @@ pub enum Reg {
     /// SGPR 0–127 in gfx10's numbering (VCC is 106–107, M0 124, EXEC 126–127).
     Sgpr(u8),
     Scc,
+    /// The running lane's VGPR (lane regions only).
+    Vgpr(u8),
 }
 
 impl Reg {
-    pub const COUNT: usize = 129;
+    pub const COUNT: usize = 129 + 256;
 
     pub fn index(self) -> usize {
         match self {
             Reg::Sgpr(r) => r as usize,
             Reg::Scc => 128,
+            Reg::Vgpr(r) => 129 + r as usize,
         }
     }
 
@@ -79,13 +90,14 @@ impl Reg {
         match i {
             0..=127 => Some(Reg::Sgpr(i as u8)),
             128 => Some(Reg::Scc),
+            129..=384 => Some(Reg::Vgpr((i - 129) as u8)),
             _ => None,
         }
     }
 
     pub fn ty(self) -> Type {
         match self {
-            Reg::Sgpr(_) => Type::I32,
+            Reg::Sgpr(_) | Reg::Vgpr(_) => Type::I32,
             Reg::Scc => Type::Bool,
         }
     }
@@ -115,6 +127,8 @@ impl Inst {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Body {
     pub insts: Vec<Inst>,
+    /// Whether the region runs once per lane (vector instructions) rather than once for the wave.
+    pub per_lane: bool,
 }
 
 impl Body {
@@ -141,6 +155,8 @@ pub struct Builder {
     current: Vec<Option<Value>>,
     written: Vec<bool>,
     consts: HashMap<(Type, u64), Value>,
+    /// Lane regions: the lane's bit set for each mask (by first SGPR), in the order first set.
+    lane_bits: Vec<(u8, Value)>,
 }
 
 impl Default for Builder {
@@ -150,8 +166,20 @@ impl Default for Builder {
 }
 
 impl Builder {
+    /// A wave region.
     pub fn new() -> Builder {
-        Builder { body: Body::default(), current: vec![None; Reg::COUNT], written: vec![false; Reg::COUNT], consts: HashMap::new() }
+        Builder { body: Body::default(), current: vec![None; Reg::COUNT], written: vec![false; Reg::COUNT], consts: HashMap::new(), lane_bits: Vec::new() }
+    }
+
+    /// A lane region.
+    pub fn per_lane() -> Builder {
+        let mut b = Builder::new();
+        b.body.per_lane = true;
+        b
+    }
+
+    pub fn is_per_lane(&self) -> bool {
+        self.body.per_lane
     }
 
     /// Whether nothing has been emitted yet.
@@ -197,11 +225,29 @@ impl Builder {
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),
             Sig::Fixed(_, r) => r,
-            Sig::Const | Sig::ReadReg | Sig::WriteReg => panic!("Builder::op: {op:?} has its own constructor"),
+            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit => panic!("Builder::op: {op:?} has its own constructor"),
         };
         let mut a = [Value(0); 3];
         a[..args.len()].copy_from_slice(args);
         self.push(Inst { op, ty, args: a, imm: 0 })
+    }
+
+    /// The running lane's index (lane regions).
+    pub fn lane_id(&mut self) -> Value {
+        self.push(Inst { op: Op::LaneId, ty: Type::I32, args: [Value(0); 3], imm: 0 })
+    }
+
+    /// Sets the running lane's bit of the lane mask held from SGPR `mask` (lane regions).
+    pub fn write_lane_bit(&mut self, mask: u8, bit: Value) {
+        match self.lane_bits.iter_mut().find(|(m, _)| *m == mask) {
+            Some(e) => e.1 = bit,
+            None => self.lane_bits.push((mask, bit)),
+        }
+    }
+
+    /// The lane's bit this region set in the mask held from SGPR `mask`, if it set one.
+    pub fn lane_bit(&self, mask: u8) -> Option<Value> {
+        self.lane_bits.iter().find(|(m, _)| *m == mask).map(|e| e.1)
     }
 
     /// The emulator's address of byte `offset` of `.text`.
@@ -233,6 +279,9 @@ impl Builder {
                 let ty = self.body.ty(v);
                 self.push(Inst { op: Op::WriteReg, ty, args: [v, Value(0), Value(0)], imm: i as u64 });
             }
+        }
+        for (m, v) in std::mem::take(&mut self.lane_bits) {
+            self.push(Inst { op: Op::WriteLaneBit, ty: Type::Bool, args: [v, Value(0), Value(0)], imm: m as u64 });
         }
         self.body
     }

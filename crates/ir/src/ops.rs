@@ -14,6 +14,9 @@ pub enum Sig {
     ReadReg,
     /// One argument, no result; the register `Reg::from_index(imm)` holds it when the region ends.
     WriteReg,
+    /// One `Bool` argument, no result (lane regions): the running lane's bit of the lane mask
+    /// held from SGPR `imm` when the region ends.
+    WriteLaneBit,
     /// `(T, T) -> T` for an integer `T`.
     Binary,
     /// `(T, T) -> T` for an integer `T`; the amount is taken modulo T's width, as AMD shifts do.
@@ -64,6 +67,11 @@ ops! {
     /// A wave register's value where the region ends (one per register written, after every
     /// other instruction that uses it).
     WriteReg "write" Sig::WriteReg;
+    /// Lane regions: the running lane's bit of a lane mask (a compare or carry-out), set when
+    /// the region ends; the mask's bits of lanes EXEC disables are cleared.
+    WriteLaneBit "write_lane_bit" Sig::WriteLaneBit;
+    /// Lane regions: the running lane's index in the wave.
+    LaneId "lane_id" Sig::Fixed(&[], I32);
     /// The emulator's address of byte `imm` of the kernel's `.text` (where the code object image
     /// lies is known only when the kernel runs).
     CodeAddress "code_address" Sig::Fixed(&[], I64);
@@ -129,7 +137,7 @@ impl Op {
     pub fn arity(self) -> usize {
         match self.sig() {
             Sig::Const | Sig::ReadReg => 0,
-            Sig::WriteReg | Sig::Unary | Sig::Count => 1,
+            Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
             Sig::Binary | Sig::Shift | Sig::Compare => 2,
             Sig::Select => 3,
             Sig::Fixed(args, _) => args.len(),
@@ -138,6 +146,11 @@ impl Op {
 
     /// Whether the instruction produces a value.
     pub fn has_result(self) -> bool {
-        self.sig() != Sig::WriteReg
+        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit)
+    }
+
+    /// Whether the operation only makes sense run once per lane ([`crate::Body::per_lane`]).
+    pub fn per_lane(self) -> bool {
+        matches!(self, Op::WriteLaneBit | Op::LaneId)
     }
 }

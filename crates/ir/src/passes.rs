@@ -21,7 +21,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg | Op::WriteReg | Op::CodeAddress => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::LaneId | Op::CodeAddress => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -63,16 +63,25 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
     eval(i.op, i.ty, arg_ty, &args, i.imm)
 }
 
-/// Runs a verified body: `read` gives the registers' values as the region starts, `code_base`
-/// the emulator's address of `.text`. Returns the registers written and their values.
+/// Runs a verified wave region: `read` gives the registers' values as the region starts,
+/// `code_base` the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
-    run_known(body, |r| Some(read(r)), Some(code_base)).into_iter().map(|(r, v)| (r, v.expect("every input known"))).collect()
+    run_known(body, |r| Some(read(r)), Some(code_base), None).into_iter().map(|e| (e.reg, e.value.expect("every input known"))).collect()
+}
+
+/// What a region leaves behind: a register's value (`None`: unknown), or with `lane_bit`, the
+/// running lane's bit of the lane mask held from `reg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effect {
+    pub reg: Reg,
+    pub value: Option<u64>,
+    pub lane_bit: bool,
 }
 
 /// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
 /// when the arguments it depends on are (a select's, its condition and the chosen argument).
-/// Returns the registers written, with their values where known.
-pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Option<u64>) -> Vec<(Reg, Option<u64>)> {
+/// `lane` is the running lane, for lane regions.
+pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Option<u64>, lane: Option<u32>) -> Vec<Effect> {
     let mut vals: Vec<Option<u64>> = vec![None; body.insts.len()];
     let mut out = Vec::new();
     let mut args = Vec::with_capacity(3);
@@ -82,9 +91,14 @@ pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Opti
         vals[n] = match i.op {
             Op::ReadReg => read(r.expect("verified")).map(|v| v & i.ty.mask()),
             Op::WriteReg => {
-                out.push((r.expect("verified"), get(i.args[0])));
+                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: false });
                 None
             }
+            Op::WriteLaneBit => {
+                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: true });
+                None
+            }
+            Op::LaneId => lane.map(u64::from),
             Op::CodeAddress => code_base.map(|b| b.wrapping_add(i.imm)),
             Op::Select => match get(i.args[0]) {
                 Some(c) => get(if c != 0 { i.args[1] } else { i.args[2] }),
@@ -110,7 +124,7 @@ pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Opti
 /// (value numbering), and drops writes of a register's own value. Leaves dead instructions for
 /// [`dce`].
 pub fn fold(body: &Body) -> Body {
-    let mut out = Body::default();
+    let mut out = Body { insts: Vec::new(), per_lane: body.per_lane };
     let mut map: Vec<Value> = Vec::with_capacity(body.insts.len());
     let mut known: HashMap<Inst, Value> = HashMap::new();
     // Constant values, by output instruction.
@@ -135,7 +149,7 @@ pub fn fold(body: &Body) -> Body {
             }
             Op::Select if is_const(n.args[0]) => Some(Err(if vals[n.args[0].0 as usize] != 0 { n.args[1] } else { n.args[2] })),
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
-            Op::Const | Op::ReadReg | Op::CodeAddress => None,
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::CodeAddress => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
                 Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
@@ -171,7 +185,7 @@ pub fn fold(body: &Body) -> Body {
 pub fn dce(body: &Body) -> Body {
     let mut live = vec![false; body.insts.len()];
     for (n, i) in body.insts.iter().enumerate().rev() {
-        if i.op == Op::WriteReg {
+        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit) {
             live[n] = true;
         }
         if live[n] {
@@ -180,7 +194,7 @@ pub fn dce(body: &Body) -> Body {
             }
         }
     }
-    let mut out = Body::default();
+    let mut out = Body { insts: Vec::new(), per_lane: body.per_lane };
     let mut map = vec![Value(u32::MAX); body.insts.len()];
     for (n, i) in body.insts.iter().enumerate() {
         if live[n] {
@@ -193,6 +207,21 @@ pub fn dce(body: &Body) -> Body {
         }
     }
     out
+}
+
+/// Uniformity: which values are the same in every lane (computed from the wave's state and
+/// constants only) and which vary (from a VGPR or the lane's index). Uniform values of a lane
+/// region can be computed once for the wave, before its loop over the lanes.
+pub fn uniform(body: &Body) -> Vec<bool> {
+    let mut u = vec![true; body.insts.len()];
+    for (n, i) in body.insts.iter().enumerate() {
+        u[n] = match i.op {
+            Op::LaneId => false,
+            Op::ReadReg => !matches!(Reg::from_index(i.imm), Some(Reg::Vgpr(_))),
+            _ => i.op.has_result() && i.args().iter().all(|a| u[a.0 as usize]),
+        };
+    }
+    u
 }
 
 /// The passes in order: [`fold`], then [`dce`].

@@ -19,16 +19,21 @@ impl fmt::Display for Reg {
         match self {
             Reg::Sgpr(r) => write!(f, "s{r}"),
             Reg::Scc => f.write_str("scc"),
+            Reg::Vgpr(r) => write!(f, "v{r}"),
         }
     }
 }
 
 impl fmt::Display for Body {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.per_lane {
+            writeln!(f, "per lane:")?;
+        }
         for (n, i) in self.insts.iter().enumerate() {
             let reg = || Reg::from_index(i.imm).map_or_else(|| format!("?{}", i.imm), |r| r.to_string());
             match i.op {
                 Op::WriteReg => writeln!(f, "write {}, %{}", reg(), i.args[0].0)?,
+                Op::WriteLaneBit => writeln!(f, "write_lane_bit {}, %{}", reg(), i.args[0].0)?,
                 Op::ReadReg => writeln!(f, "%{n} = read.{} {}", i.ty, reg())?,
                 Op::Const | Op::CodeAddress => writeln!(f, "%{n} = {}.{} {:#x}", i.op.name(), i.ty, i.imm)?,
                 _ => {

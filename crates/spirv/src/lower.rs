@@ -1470,6 +1470,7 @@ impl Gen {
             let blk = &cfg.blocks[bid];
             let mut run: Option<Run> = None;
             let mut region: Option<(rdna_ir::Builder, usize)> = None;
+            let mut lane_region: Option<(rdna_ir::Builder, usize)> = None;
             for i in blk.first..=blk.last {
                 let step = &prog.steps[i];
                 // Steps that emit nothing stay inside a run.
@@ -1479,6 +1480,7 @@ impl Gen {
                 // Scalar instructions gather into an IR region, lowered where it ends.
                 if rdna_frontend::lift::lifts(step.kind) {
                     if let Some(r) = run.take() {
+                        self.flush_lane_region(prog, &mut lane_region, &mut sites);
                         self.close_run(r.lp);
                     }
                     let r = region.get_or_insert_with(|| (rdna_ir::Builder::new(), i));
@@ -1492,12 +1494,26 @@ impl Gen {
                 }
                 let access = lane_access(step, self.lanes);
                 if run.as_ref().is_some_and(|r| !access.as_ref().is_some_and(|a| r.admits(a))) {
+                    self.flush_lane_region(prog, &mut lane_region, &mut sites);
                     self.close_run(run.take().unwrap().lp);
                 }
                 if let Some(a) = access {
                     let r = run.get_or_insert_with(|| Run { lp: self.open_run(), reads: Vec::new(), masks: Vec::new(), width: (self.lanes / 32) as u16 });
                     r.add(a);
                 }
+                // Vector instructions lifted into the IR gather into a lane region inside the run
+                // (outside one, a region of their own, with a loop of its own).
+                if rdna_frontend::lift::lifts_lane(step) {
+                    let r = lane_region.get_or_insert_with(|| (rdna_ir::Builder::per_lane(), i));
+                    if let Err(reason) = rdna_frontend::lift::lift_lane(&mut r.0, step, self.lanes) {
+                        sites.push(Site::at(prog, step, reason));
+                    }
+                    if run.is_none() {
+                        self.flush_lane_region(prog, &mut lane_region, &mut sites);
+                    }
+                    continue;
+                }
+                self.flush_lane_region(prog, &mut lane_region, &mut sites);
                 if step.kind == Kind::Barrier {
                     let r = self.c32(resume);
                     self.b.store(self.state, r, None, []).unwrap();
@@ -1514,6 +1530,7 @@ impl Gen {
                 }
             }
             if let Some(r) = run {
+                self.flush_lane_region(prog, &mut lane_region, &mut sites);
                 self.close_run(r.lp);
             }
             if let Some((b, first)) = region.take() {
@@ -1564,9 +1581,19 @@ impl Gen {
     /// is a bug, reported at that step), emitted.
     fn region(&mut self, prog: &Program, b: rdna_ir::Builder, first: usize, sites: &mut Vec<Site>) {
         let body = rdna_ir::optimize(&b.finish());
-        match rdna_ir::verify(&body) {
+        let emitted = match rdna_ir::verify(&body) {
             Ok(()) => self.emit_ir(&body),
-            Err(e) => sites.push(Site::at(prog, &prog.steps[first], format!("internal: {e}"))),
+            Err(e) => Err(format!("internal: {e}")),
+        };
+        if let Err(reason) = emitted {
+            sites.push(Site::at(prog, &prog.steps[first], reason));
+        }
+    }
+
+    /// Lowers the open lane region, if any (inside the run's loop, for its lane).
+    fn flush_lane_region(&mut self, prog: &Program, lane_region: &mut Option<(rdna_ir::Builder, usize)>, sites: &mut Vec<Site>) {
+        if let Some((b, first)) = lane_region.take() {
+            self.region(prog, b, first, sites);
         }
     }
 

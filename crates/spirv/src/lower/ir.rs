@@ -1,6 +1,8 @@
 //! IR regions ([`rdna_ir::Body`]) to SPIR-V: one arm per IR operation, no wildcard, so an
 //! operation added to `rdna_ir::ops` without a lowering here does not compile. Registers enter
-//! and leave through the wave's register variables (`rd_s`/`wr_s`, SCC).
+//! and leave through the wave's register variables (`rd_s`/`wr_s`, SCC) and, in lane regions
+//! (emitted inside a run's loop over the lanes EXEC enables), the lane's VGPRs; a lane's bit of
+//! a mask goes where a compare's or carry-out's would (`mask_end`).
 
 use rdna_ir::{Body, Op as IrOp, Reg, Type};
 use rspirv::spirv::{GLOp, Op, Word};
@@ -16,10 +18,34 @@ impl Gen {
         }
     }
 
-    /// Emits a verified region.
-    pub(super) fn emit_ir(&mut self, body: &Body) {
-        let mut ids: Vec<Word> = Vec::with_capacity(body.insts.len());
-        for i in &body.insts {
+    /// Emits a verified region. A lane region inside a run of lane-local steps is emitted for
+    /// the run's lane; one outside a run gets a loop of its own, with its wave-uniform values
+    /// ([`rdna_ir::uniform`]) computed once before it, so every lane sees the wave's registers as
+    /// they were when the instruction began.
+    pub(super) fn emit_ir(&mut self, body: &Body) -> Result<(), String> {
+        let mut ids: Vec<Word> = vec![0; body.insts.len()];
+        if !body.per_lane || self.fused.is_some() {
+            return self.emit_insts(body, &mut ids, &|_| true);
+        }
+        let uniform = rdna_ir::uniform(body);
+        self.emit_insts(body, &mut ids, &|n| uniform[n])?;
+        let lp = self.open_run();
+        let emitted = self.emit_insts(body, &mut ids, &|n| !uniform[n]);
+        self.close_run(lp);
+        emitted
+    }
+
+    /// Emits the instructions `pick` selects, in order (`ids` holds the values emitted so far).
+    fn emit_insts(&mut self, body: &Body, ids: &mut [Word], pick: &dyn Fn(usize) -> bool) -> Result<(), String> {
+        let lane = match (body.per_lane, self.fused) {
+            (true, Some(l)) => Some(l),
+            _ => None,
+        };
+        let the_lane = || lane.ok_or_else(|| "internal: a lane operation outside a loop over the lanes".to_string());
+        for (n, i) in body.insts.iter().enumerate() {
+            if !pick(n) {
+                continue;
+            }
             let ty = self.ir_type(i.ty);
             let a: Vec<Word> = i.args().iter().map(|v| ids[v.0 as usize]).collect();
             let arg_ty = i.args().first().map_or(i.ty, |&v| body.ty(v));
@@ -33,15 +59,25 @@ impl Gen {
                 },
                 IrOp::ReadReg => match Reg::from_index(i.imm) {
                     Some(Reg::Sgpr(r)) => self.rd_s(r as u16),
+                    Some(Reg::Vgpr(r)) => self.rd_v(r as u16, the_lane()?)?,
                     _ => self.rd_scc(),
                 },
                 IrOp::WriteReg => {
                     match Reg::from_index(i.imm) {
                         Some(Reg::Sgpr(r)) => self.wr_s(r as u16, a[0]),
+                        Some(Reg::Vgpr(r)) => self.wr_v(r as u16, the_lane()?, a[0])?,
                         _ => self.wr_scc(a[0]),
                     }
                     0
                 }
+                IrOp::WriteLaneBit => {
+                    let l = the_lane()?;
+                    self.mask_begin();
+                    self.mask_set(l, a[0]);
+                    self.mask_end(i.imm as u16);
+                    0
+                }
+                IrOp::LaneId => the_lane()?,
                 IrOp::CodeAddress => {
                     let at = self.c64(self.text_in_image + i.imm);
                     self.op(Op::IAdd, ty, &[self.image, at])
@@ -108,8 +144,9 @@ impl Gen {
                 IrOp::Concat => self.join64(a[0], a[1]),
                 IrOp::BoolToInt => self.bool_to_u32(a[0]),
             };
-            ids.push(id);
+            ids[n] = id;
         }
+        Ok(())
     }
 
     /// Lowest set bit index or all ones, 32 or 64 bits wide (the IR's `findlsb`).
