@@ -8,7 +8,7 @@
 //! wave64.
 
 use rdna_emu::program::{Src, Step};
-use rdna_emu::sem::{Kind, Logic, Salu, VOp};
+use rdna_emu::sem::{Cond, Kind, Logic, Num, Salu, VOp};
 use rdna_isa::Format;
 use rdna_ir::{Builder, Op, Reg, Value};
 
@@ -132,6 +132,10 @@ impl Lifter<'_> {
         Ok(match s {
             Src::Sgpr(r) => {
                 let (lo, hi) = (self.sgpr(r), self.sgpr(r + 1));
+                self.b.op(Op::Concat, &[lo, hi])
+            }
+            Src::Vgpr(r) if self.b.is_per_lane() && r < 255 => {
+                let (lo, hi) = (self.b.read(Reg::Vgpr(r as u8)), self.b.read(Reg::Vgpr(r as u8 + 1)));
                 self.b.op(Op::Concat, &[lo, hi])
             }
             Src::Const(c) => self.b.c64(c),
@@ -577,10 +581,14 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
 }
 
 /// Whether [`lift_lane`] handles this step: a plain 32-bit integer VALU operation (no
-/// modifiers, DPP, SDWA or packed form; every source one dword).
+/// modifiers, DPP, SDWA or packed form; every source one dword), or a plain integer compare.
 pub fn lifts_lane(st: &Step) -> bool {
-    let Kind::Valu(op) = st.kind else { return false };
     let f = st.inst.format;
+    let plain = st.plain && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa();
+    if let Kind::Vcmp { ty, .. } = st.kind {
+        return plain && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64);
+    }
+    let Kind::Valu(op) = st.kind else { return false };
     // A mask source (SRC2 of v_cndmask and the carry-in forms) is a wave-wide value.
     let lane_sources = if reads_mask(op) { 2 } else { st.nsrc as usize };
     // A carry-out into EXEC changes the lanes that run while they run: not in a region.
@@ -622,11 +630,14 @@ fn lane_op(op: VOp) -> bool {
 /// [`rdna_ir::Builder::per_lane`]) of a wave of `lanes` lanes.
 pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     use VOp::*;
-    let Kind::Valu(op) = st.kind else { return Err(format!("internal: {:?} is not a vector operation", st.kind)) };
     if !b.is_per_lane() {
         return Err("internal: a vector operation in a wave region".into());
     }
     let mut l = Lifter { b, lanes };
+    if let Kind::Vcmp { ty, cond, x } = st.kind {
+        return compare(&mut l, st, ty, cond, x);
+    }
+    let Kind::Valu(op) = st.kind else { return Err(format!("internal: {:?} is not a vector operation", st.kind)) };
     let reads_mask = reads_mask(op);
     let n = if reads_mask { 2 } else { st.nsrc as usize };
     let mut s = Vec::with_capacity(3);
@@ -878,4 +889,39 @@ impl Lifter<'_> {
         let bit = self.op(Op::And, &[x, one]);
         Ok(self.op(Op::Eq, &[bit, one]))
     }
+}
+
+/// An integer compare: the lane's bit of SDST (`v_cmpx`: of EXEC) is whether the relation
+/// `cond` names holds (integers are never unordered).
+fn compare(l: &mut Lifter, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<(), String> {
+    let wide = matches!(ty, Num::I64 | Num::U64);
+    let (mut a, mut b) = if wide { (l.src64(st.src[0])?, l.src64(st.src[1])?) } else { (l.src32(st.src[0])?, l.src32(st.src[1])?) };
+    match ty {
+        Num::I16 => {
+            let k = l.b.c32(16);
+            for v in [&mut a, &mut b] {
+                let up = l.op(Op::Shl, &[*v, k]);
+                *v = l.op(Op::AShr, &[up, k]);
+            }
+        }
+        Num::U16 => {
+            let m = l.b.c32(0xffff);
+            a = l.op(Op::And, &[a, m]);
+            b = l.op(Op::And, &[b, m]);
+        }
+        _ => {}
+    }
+    let signed = matches!(ty, Num::I16 | Num::I32 | Num::I64);
+    let mut t = l.b.bool(false);
+    for (on, code) in [(cond.lt, if signed { Op::SLt } else { Op::ULt }), (cond.eq, Op::Eq), (cond.gt, if signed { Op::SGt } else { Op::UGt })] {
+        if on {
+            let c = l.op(code, &[a, b]);
+            t = l.op(Op::Or, &[t, c]);
+        }
+    }
+    let d = if x { EXEC } else { st.dst };
+    if d < 128 && d != NULL {
+        l.b.write_lane_bit(d as u8, t);
+    }
+    Ok(())
 }

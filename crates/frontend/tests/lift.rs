@@ -345,6 +345,22 @@ v_add_co_ci_u32_e64 v5, s6, v1, v2, s4
 v_sub_co_ci_u32 v5, vcc_lo, v1, v2, vcc_lo
 v_subrev_co_ci_u32_e64 v5, s4, v1, v2, s4
 v_add_co_u32 v5, null, v1, v2
+v_cmp_eq_u32 vcc_lo, v1, v2
+v_cmp_lt_i32_e64 s4, v1, v2
+v_cmp_gt_u32 vcc_lo, s1, v2
+v_cmp_ne_u32_e64 s4, v1, 0x8000
+v_cmp_le_i32 vcc_lo, v1, v2
+v_cmp_ge_u32 vcc_lo, v1, v2
+v_cmp_f_i32 vcc_lo, v1, v2
+v_cmp_t_u32 vcc_lo, v1, v2
+v_cmp_eq_u64 vcc_lo, v[1:2], v[3:4]
+v_cmp_lt_i64_e64 s4, v[1:2], s[2:3]
+v_cmp_gt_u64 vcc_lo, v[1:2], v[3:4]
+v_cmp_lt_i16 vcc_lo, v1, v2
+v_cmp_gt_u16 vcc_lo, v1, v2
+v_cmpx_eq_u32 v1, v2
+v_cmpx_lt_i32_e64 v1, v2
+v_cmpx_ne_u64 v[1:2], v[3:4]
 ";
 
 const VECTOR64: &str = "
@@ -358,6 +374,13 @@ v_add_co_ci_u32 v5, vcc, v1, v2, vcc
 v_add_co_ci_u32_e64 v5, s[6:7], v1, v2, s[4:5]
 v_sub_co_ci_u32 v5, vcc, v1, v2, vcc
 v_subrev_co_ci_u32_e64 v5, s[4:5], v1, v2, s[4:5]
+v_cmp_eq_u32 vcc, v1, v2
+v_cmp_lt_i32_e64 s[4:5], v1, v2
+v_cmp_ne_u64 vcc, v[1:2], v[3:4]
+v_cmp_ge_i64_e64 s[4:5], v[1:2], s[2:3]
+v_cmp_lt_u16 vcc, v1, v2
+v_cmpx_gt_i32 v1, v2
+v_cmpx_le_u64 v[1:2], v[3:4]
 ";
 
 /// Each vector instruction from many wave states, in the emulator and as a lane region run for

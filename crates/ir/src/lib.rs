@@ -215,12 +215,16 @@ impl Builder {
         self.konst(Type::I64, v)
     }
 
+    pub fn bool(&mut self, v: bool) -> Value {
+        self.konst(Type::Bool, v as u64)
+    }
+
     /// Emits `op` on `args` (the count must be its arity); the result type follows from the
     /// operation's rule and the arguments' types (checked by [`verify`]).
     pub fn op(&mut self, op: Op, args: &[Value]) -> Value {
         debug_assert_eq!(args.len(), op.arity(), "{op:?}");
         let ty = match op.sig() {
-            Sig::Binary | Sig::Shift | Sig::Unary => self.ty(args[0]),
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Unary => self.ty(args[0]),
             Sig::Count => Type::I32,
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),

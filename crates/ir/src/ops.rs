@@ -19,6 +19,8 @@ pub enum Sig {
     WriteLaneBit,
     /// `(T, T) -> T` for an integer `T`.
     Binary,
+    /// `(T, T) -> T` for any `T` (on `Bool`, the logical operation).
+    Bitwise,
     /// `(T, T) -> T` for an integer `T`; the amount is taken modulo T's width, as AMD shifts do.
     Shift,
     /// `T -> T` for an integer `T`.
@@ -82,9 +84,12 @@ ops! {
     ISub "isub" Sig::Binary;
     /// Wrapping multiplication (the low half of the product).
     IMul "imul" Sig::Binary;
-    And "and" Sig::Binary;
-    Or "or" Sig::Binary;
-    Xor "xor" Sig::Binary;
+    /// Bitwise (on `Bool`, logical) and.
+    And "and" Sig::Bitwise;
+    /// Bitwise (on `Bool`, logical) or.
+    Or "or" Sig::Bitwise;
+    /// Bitwise (on `Bool`, logical) exclusive or.
+    Xor "xor" Sig::Bitwise;
     /// Unsigned minimum.
     UMin "umin" Sig::Binary;
     /// Shift left; the amount modulo the width.
@@ -138,7 +143,7 @@ impl Op {
         match self.sig() {
             Sig::Const | Sig::ReadReg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
-            Sig::Binary | Sig::Shift | Sig::Compare => 2,
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare => 2,
             Sig::Select => 3,
             Sig::Fixed(args, _) => args.len(),
         }

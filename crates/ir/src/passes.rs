@@ -149,6 +149,8 @@ pub fn fold(body: &Body) -> Body {
             }
             Op::Select if is_const(n.args[0]) => Some(Err(if vals[n.args[0].0 as usize] != 0 { n.args[1] } else { n.args[2] })),
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
+            // x op identity (either side where the operation commutes).
+            _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
             Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::CodeAddress => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
@@ -179,6 +181,28 @@ pub fn fold(body: &Body) -> Body {
         map.push(v);
     }
     out
+}
+
+/// The argument `n` is equal to when its other argument is the operation's identity: `x | 0`,
+/// `x ^ 0`, `x + 0`, `x - 0`, shifts by 0, `x & ~0`, `x * 1`.
+fn identity(out: &Body, n: &Inst, vals: &[u64]) -> Option<Value> {
+    let k = |v: Value| (out.insts[v.0 as usize].op == Op::Const).then(|| vals[v.0 as usize]);
+    let ones = n.ty.mask();
+    let (x, y) = (n.args[0], n.args[1]);
+    let unit = match n.op {
+        Op::Or | Op::Xor | Op::IAdd => Some(0),
+        Op::And => Some(ones),
+        Op::IMul => Some(1),
+        Op::ISub | Op::Shl | Op::LShr | Op::AShr => return (k(y) == Some(0)).then_some(x),
+        _ => None,
+    }?;
+    if k(y) == Some(unit) {
+        Some(x)
+    } else if k(x) == Some(unit) {
+        Some(y)
+    } else {
+        None
+    }
 }
 
 /// Removes instructions no register write depends on.

@@ -32,17 +32,17 @@ fn builder_constructs_ssa_over_registers() {
 #[test]
 fn verifier_rejects_broken_bodies() {
     let cases: Vec<(Body, &str)> = vec![
-        (Body { insts: vec![inst(Op::IAdd, Type::I32, &[0, 0], 0)] }, "not defined before"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::Const, Type::I64, &[], 1), inst(Op::IAdd, Type::I32, &[0, 1], 0)] }, "break the rule"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::Eq, Type::I32, &[0, 0], 0)] }, "break the rule"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1 << 40)] }, "break the rule"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::WriteReg, Type::I32, &[0], 3)] }, "written twice"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::ReadReg, Type::I32, &[], 3)] }, "after its write"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 128)] }, "break the rule"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 300)] }, "no register"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::Not, Type::I32, &[0], 0)] }, "after the region's writes"),
-        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::WriteReg, Type::I32, &[1], 4)] }, "has no result"),
-        (Body { insts: vec![inst(Op::Const, Type::I64, &[], 1), inst(Op::ZExt, Type::I64, &[0], 0)] }, "break the rule"),
+        (Body { insts: vec![inst(Op::IAdd, Type::I32, &[0, 0], 0)], per_lane: false }, "not defined before"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::Const, Type::I64, &[], 1), inst(Op::IAdd, Type::I32, &[0, 1], 0)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::Eq, Type::I32, &[0, 0], 0)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1 << 40)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::WriteReg, Type::I32, &[0], 3)], per_lane: false }, "written twice"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::ReadReg, Type::I32, &[], 3)], per_lane: false }, "after its write"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 128)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 500)], per_lane: false }, "no register"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::Not, Type::I32, &[0], 0)], per_lane: false }, "after the region's writes"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::WriteReg, Type::I32, &[1], 4)], per_lane: false }, "has no result"),
+        (Body { insts: vec![inst(Op::Const, Type::I64, &[], 1), inst(Op::ZExt, Type::I64, &[0], 0)], per_lane: false }, "break the rule"),
     ];
     for (body, want) in cases {
         let e = verify(&body).expect_err(&body.to_string());
@@ -110,4 +110,73 @@ fn eval_follows_amd_shift_and_count_conventions() {
     assert_eq!(eval(Op::BitReverse, Type::I32, Type::I32, &[1], 0), Some(0x8000_0000));
     assert_eq!(eval(Op::SLt, Type::Bool, Type::I32, &[0xffff_ffff, 0], 0), Some(1));
     assert_eq!(eval(Op::ReadReg, Type::I32, Type::I32, &[], 0), None);
+}
+
+#[test]
+fn uniformity_separates_wave_values_from_lane_values() {
+    let mut b = Builder::per_lane();
+    let s = b.read(Reg::Sgpr(4));
+    let k = b.c32(3);
+    let scaled = b.op(Op::Shl, &[s, k]);
+    let v = b.read(Reg::Vgpr(1));
+    let sum = b.op(Op::IAdd, &[v, scaled]);
+    let lane = b.lane_id();
+    let z = b.c32(0);
+    let first = b.op(Op::Eq, &[lane, z]);
+    b.write(Reg::Vgpr(2), sum);
+    b.write_lane_bit(106, first);
+    let body = b.finish();
+    verify(&body).unwrap();
+    let u = rdna_ir::uniform(&body);
+    let by_op = |op: Op| body.insts.iter().enumerate().filter(|(_, i)| i.op == op).map(|(n, _)| u[n]).collect::<Vec<_>>();
+    assert_eq!(by_op(Op::Shl), vec![true], "SGPR arithmetic is the wave's");
+    assert_eq!(by_op(Op::IAdd), vec![false], "a VGPR makes it the lane's");
+    assert_eq!(by_op(Op::Eq), vec![false], "so does the lane index");
+    assert!(body.to_string().starts_with("per lane:\n"));
+    assert!(body.to_string().contains("write_lane_bit s106, %"));
+}
+
+#[test]
+fn lane_rules_are_checked() {
+    // A wave region may not touch VGPRs or lanes; a lane region may not write wave state.
+    let mut b = Builder::new();
+    let v = b.read(Reg::Vgpr(0));
+    b.write(Reg::Sgpr(0), v);
+    assert!(verify(&b.finish()).unwrap_err().to_string().contains("in a wave region"));
+    let mut b = Builder::per_lane();
+    let v = b.read(Reg::Vgpr(0));
+    b.write(Reg::Sgpr(0), v);
+    assert!(verify(&b.finish()).unwrap_err().to_string().contains("a lane region writing s0"));
+    // A mask read after the region set the lane's bit of it would miss the bit.
+    let body = Body {
+        insts: vec![inst(Op::Const, Type::Bool, &[], 1), inst(Op::WriteLaneBit, Type::Bool, &[0], 106), inst(Op::ReadReg, Type::I32, &[], 106)],
+        per_lane: true,
+    };
+    assert!(verify(&body).is_err());
+}
+
+#[test]
+fn identities_fold_away() {
+    let mut b = Builder::new();
+    let x = b.read(Reg::Sgpr(0));
+    let z = b.c32(0);
+    let ones = b.c32(u32::MAX);
+    let one = b.c32(1);
+    let a = b.op(Op::Or, &[z, x]);
+    let a = b.op(Op::And, &[a, ones]);
+    let a = b.op(Op::IMul, &[one, a]);
+    let a = b.op(Op::Shl, &[a, z]);
+    b.write(Reg::Sgpr(1), a);
+    let f = false_is_identity(&mut b);
+    b.write(Reg::Scc, f);
+    let opt = optimize(&b.finish());
+    verify(&opt).unwrap();
+    // scc = false | scc writes SCC its own value: no write at all.
+    assert_eq!(opt.to_string(), "%0 = read.i32 s0\nwrite s1, %0\n");
+}
+
+fn false_is_identity(b: &mut Builder) -> Value {
+    let f = b.bool(false);
+    let c = b.read(Reg::Scc);
+    b.op(Op::Or, &[f, c])
 }

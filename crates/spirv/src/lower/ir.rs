@@ -85,9 +85,9 @@ impl Gen {
                 IrOp::IAdd => self.op(Op::IAdd, ty, &a),
                 IrOp::ISub => self.op(Op::ISub, ty, &a),
                 IrOp::IMul => self.op(Op::IMul, ty, &a),
-                IrOp::And => self.op(Op::BitwiseAnd, ty, &a),
-                IrOp::Or => self.op(Op::BitwiseOr, ty, &a),
-                IrOp::Xor => self.op(Op::BitwiseXor, ty, &a),
+                IrOp::And => self.op(if i.ty == Type::Bool { Op::LogicalAnd } else { Op::BitwiseAnd }, ty, &a),
+                IrOp::Or => self.op(if i.ty == Type::Bool { Op::LogicalOr } else { Op::BitwiseOr }, ty, &a),
+                IrOp::Xor => self.op(if i.ty == Type::Bool { Op::LogicalNotEqual } else { Op::BitwiseXor }, ty, &a),
                 IrOp::UMin => self.gl(GLOp::UMin, ty, &a),
                 IrOp::Shl | IrOp::LShr | IrOp::AShr => {
                     // SPIR-V leaves amounts of the width or more undefined; the IR takes them
