@@ -4,15 +4,7 @@
 use rdna_disasm::Decoder;
 use rdna_emu::snippet::Snippet;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use rdna_testkit::Rng;
 
 #[test]
 fn random_valid_instructions_never_panic() {

@@ -7,6 +7,7 @@ use rdna_emu::program::Program;
 use rdna_emu::snippet::Snippet;
 use rdna_frontend::lift;
 use rdna_ir::{Builder, Reg};
+use rdna_testkit::Rng;
 
 /// Instructions for both wave sizes: every lifted SALU operation, scalar logic, special sources.
 const COMMON: &str = "
@@ -173,18 +174,13 @@ s_and_saveexec_b64 s[4:5], -1
 s_andn2_b64 exec, exec, s[0:1]
 ";
 
-struct Rng(u64);
+/// Values that reach edge cases: random words, small numbers (shift amounts, widths), zero,
+/// ones, signs, bit-field descriptors.
+trait Words {
+    fn word(&mut self) -> u32;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Values that reach edge cases: random words, small numbers (shift amounts, widths),
-    /// zero, ones, signs, bit-field descriptors.
+impl Words for Rng {
     fn word(&mut self) -> u32 {
         let r = self.next();
         match r % 8 {

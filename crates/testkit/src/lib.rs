@@ -1,5 +1,5 @@
 //! Helpers the workspace's tests share: where the repository is, and building test kernels
-//! (OpenCL C or assembly) into code objects with clang-19 and ld.lld-19.
+//! (OpenCL C or assembly) into code objects with clang-19 and ld.lld-19, and seeded random values.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -234,5 +234,18 @@ pub fn spirv_val(words: &[u32], tag: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// A small seeded generator (xorshift64) for tests that draw many random values: the same seed
+/// gives the same values on every machine. The seed must not be 0.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
     }
 }
