@@ -629,7 +629,6 @@ fn lane_op(op: VOp) -> bool {
 /// Lifts one vector instruction ([`lifts_lane`] says which) into the lane region `b` (see
 /// [`rdna_ir::Builder::per_lane`]) of a wave of `lanes` lanes.
 pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
-    use VOp::*;
     if !b.is_per_lane() {
         return Err("internal: a vector operation in a wave region".into());
     }
@@ -646,6 +645,33 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     }
     // The lane's bit of the carry-in / select mask: SRC2 in VOP3, VCC otherwise.
     let cin = if reads_mask { Some(l.lane_bit_of(if st.inst.format.is_vop3() { st.src[2] } else { Src::Sgpr(VCC) })?) } else { None };
+    let (r, carry) = vector_op(l.b, op, &s, cin)?;
+    l.b.write(Reg::Vgpr(st.dst as u8), r);
+    if let Some(bit) = carry {
+        let d = st.carry_dst();
+        if d < 128 && d != NULL {
+            l.b.write_lane_bit(d as u8, bit);
+        }
+    }
+    Ok(())
+}
+
+/// Whether [`vector_op`] defines this operation.
+pub fn defines_vector_op(op: VOp) -> bool {
+    lane_op(op)
+}
+
+/// What a lifted vector operation computes in one lane from its sources' values (`cin`: the
+/// lane's bit of the mask v_cndmask and the carry-in forms read): the result, and the lane's
+/// carry-out bit for the forms that write one. The one definition of these operations: lane
+/// regions use it, and so does the backend for their DPP, SDWA and modifier forms.
+pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> Result<(Value, Option<Value>), String> {
+    use VOp::*;
+    let mut l = Lifter { b, lanes: 0 };
+    if s.is_empty() {
+        return Err("no sources".into());
+    }
+    let cin = || cin.ok_or_else(|| "internal: no mask bit".to_string());
     let (a, b_, c) = (s[0], s.get(1).copied(), s.get(2).copied());
     let b = || b_.ok_or_else(|| "missing second source".to_string());
     let c = || c.ok_or_else(|| "missing third source".to_string());
@@ -666,7 +692,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     let mut carry = None;
     let r = match op {
         MovB32 => a,
-        CndmaskB32 => l.op(Op::Select, &[cin.unwrap(), b()?, a]),
+        CndmaskB32 => l.op(Op::Select, &[cin()?, b()?, a]),
         MulI32I24 => {
             let (x, y) = (s24(&mut l, a), s24(&mut l, b()?));
             l.op(Op::IMul, &[x, y])
@@ -723,12 +749,11 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
         AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 => {
             let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (b()?, a) } else { (a, b()?) };
             let (x, y) = (l.op(Op::ZExt, &[x]), l.op(Op::ZExt, &[y]));
-            let cin = match cin {
-                Some(bit) => {
-                    let i = l.op(Op::BoolToInt, &[bit]);
-                    l.op(Op::ZExt, &[i])
-                }
-                None => l.b.c64(0),
+            let cin = if matches!(op, AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32) {
+                let i = l.op(Op::BoolToInt, &[cin()?]);
+                l.op(Op::ZExt, &[i])
+            } else {
+                l.b.c64(0)
             };
             let add = matches!(op, AddCoU32 | AddCoCiU32);
             let y = l.op(Op::IAdd, &[y, cin]);
@@ -862,14 +887,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
         }
         _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
     };
-    l.b.write(Reg::Vgpr(st.dst as u8), r);
-    if let Some(bit) = carry {
-        let d = st.carry_dst();
-        if d < 128 && d != NULL {
-            l.b.write_lane_bit(d as u8, bit);
-        }
-    }
-    Ok(())
+    Ok((r, carry))
 }
 
 impl Lifter<'_> {

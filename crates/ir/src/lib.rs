@@ -229,11 +229,22 @@ impl Builder {
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),
             Sig::Fixed(_, r) => r,
-            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit => panic!("Builder::op: {op:?} has its own constructor"),
+            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
         };
         let mut a = [Value(0); 3];
         a[..args.len()].copy_from_slice(args);
         self.push(Inst { op, ty, args: a, imm: 0 })
+    }
+
+    /// Argument `k` of the region, of type `ty` (a value its emitter supplies).
+    pub fn arg(&mut self, k: u64, ty: Type) -> Value {
+        self.push(Inst { op: Op::Arg, ty, args: [Value(0); 3], imm: k })
+    }
+
+    /// The instructions so far, without the region's register writes (for emitting a
+    /// computation whose results the emitter uses directly).
+    pub fn peek(&self) -> &Body {
+        &self.body
     }
 
     /// The running lane's index (lane regions).

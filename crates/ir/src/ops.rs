@@ -31,6 +31,9 @@ pub enum Sig {
     Compare,
     /// `(Bool, T, T) -> T` for any `T`.
     Select,
+    /// No arguments; argument `imm` of the region, of the instruction's type, supplied by the
+    /// backend that emits it (a value computed outside the IR).
+    Arg,
     /// Fixed argument types and result type.
     Fixed(&'static [Type], Type),
 }
@@ -72,6 +75,8 @@ ops! {
     /// Lane regions: the running lane's bit of a lane mask (a compare or carry-out), set when
     /// the region ends; the mask's bits of lanes EXEC disables are cleared.
     WriteLaneBit "write_lane_bit" Sig::WriteLaneBit;
+    /// A value supplied by the backend emitting the region (see [`Sig::Arg`]).
+    Arg "arg" Sig::Arg;
     /// Lane regions: the running lane's index in the wave.
     LaneId "lane_id" Sig::Fixed(&[], I32);
     /// The emulator's address of byte `imm` of the kernel's `.text` (where the code object image
@@ -141,7 +146,7 @@ impl Op {
     /// How many arguments the operation takes.
     pub fn arity(self) -> usize {
         match self.sig() {
-            Sig::Const | Sig::ReadReg => 0,
+            Sig::Const | Sig::ReadReg | Sig::Arg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
             Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare => 2,
             Sig::Select => 3,

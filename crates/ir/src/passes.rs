@@ -21,7 +21,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::LaneId | Op::CodeAddress => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -99,6 +99,7 @@ pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Opti
                 None
             }
             Op::LaneId => lane.map(u64::from),
+            Op::Arg => None,
             Op::CodeAddress => code_base.map(|b| b.wrapping_add(i.imm)),
             Op::Select => match get(i.args[0]) {
                 Some(c) => get(if c != 0 { i.args[1] } else { i.args[2] }),
@@ -151,7 +152,7 @@ pub fn fold(body: &Body) -> Body {
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
             // x op identity (either side where the operation commutes).
             _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
-            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::CodeAddress => None,
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
                 Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
@@ -240,7 +241,7 @@ pub fn uniform(body: &Body) -> Vec<bool> {
     let mut u = vec![true; body.insts.len()];
     for (n, i) in body.insts.iter().enumerate() {
         u[n] = match i.op {
-            Op::LaneId => false,
+            Op::LaneId | Op::Arg => false,
             Op::ReadReg => !matches!(Reg::from_index(i.imm), Some(Reg::Vgpr(_))),
             _ => i.op.has_result() && i.args().iter().all(|a| u[a.0 as usize]),
         };

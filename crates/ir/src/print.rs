@@ -35,7 +35,7 @@ impl fmt::Display for Body {
                 Op::WriteReg => writeln!(f, "write {}, %{}", reg(), i.args[0].0)?,
                 Op::WriteLaneBit => writeln!(f, "write_lane_bit {}, %{}", reg(), i.args[0].0)?,
                 Op::ReadReg => writeln!(f, "%{n} = read.{} {}", i.ty, reg())?,
-                Op::Const | Op::CodeAddress => writeln!(f, "%{n} = {}.{} {:#x}", i.op.name(), i.ty, i.imm)?,
+                Op::Const | Op::CodeAddress | Op::Arg => writeln!(f, "%{n} = {}.{} {:#x}", i.op.name(), i.ty, i.imm)?,
                 _ => {
                     let args: Vec<String> = i.args().iter().map(|a| format!("%{}", a.0)).collect();
                     writeln!(f, "%{n} = {}.{} {}", i.op.name(), i.ty, args.join(", "))?

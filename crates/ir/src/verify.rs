@@ -40,6 +40,7 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
         let same_int = |tys: &[Type]| tys.iter().all(|&t| t == tys[0]) && tys[0].is_int();
         let ok = match i.op.sig() {
             Sig::Const => i.imm & !i.ty.mask() == 0,
+            Sig::Arg => true,
             Sig::ReadReg | Sig::WriteReg => {
                 let Some(r) = Reg::from_index(i.imm) else { return Err(err(format!("no register {}", i.imm))) };
                 let ix = r.index();

@@ -4,7 +4,8 @@
 //! (emitted inside a run's loop over the lanes EXEC enables), the lane's VGPRs; a lane's bit of
 //! a mask goes where a compare's or carry-out's would (`mask_end`).
 
-use rdna_ir::{Body, Op as IrOp, Reg, Type};
+use rdna_emu::sem::VOp;
+use rdna_ir::{Body, Builder, Op as IrOp, Reg, Type};
 use rspirv::spirv::{GLOp, Op, Word};
 
 use super::Gen;
@@ -25,22 +26,45 @@ impl Gen {
     pub(super) fn emit_ir(&mut self, body: &Body) -> Result<(), String> {
         let mut ids: Vec<Word> = vec![0; body.insts.len()];
         if !body.per_lane || self.fused.is_some() {
-            return self.emit_insts(body, &mut ids, &|_| true);
+            let lane = if body.per_lane { self.fused } else { None };
+            return self.emit_insts(body, &mut ids, &|_| true, lane, &[]);
         }
         let uniform = rdna_ir::uniform(body);
-        self.emit_insts(body, &mut ids, &|n| uniform[n])?;
+        self.emit_insts(body, &mut ids, &|n| uniform[n], None, &[])?;
         let lp = self.open_run();
-        let emitted = self.emit_insts(body, &mut ids, &|n| !uniform[n]);
+        let emitted = self.emit_insts(body, &mut ids, &|n| !uniform[n], self.fused, &[]);
         self.close_run(lp);
         emitted
     }
 
-    /// Emits the instructions `pick` selects, in order (`ids` holds the values emitted so far).
-    fn emit_insts(&mut self, body: &Body, ids: &mut [Word], pick: &dyn Fn(usize) -> bool) -> Result<(), String> {
-        let lane = match (body.per_lane, self.fused) {
-            (true, Some(l)) => Some(l),
-            _ => None,
+    /// A lifted vector operation ([`rdna_frontend::lift::vector_op`], the operation's one
+    /// definition) for `lane`, on sources computed here (DPP, SDWA and modifier forms): its
+    /// result; a carry-out sets the lane's bit of the MASK variable.
+    pub(super) fn vector_op_ir(&mut self, op: VOp, srcs: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
+        let mut b = Builder::per_lane();
+        let args: Vec<_> = (0..3).map(|k| b.arg(k, Type::I32)).collect();
+        let mut inputs = srcs.to_vec();
+        let cin = match mask_in {
+            Some(m) => {
+                inputs.push(self.mask_bit(m, lane));
+                Some(b.arg(3, Type::Bool))
+            }
+            None => None,
         };
+        let (r, carry) = rdna_frontend::lift::vector_op(&mut b, op, &args, cin)?;
+        let body = b.peek();
+        rdna_ir::verify(body).map_err(|e| format!("internal: {e}"))?;
+        let mut ids: Vec<Word> = vec![0; body.insts.len()];
+        self.emit_insts(body, &mut ids, &|_| true, Some(lane), &inputs)?;
+        if let Some(c) = carry {
+            self.mask_set(lane, ids[c.0 as usize]);
+        }
+        Ok(ids[r.0 as usize])
+    }
+
+    /// Emits the instructions `pick` selects, in order (`ids` holds the values emitted so far),
+    /// for `lane` where the region is a lane region; `inputs` are the region's arguments.
+    fn emit_insts(&mut self, body: &Body, ids: &mut [Word], pick: &dyn Fn(usize) -> bool, lane: Option<Word>, inputs: &[Word]) -> Result<(), String> {
         let the_lane = || lane.ok_or_else(|| "internal: a lane operation outside a loop over the lanes".to_string());
         for (n, i) in body.insts.iter().enumerate() {
             if !pick(n) {
@@ -78,6 +102,7 @@ impl Gen {
                     0
                 }
                 IrOp::LaneId => the_lane()?,
+                IrOp::Arg => *inputs.get(i.imm as usize).ok_or("internal: a region argument not supplied")?,
                 IrOp::CodeAddress => {
                     let at = self.c64(self.text_in_image + i.imm);
                     self.op(Op::IAdd, ty, &[self.image, at])

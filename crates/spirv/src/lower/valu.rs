@@ -1,5 +1,8 @@
 //! VALU lowering: one lane's arithmetic, mirroring `rdna_emu::valu::valu_lanes` operation by
 //! operation (that function is the reference; each arm here follows the arm of the same name).
+//! Operations the IR defines (`rdna_frontend::lift::vector_op`: the 32-bit integer family) take
+//! that definition here too, for their DPP, SDWA and modifier forms; their plain forms are
+//! lifted into IR lane regions before they reach this file.
 //!
 //! Sources are read with the emulator's modifier decoding (`rdna_emu::valu::mods`): abs and
 //! neg act on the operand's sign bit, op_sel picks the high half of a 16-bit operand (and of
@@ -890,23 +893,12 @@ impl Gen {
         if let Some(r) = self.byte_op(op, [a, b, c]) {
             return Ok(r);
         }
+        if rdna_frontend::lift::defines_vector_op(op) {
+            return self.vector_op_ir(op, [a, b, c], mask_in, lane);
+        }
         let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
-        let (m31, one32, z32) = (self.c32(31), self.c32(1), self.c32(0));
-        let (one64, c32_64) = (self.c64(1), self.c64(32));
-        let lo24 = |g: &mut Gen, x: Word| {
-            let m = g.c32(0xff_ffff);
-            g.op(Op::BitwiseAnd, u, &[x, m])
-        };
-        let s24 = |g: &mut Gen, x: Word| {
-            let c8 = g.c32(8);
-            let x = g.op(Op::ShiftLeftLogical, u, &[x, c8]);
-            g.op(Op::ShiftRightArithmetic, u, &[x, c8])
-        };
+        let one32 = self.c32(1);
         let widen = |g: &mut Gen, x: Word, signed: bool| g.op(if signed { Op::SConvert } else { Op::UConvert }, u64t, &[x]);
-        let hi32 = |g: &mut Gen, x: Word| {
-            let h = g.op(Op::ShiftRightLogical, u64t, &[x, c32_64]);
-            g.op(Op::UConvert, u, &[h])
-        };
         let f32op = |g: &mut Gen, code: Op, x: Word, y: Word| {
             let (x, y) = (g.as_f32(x), g.as_f32(y));
             let r = g.op(code, f, &[x, y]);
@@ -929,93 +921,7 @@ impl Gen {
             let r = g.gl(fun, ft, &[x]);
             g.from_f64(r)
         };
-        let sh31 = |g: &mut Gen, x: Word| g.op(Op::BitwiseAnd, u, &[x, m31]);
         Ok(match op {
-            MovB32 => a,
-            // Wrapping (clamp on integer operations is refused before this).
-            AddNcU32 | AddNcI32 => self.op(Op::IAdd, u, &[a, b]),
-            SubNcU32 | SubNcI32 => self.op(Op::ISub, u, &[a, b]),
-            SubrevNcU32 => self.op(Op::ISub, u, &[b, a]),
-            LshlrevB32 | LshrrevB32 | AshrrevI32 => {
-                let sh = sh31(self, a);
-                let code = match op {
-                    LshlrevB32 => Op::ShiftLeftLogical,
-                    LshrrevB32 => Op::ShiftRightLogical,
-                    _ => Op::ShiftRightArithmetic,
-                };
-                self.op(code, u, &[b, sh])
-            }
-            AndB32 => self.op(Op::BitwiseAnd, u, &[a, b]),
-            OrB32 => self.op(Op::BitwiseOr, u, &[a, b]),
-            XorB32 => self.op(Op::BitwiseXor, u, &[a, b]),
-            XnorB32 => {
-                let x = self.op(Op::BitwiseXor, u, &[a, b]);
-                self.op(Op::Not, u, &[x])
-            }
-            NotB32 => self.op(Op::Not, u, &[a]),
-            LshlOrB32 | LshlAddU32 => {
-                let sh = sh31(self, b);
-                let x = self.op(Op::ShiftLeftLogical, u, &[a, sh]);
-                self.op(if op == LshlOrB32 { Op::BitwiseOr } else { Op::IAdd }, u, &[x, c])
-            }
-            AddLshlU32 => {
-                let s = self.op(Op::IAdd, u, &[a, b]);
-                let sh = sh31(self, c);
-                self.op(Op::ShiftLeftLogical, u, &[s, sh])
-            }
-            Add3U32 => {
-                let s = self.op(Op::IAdd, u, &[a, b]);
-                self.op(Op::IAdd, u, &[s, c])
-            }
-            AndOrB32 => {
-                let x = self.op(Op::BitwiseAnd, u, &[a, b]);
-                self.op(Op::BitwiseOr, u, &[x, c])
-            }
-            Or3B32 => {
-                let x = self.op(Op::BitwiseOr, u, &[a, b]);
-                self.op(Op::BitwiseOr, u, &[x, c])
-            }
-            Xor3B32 => {
-                let x = self.op(Op::BitwiseXor, u, &[a, b]);
-                self.op(Op::BitwiseXor, u, &[x, c])
-            }
-            XadU32 => {
-                let x = self.op(Op::BitwiseXor, u, &[a, b]);
-                self.op(Op::IAdd, u, &[x, c])
-            }
-            MulLoU32 => self.op(Op::IMul, u, &[a, b]),
-            MulHiU32 | MulHiI32 => {
-                let signed = op == MulHiI32;
-                let (x, y) = (widen(self, a, signed), widen(self, b, signed));
-                let p = self.op(Op::IMul, u64t, &[x, y]);
-                hi32(self, p)
-            }
-            MulU32U24 | MulHiU32U24 | MadU32U24 => {
-                let (x, y) = (lo24(self, a), lo24(self, b));
-                let (x, y) = (widen(self, x, false), widen(self, y, false));
-                let p = self.op(Op::IMul, u64t, &[x, y]);
-                match op {
-                    MulU32U24 => self.op(Op::UConvert, u, &[p]),
-                    MulHiU32U24 => hi32(self, p),
-                    _ => {
-                        let lo = self.op(Op::UConvert, u, &[p]);
-                        self.op(Op::IAdd, u, &[lo, c])
-                    }
-                }
-            }
-            MulI32I24 | MulHiI32I24 | MadI32I24 => {
-                let (x, y) = (s24(self, a), s24(self, b));
-                let (x, y) = (widen(self, x, true), widen(self, y, true));
-                let p = self.op(Op::IMul, u64t, &[x, y]);
-                match op {
-                    MulI32I24 => self.op(Op::UConvert, u, &[p]),
-                    MulHiI32I24 => hi32(self, p),
-                    _ => {
-                        let lo = self.op(Op::UConvert, u, &[p]);
-                        self.op(Op::IAdd, u, &[lo, c])
-                    }
-                }
-            }
             MadU64U32 | MadI64I32 => {
                 // 64-bit product plus a 64-bit addend; the carry-out is unsigned overflow of the
                 // 128-bit sum (u64) or leaving the i64 range (i64).
@@ -1036,120 +942,6 @@ impl Gen {
                 };
                 self.mask_set(lane, ovf);
                 r
-            }
-            CndmaskB32 => {
-                let bit = self.mask_bit(mask_in.ok_or("internal: no mask for v_cndmask")?, lane);
-                self.sel(u, bit, b, a)
-            }
-            AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 => {
-                let cin = match mask_in {
-                    Some(mk) => {
-                        let bit = self.mask_bit(mk, lane);
-                        let z = self.c64(0);
-                        self.sel(u64t, bit, one64, z)
-                    }
-                    None => self.c64(0),
-                };
-                let (x, y) = (widen(self, a, false), widen(self, b, false));
-                let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (y, x) } else { (x, y) };
-                let code = if matches!(op, AddCoU32 | AddCoCiU32) { Op::IAdd } else { Op::ISub };
-                let s = self.op(code, u64t, &[x, y]);
-                let r = self.op(code, u64t, &[s, cin]);
-                let hi = self.op(Op::ShiftRightLogical, u64t, &[r, c32_64]);
-                let bit = self.op(Op::BitwiseAnd, u64t, &[hi, one64]);
-                let carry = self.op(Op::IEqual, boolt, &[bit, one64]);
-                self.mask_set(lane, carry);
-                self.op(Op::UConvert, u, &[r])
-            }
-            MbcntLoU32B32 | MbcntHiU32B32 => {
-                // popcount(a & bits of the lanes below this one in the low/high half) + b.
-                let l64 = self.op(Op::UConvert, u64t, &[lane]);
-                let below = self.op(Op::ShiftLeftLogical, u64t, &[one64, l64]);
-                let below = self.op(Op::ISub, u64t, &[below, one64]);
-                let half = if op == MbcntLoU32B32 { self.op(Op::UConvert, u, &[below]) } else { hi32(self, below) };
-                let x = self.op(Op::BitwiseAnd, u, &[a, half]);
-                let n = self.op(Op::BitCount, u, &[x]);
-                self.op(Op::IAdd, u, &[n, b])
-            }
-            BfeU32 | BfeI32 => {
-                // Width 0 gives 0; otherwise the field at `off`, zero- or sign-extended.
-                let (off, w) = (sh31(self, b), sh31(self, c));
-                let x = if op == BfeU32 { self.op(Op::BitFieldUExtract, u, &[a, off, w]) } else {
-                    // Arithmetic shift (bits above 31 copy the sign), then the low w bits, extended.
-                    let s = self.op(Op::ShiftRightArithmetic, u, &[a, off]);
-                    self.op(Op::BitFieldSExtract, u, &[s, z32, w])
-                };
-                let w0 = self.op(Op::IEqual, boolt, &[w, z32]);
-                self.sel(u, w0, z32, x)
-            }
-            BfiB32 => {
-                let x = self.op(Op::BitwiseAnd, u, &[a, b]);
-                let na = self.op(Op::Not, u, &[a]);
-                let y = self.op(Op::BitwiseAnd, u, &[na, c]);
-                self.op(Op::BitwiseOr, u, &[x, y])
-            }
-            BfmB32 => {
-                let (w, off) = (sh31(self, a), sh31(self, b));
-                let x = self.op(Op::ShiftLeftLogical, u, &[one32, w]);
-                let x = self.op(Op::ISub, u, &[x, one32]);
-                self.op(Op::ShiftLeftLogical, u, &[x, off])
-            }
-            AlignbitB32 | AlignbyteB32 => {
-                let (x, y) = (widen(self, a, false), widen(self, b, false));
-                let x = self.op(Op::ShiftLeftLogical, u64t, &[x, c32_64]);
-                let xy = self.op(Op::BitwiseOr, u64t, &[x, y]);
-                let sh = if op == AlignbitB32 { sh31(self, c) } else {
-                    let (m3, c3) = (self.c32(3), self.c32(3));
-                    let k = self.op(Op::BitwiseAnd, u, &[c, m3]);
-                    self.op(Op::ShiftLeftLogical, u, &[k, c3])
-                };
-                let sh = self.op(Op::UConvert, u64t, &[sh]);
-                let r = self.op(Op::ShiftRightLogical, u64t, &[xy, sh]);
-                self.op(Op::UConvert, u, &[r])
-            }
-            MinI32 | MaxI32 | MinU32 | MaxU32 => {
-                let fun = match op {
-                    MinI32 => GLOp::SMin,
-                    MaxI32 => GLOp::SMax,
-                    MinU32 => GLOp::UMin,
-                    _ => GLOp::UMax,
-                };
-                self.gl(fun, u, &[a, b])
-            }
-            Min3I32 | Max3I32 | Min3U32 | Max3U32 => {
-                let fun = match op {
-                    Min3I32 => GLOp::SMin,
-                    Max3I32 => GLOp::SMax,
-                    Min3U32 => GLOp::UMin,
-                    _ => GLOp::UMax,
-                };
-                let x = self.gl(fun, u, &[a, b]);
-                self.gl(fun, u, &[x, c])
-            }
-            Med3I32 | Med3U32 => {
-                let (mn, mx) = if op == Med3I32 { (GLOp::SMin, GLOp::SMax) } else { (GLOp::UMin, GLOp::UMax) };
-                let hi = self.gl(mx, u, &[a, b]);
-                let lo = self.gl(mn, u, &[a, b]);
-                let lo = self.gl(mx, u, &[lo, c]);
-                self.gl(mn, u, &[hi, lo])
-            }
-            BfrevB32 => self.op(Op::BitReverse, u, &[a]),
-            BcntU32B32 => {
-                let n = self.op(Op::BitCount, u, &[a]);
-                self.op(Op::IAdd, u, &[n, b])
-            }
-            FfbhU32 | FfblB32 | FfbhI32 => {
-                // FindUMsb/FindILsb/FindSMsb give -1 for "none"; the hardware counts from bit 31.
-                let none = self.c32(u32::MAX);
-                match op {
-                    FfblB32 => self.gl(GLOp::FindILsb, u, &[a]),
-                    _ => {
-                        let msb = self.gl(if op == FfbhU32 { GLOp::FindUMsb } else { GLOp::FindSMsb }, u, &[a]);
-                        let is_none = self.op(Op::IEqual, boolt, &[msb, none]);
-                        let r = self.op(Op::ISub, u, &[m31, msb]);
-                        self.sel(u, is_none, none, r)
-                    }
-                }
             }
             CvtU32F32 | CvtI32F32 => {
                 let x = self.as_f32(a);
