@@ -622,7 +622,8 @@ fn lane_op(op: VOp) -> bool {
             | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 | MulLoU32 | MulHiU32 | MulHiI32 | MadU32U24 | MadI32I24 | BfeU32
             | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | LshlAddU32
             | AddLshlU32 | Add3U32 | LshlOrB32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | BcntU32B32 | MbcntLoU32B32 | MbcntHiU32B32 | BfrevB32
-            | FfbhU32 | FfblB32 | FfbhI32
+            | FfbhU32 | FfblB32 | FfbhI32 | AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32
+            | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32
     )
 }
 
@@ -642,6 +643,17 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     let mut s = Vec::with_capacity(3);
     for i in 0..n {
         s.push(l.src32(st.src[i])?);
+    }
+    // Two-address forms: accumulate into VDST, or take the literal constant K.
+    let k = st.inst.literal.unwrap_or(0);
+    match op {
+        VOp::FmacF32 => s.push(l.b.read(Reg::Vgpr(st.dst as u8))),
+        VOp::FmamkF32 => {
+            s.push(s[1]);
+            s[1] = l.b.c32(k);
+        }
+        VOp::FmaakF32 => s.push(l.b.c32(k)),
+        _ => {}
     }
     // The lane's bit of the carry-in / select mask: SRC2 in VOP3, VCC otherwise.
     let cin = if reads_mask { Some(l.lane_bit_of(if st.inst.format.is_vop3() { st.src[2] } else { Src::Sgpr(VCC) })?) } else { None };
@@ -885,6 +897,17 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
             let n = l.op(Op::ISub, &[top, msb]);
             l.op(Op::Select, &[is_none, none, n])
         }
+        AddF32 => l.op(Op::FAdd, &[a, b()?]),
+        SubF32 => l.op(Op::FSub, &[a, b()?]),
+        SubrevF32 => l.op(Op::FSub, &[b()?, a]),
+        MulF32 => l.op(Op::FMul, &[a, b()?]),
+        FmaF32 | FmacF32 | FmamkF32 | FmaakF32 => l.op(Op::Fma, &[a, b()?, c()?]),
+        MinF32 => l.op(Op::FMin, &[a, b()?]),
+        MaxF32 => l.op(Op::FMax, &[a, b()?]),
+        CvtF32I32 => l.op(Op::SToF, &[a]),
+        CvtF32U32 => l.op(Op::UToF, &[a]),
+        CvtI32F32 => l.op(Op::FToS, &[a]),
+        CvtU32F32 => l.op(Op::FToU, &[a]),
         _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
     };
     Ok((r, carry))

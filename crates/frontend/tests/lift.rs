@@ -187,6 +187,9 @@ impl Words for Rng {
             0 | 1 => (r >> 8) as u32,
             2 => (r >> 8) as u32 % 70,
             3 => [0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, u32::MAX - 1, 0x8000, 0xffff][(r >> 8) as usize % 8],
+            // f32 edges: ±inf, quiet and signalling NaNs, 1.0, the smallest denormal, ±2^31,
+            // 2^32, -1.5.
+            7 if r >> 63 == 1 => [0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7fa0_0000, 0x3f80_0000, 1, 0x4f00_0000, 0xcf00_0000, 0x4f80_0000, 0xbfc0_0000][(r >> 8) as usize % 10],
             4 => ((r >> 8) as u32 % 70) << 16 | (r >> 40) as u32 % 70,
             5 => 1 << ((r >> 8) % 32),
             6 => !(1u32 << ((r >> 8) % 32)),
@@ -478,4 +481,31 @@ fn vector_operations_match_the_emulator_wave32() {
 #[test]
 fn vector_operations_match_the_emulator_wave64() {
     check_lanes(&format!("{VECTOR}{VECTOR64}"), true);
+}
+
+/// f32 arithmetic, min/max and conversions, plain forms: random words cover NaNs (quiet and
+/// signalling), infinities, denormals and signed zeros through the edge values and random bits.
+const FLOATS: &str = "
+v_add_f32 v5, v1, v2
+v_sub_f32 v5, v1, v2
+v_subrev_f32 v5, v1, v2
+v_mul_f32 v5, v1, v2
+v_mul_f32 v5, 0x3fc00000, v2
+v_fma_f32 v5, v1, v2, v3
+v_fmac_f32 v5, v1, v2
+v_fmamk_f32 v5, v1, 0x40490fdb, v2
+v_fmaak_f32 v5, v1, v2, 0xbf000000
+v_min_f32 v5, v1, v2
+v_max_f32 v5, v1, v2
+v_max_f32 v5, s1, v2
+v_cvt_f32_i32 v5, v1
+v_cvt_f32_u32 v5, v1
+v_cvt_i32_f32 v5, v1
+v_cvt_u32_f32 v5, v1
+";
+
+#[test]
+fn float_operations_match_the_emulator() {
+    check_lanes(FLOATS, false);
+    check_lanes(FLOATS, true);
 }

@@ -224,7 +224,7 @@ impl Builder {
     pub fn op(&mut self, op: Op, args: &[Value]) -> Value {
         debug_assert_eq!(args.len(), op.arity(), "{op:?}");
         let ty = match op.sig() {
-            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Unary => self.ty(args[0]),
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Unary | Sig::Ternary => self.ty(args[0]),
             Sig::Count => Type::I32,
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),

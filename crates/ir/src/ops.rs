@@ -29,6 +29,8 @@ pub enum Sig {
     Count,
     /// `(T, T) -> Bool` for an integer `T`.
     Compare,
+    /// `(T, T, T) -> T` for an integer `T`.
+    Ternary,
     /// `(Bool, T, T) -> T` for any `T`.
     Select,
     /// No arguments; argument `imm` of the region, of the instruction's type, supplied by the
@@ -126,6 +128,31 @@ ops! {
     SGt "sgt" Sig::Compare;
     SGe "sge" Sig::Compare;
 
+    // Floats are held as their bits: an I32 is an f32, an I64 an f64. Every operation rounds
+    // once, to nearest even, and keeps denormals; NaNs propagate as the host's arithmetic
+    // propagates them (see rdna_emu::float for min and max).
+    /// Float addition.
+    FAdd "fadd" Sig::Binary;
+    /// Float subtraction.
+    FSub "fsub" Sig::Binary;
+    /// Float multiplication.
+    FMul "fmul" Sig::Binary;
+    /// Fused multiply-add, one rounding.
+    Fma "fma" Sig::Ternary;
+    /// IEEE-mode minimum (`rdna_emu::float::minmax32/64`: a signalling NaN gives its quiet
+    /// form, a quiet NaN the other operand, -0 below +0).
+    FMin "fmin" Sig::Binary;
+    /// IEEE-mode maximum, as [`Op::FMin`].
+    FMax "fmax" Sig::Binary;
+    /// Float to signed 32-bit integer, toward zero, saturating (NaN gives 0).
+    FToS "ftos" Sig::Count;
+    /// Float to unsigned 32-bit integer, toward zero, saturating (NaN and negatives give 0).
+    FToU "ftou" Sig::Count;
+    /// Signed 32-bit integer to f32, rounded to nearest even.
+    SToF "stof" Sig::Fixed(&[I32], I32);
+    /// Unsigned 32-bit integer to f32, rounded to nearest even.
+    UToF "utof" Sig::Fixed(&[I32], I32);
+
     /// The second argument where the first holds, else the third.
     Select "select" Sig::Select;
     /// Zero extension to 64 bits.
@@ -149,7 +176,7 @@ impl Op {
             Sig::Const | Sig::ReadReg | Sig::Arg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
             Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare => 2,
-            Sig::Select => 3,
+            Sig::Select | Sig::Ternary => 3,
             Sig::Fixed(args, _) => args.len(),
         }
     }

@@ -47,6 +47,36 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
         Op::SLe => (signed(x) <= signed(y)) as u64,
         Op::SGt => (signed(x) > signed(y)) as u64,
         Op::SGe => (signed(x) >= signed(y)) as u64,
+        Op::FAdd | Op::FSub | Op::FMul | Op::Fma | Op::FMin | Op::FMax => {
+            let z = a.get(2).copied().unwrap_or(0);
+            if arg_ty == Type::I64 {
+                let (x, y, z) = (f64::from_bits(x), f64::from_bits(y), f64::from_bits(z));
+                (match op {
+                    Op::FAdd => x + y,
+                    Op::FSub => x - y,
+                    Op::FMul => x * y,
+                    Op::Fma => x.mul_add(y, z),
+                    _ => rdna_emu::float::minmax64(x, y, op == Op::FMax, true),
+                })
+                .to_bits()
+            } else {
+                let (x, y, z) = (f32::from_bits(x as u32), f32::from_bits(y as u32), f32::from_bits(z as u32));
+                (match op {
+                    Op::FAdd => x + y,
+                    Op::FSub => x - y,
+                    Op::FMul => x * y,
+                    Op::Fma => x.mul_add(y, z),
+                    _ => rdna_emu::float::minmax32(x, y, op == Op::FMax, true),
+                })
+                .to_bits() as u64
+            }
+        }
+        Op::FToS | Op::FToU => {
+            let f = if arg_ty == Type::I64 { f64::from_bits(x) } else { f32::from_bits(x as u32) as f64 };
+            if op == Op::FToS { f as i32 as u32 as u64 } else { f as u32 as u64 }
+        }
+        Op::SToF => (x as u32 as i32 as f32).to_bits() as u64,
+        Op::UToF => (x as u32 as f32).to_bits() as u64,
         Op::Select => if x != 0 { y } else { a[2] },
         Op::ZExt => x,
         Op::SExt => x as u32 as i32 as i64 as u64,

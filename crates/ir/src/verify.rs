@@ -70,7 +70,7 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
                 }
                 arg_tys[0] == Type::Bool
             }
-            Sig::Binary | Sig::Shift | Sig::Unary => same_int(&arg_tys) && i.ty == arg_tys[0],
+            Sig::Binary | Sig::Shift | Sig::Unary | Sig::Ternary => same_int(&arg_tys) && i.ty == arg_tys[0],
             Sig::Bitwise => arg_tys[0] == arg_tys[1] && i.ty == arg_tys[0],
             Sig::Count => arg_tys[0].is_int() && i.ty == Type::I32,
             Sig::Compare => same_int(&arg_tys) && i.ty == Type::Bool,

@@ -161,6 +161,41 @@ impl Gen {
                 IrOp::SLe => self.op(Op::SLessThanEqual, ty, &a),
                 IrOp::SGt => self.op(Op::SGreaterThan, ty, &a),
                 IrOp::SGe => self.op(Op::SGreaterThanEqual, ty, &a),
+                IrOp::FAdd | IrOp::FSub | IrOp::FMul => {
+                    let code = match i.op {
+                        IrOp::FAdd => Op::FAdd,
+                        IrOp::FSub => Op::FSub,
+                        _ => Op::FMul,
+                    };
+                    if wide {
+                        let (x, y) = (self.as_f64(a[0]), self.as_f64(a[1]));
+                        let ft = self.f64t();
+                        let r = self.op(code, ft, &[x, y]);
+                        self.from_f64(r)
+                    } else {
+                        let (x, y) = (self.as_f32(a[0]), self.as_f32(a[1]));
+                        let r = self.op(code, self.t.f32, &[x, y]);
+                        self.from_f32(r)
+                    }
+                }
+                IrOp::Fma if wide => {
+                    let (x, y, z) = (self.as_f64(a[0]), self.as_f64(a[1]), self.as_f64(a[2]));
+                    let r = self.fma64(x, y, z);
+                    self.from_f64(r)
+                }
+                IrOp::Fma => {
+                    let (x, y, z) = (self.as_f32(a[0]), self.as_f32(a[1]), self.as_f32(a[2]));
+                    self.fma32(x, y, z)
+                }
+                IrOp::FMin | IrOp::FMax => self.fminmax(wide, a[0], a[1], i.op == IrOp::FMax),
+                IrOp::FToS | IrOp::FToU => {
+                    let x = if wide { self.as_f64(a[0]) } else { self.as_f32(a[0]) };
+                    self.f_to_int_sat(x, wide, i.op == IrOp::FToS)
+                }
+                IrOp::SToF | IrOp::UToF => {
+                    let r = self.op(if i.op == IrOp::SToF { Op::ConvertSToF } else { Op::ConvertUToF }, self.t.f32, &[a[0]]);
+                    self.from_f32(r)
+                }
                 IrOp::Select => self.op(Op::Select, ty, &a),
                 IrOp::ZExt => self.op(Op::UConvert, ty, &a),
                 IrOp::SExt => self.op(Op::SConvert, ty, &a),

@@ -317,7 +317,7 @@ impl Gen {
     }
 
     /// Rust's saturating float-to-integer conversion (`as u32` / `as i32`): NaN gives 0.
-    fn f_to_int_sat(&mut self, x: Word, wide: bool, signed: bool) -> Word {
+    pub(super) fn f_to_int_sat(&mut self, x: Word, wide: bool, signed: bool) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
         let ft = if wide { self.f64t() } else { self.t.f32 };
         let c = |g: &mut Gen, v: f64| if wide { g.cf64(v) } else { g.cf32(v as f32) };
@@ -899,11 +899,6 @@ impl Gen {
         let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
         let one32 = self.c32(1);
         let widen = |g: &mut Gen, x: Word, signed: bool| g.op(if signed { Op::SConvert } else { Op::UConvert }, u64t, &[x]);
-        let f32op = |g: &mut Gen, code: Op, x: Word, y: Word| {
-            let (x, y) = (g.as_f32(x), g.as_f32(y));
-            let r = g.op(code, f, &[x, y]);
-            g.from_f32(r)
-        };
         let f64op = |g: &mut Gen, code: Op, x: Word, y: Word| {
             let (x, y) = (g.as_f64(x), g.as_f64(y));
             let ft = g.f64t();
@@ -943,10 +938,6 @@ impl Gen {
                 self.mask_set(lane, ovf);
                 r
             }
-            CvtU32F32 | CvtI32F32 => {
-                let x = self.as_f32(a);
-                self.f_to_int_sat(x, false, op == CvtI32F32)
-            }
             CvtU32F64 | CvtI32F64 => {
                 let x = self.as_f64(a);
                 self.f_to_int_sat(x, true, op == CvtI32F64)
@@ -962,14 +953,6 @@ impl Gen {
                 };
                 self.frexp64(x).1
             }
-            AddF32 => f32op(self, Op::FAdd, a, b),
-            SubF32 => f32op(self, Op::FSub, a, b),
-            SubrevF32 => f32op(self, Op::FSub, b, a),
-            MulF32 => f32op(self, Op::FMul, a, b),
-            FmacF32 | FmaF32 | FmamkF32 | FmaakF32 => {
-                let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
-                self.fma32(x, y, z)
-            }
             MulLegacyF32 => {
                 // DX9 rule: a zero factor gives +0 whatever the other (even inf or NaN).
                 let (x, y) = (self.as_f32(a), self.as_f32(b));
@@ -980,7 +963,6 @@ impl Gen {
                 let r = self.sel(f, either, z, p);
                 self.from_f32(r)
             }
-            MinF32 | MaxF32 => self.fminmax(false, a, b, op == MaxF32),
             // The emulator's median: with a NaN, the minimum of all three; else the larger of
             // the two that are not the maximum.
             Med3F32 => {
@@ -1360,10 +1342,6 @@ impl Gen {
             Min3F32 | Max3F32 => {
                 let x = self.fminmax(false, a, b, op == Max3F32);
                 self.fminmax(false, x, c, op == Max3F32)
-            }
-            CvtF32U32 | CvtF32I32 => {
-                let r = self.op(if op == CvtF32U32 { Op::ConvertUToF } else { Op::ConvertSToF }, f, &[a]);
-                self.from_f32(r)
             }
             CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 => {
                 let k = match op {
