@@ -599,8 +599,8 @@ pub fn lifts_lane(st: &Step) -> bool {
         && !f.is_sdwa()
         && f != Format::Vop3p
         && lane_op(op)
-        && st.sw[..lane_sources.min(3)].iter().all(|&w| w <= 1)
-        && st.dst < 256
+        && st.sw[..lane_sources.min(3)].iter().zip(wide_sources(op)).all(|(&w, wide)| w <= if wide { 2 } else { 1 })
+        && st.dst < 255
         && !carry_into_exec
 }
 
@@ -623,8 +623,21 @@ fn lane_op(op: VOp) -> bool {
             | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | LshlAddU32
             | AddLshlU32 | Add3U32 | LshlOrB32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | BcntU32B32 | MbcntLoU32B32 | MbcntHiU32B32 | BfrevB32
             | FfbhU32 | FfblB32 | FfbhI32 | AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32
-            | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32
+            | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32 | LshlrevB64 | LshrrevB64 | AshrrevI64 | MadU64U32 | MadI64I32 | AddF64 | MulF64
+            | FmaF64 | MinF64 | MaxF64
     )
+}
+
+/// Which sources of a lifted vector operation are 64 bits wide (a register pair or a 64-bit
+/// constant); the others are 32.
+pub fn wide_sources(op: VOp) -> [bool; 3] {
+    use VOp::*;
+    match op {
+        LshlrevB64 | LshrrevB64 | AshrrevI64 => [false, true, false],
+        MadU64U32 | MadI64I32 => [false, false, true],
+        AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 => [true, true, true],
+        _ => [false; 3],
+    }
 }
 
 /// Lifts one vector instruction ([`lifts_lane`] says which) into the lane region `b` (see
@@ -641,8 +654,9 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     let reads_mask = reads_mask(op);
     let n = if reads_mask { 2 } else { st.nsrc as usize };
     let mut s = Vec::with_capacity(3);
+    let wide = wide_sources(op);
     for i in 0..n {
-        s.push(l.src32(st.src[i])?);
+        s.push(if wide[i] { l.src64(st.src[i])? } else { l.src32(st.src[i])? });
     }
     // Two-address forms: accumulate into VDST, or take the literal constant K.
     let k = st.inst.literal.unwrap_or(0);
@@ -658,7 +672,13 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     // The lane's bit of the carry-in / select mask: SRC2 in VOP3, VCC otherwise.
     let cin = if reads_mask { Some(l.lane_bit_of(if st.inst.format.is_vop3() { st.src[2] } else { Src::Sgpr(VCC) })?) } else { None };
     let (r, carry) = vector_op(l.b, op, &s, cin)?;
-    l.b.write(Reg::Vgpr(st.dst as u8), r);
+    if l.b.ty(r) == rdna_ir::Type::I64 {
+        let (lo, hi) = (l.op(Op::Lo, &[r]), l.op(Op::Hi, &[r]));
+        l.b.write(Reg::Vgpr(st.dst as u8), lo);
+        l.b.write(Reg::Vgpr(st.dst as u8 + 1), hi);
+    } else {
+        l.b.write(Reg::Vgpr(st.dst as u8), r);
+    }
     if let Some(bit) = carry {
         let d = st.carry_dst();
         if d < 128 && d != NULL {
@@ -908,6 +928,37 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
         CvtF32U32 => l.op(Op::UToF, &[a]),
         CvtI32F32 => l.op(Op::FToS, &[a]),
         CvtU32F32 => l.op(Op::FToU, &[a]),
+        LshlrevB64 | LshrrevB64 | AshrrevI64 => {
+            let amount = l.op(Op::ZExt, &[a]);
+            let code = match op {
+                LshlrevB64 => Op::Shl,
+                LshrrevB64 => Op::LShr,
+                _ => Op::AShr,
+            };
+            l.op(code, &[b()?, amount])
+        }
+        // A 64-bit product plus a 64-bit addend; the carry-out is unsigned overflow of the sum
+        // (u64) or leaving the i64 range (i64).
+        MadU64U32 | MadI64I32 => {
+            let ext = if op == MadU64U32 { Op::ZExt } else { Op::SExt };
+            let (x, y) = (l.op(ext, &[a]), l.op(ext, &[b()?]));
+            let (p, c) = (l.op(Op::IMul, &[x, y]), c()?);
+            let r = l.op(Op::IAdd, &[p, c]);
+            carry = Some(if op == MadU64U32 {
+                l.op(Op::ULt, &[r, c])
+            } else {
+                let (x1, x2) = (l.op(Op::Xor, &[p, r]), l.op(Op::Xor, &[c, r]));
+                let both = l.op(Op::And, &[x1, x2]);
+                let z = l.b.c64(0);
+                l.op(Op::SLt, &[both, z])
+            });
+            r
+        }
+        AddF64 => l.op(Op::FAdd, &[a, b()?]),
+        MulF64 => l.op(Op::FMul, &[a, b()?]),
+        FmaF64 => l.op(Op::Fma, &[a, b()?, c()?]),
+        MinF64 => l.op(Op::FMin, &[a, b()?]),
+        MaxF64 => l.op(Op::FMax, &[a, b()?]),
         _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
     };
     Ok((r, carry))

@@ -330,6 +330,14 @@ v_bfrev_b32 v5, v1
 v_ffbh_u32 v5, v1
 v_ffbl_b32 v5, v1
 v_ffbh_i32 v5, v1
+v_lshlrev_b64 v[5:6], v1, v[2:3]
+v_lshrrev_b64 v[5:6], v1, v[2:3]
+v_ashrrev_i64 v[5:6], v1, v[2:3]
+v_add_f64 v[5:6], v[1:2], v[3:4]
+v_mul_f64 v[5:6], v[1:2], v[3:4]
+v_fma_f64 v[5:6], v[1:2], v[3:4], v[2:3]
+v_min_f64 v[5:6], v[1:2], v[3:4]
+v_max_f64 v[5:6], v[1:2], s[2:3]
 ";
 
 const VECTOR32: &str = "
@@ -360,6 +368,8 @@ v_cmp_gt_u16 vcc_lo, v1, v2
 v_cmpx_eq_u32 v1, v2
 v_cmpx_lt_i32_e64 v1, v2
 v_cmpx_ne_u64 v[1:2], v[3:4]
+v_mad_u64_u32 v[5:6], vcc_lo, v1, v2, v[3:4]
+v_mad_i64_i32 v[5:6], s4, v1, v2, v[3:4]
 ";
 
 const VECTOR64: &str = "
@@ -380,6 +390,8 @@ v_cmp_ge_i64_e64 s[4:5], v[1:2], s[2:3]
 v_cmp_lt_u16 vcc, v1, v2
 v_cmpx_gt_i32 v1, v2
 v_cmpx_le_u64 v[1:2], v[3:4]
+v_mad_u64_u32 v[5:6], vcc, v1, v2, v[3:4]
+v_mad_i64_i32 v[5:6], s[4:5], v1, v2, v[3:4]
 ";
 
 /// Each vector instruction from many wave states, in the emulator and as a lane region run for

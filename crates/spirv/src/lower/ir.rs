@@ -42,7 +42,8 @@ impl Gen {
     /// result; a carry-out sets the lane's bit of the MASK variable.
     pub(super) fn vector_op_ir(&mut self, op: VOp, srcs: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
         let mut b = Builder::per_lane();
-        let args: Vec<_> = (0..3).map(|k| b.arg(k, Type::I32)).collect();
+        let wide = rdna_frontend::lift::wide_sources(op);
+        let args: Vec<_> = (0..3).map(|k| b.arg(k as u64, if wide[k] { Type::I64 } else { Type::I32 })).collect();
         let mut inputs = srcs.to_vec();
         let cin = match mask_in {
             Some(m) => {

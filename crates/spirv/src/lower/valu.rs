@@ -898,13 +898,6 @@ impl Gen {
         }
         let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
         let one32 = self.c32(1);
-        let widen = |g: &mut Gen, x: Word, signed: bool| g.op(if signed { Op::SConvert } else { Op::UConvert }, u64t, &[x]);
-        let f64op = |g: &mut Gen, code: Op, x: Word, y: Word| {
-            let (x, y) = (g.as_f64(x), g.as_f64(y));
-            let ft = g.f64t();
-            let r = g.op(code, ft, &[x, y]);
-            g.from_f64(r)
-        };
         let f32un = |g: &mut Gen, fun: GLOp, x: Word| {
             let x = g.as_f32(x);
             let r = g.gl(fun, f, &[x]);
@@ -917,27 +910,6 @@ impl Gen {
             g.from_f64(r)
         };
         Ok(match op {
-            MadU64U32 | MadI64I32 => {
-                // 64-bit product plus a 64-bit addend; the carry-out is unsigned overflow of the
-                // 128-bit sum (u64) or leaving the i64 range (i64).
-                let signed = op == MadI64I32;
-                let (x, y) = (widen(self, a, signed), widen(self, b, signed));
-                let p = self.op(Op::IMul, u64t, &[x, y]);
-                let r = self.op(Op::IAdd, u64t, &[p, c]);
-                let ovf = if signed {
-                    // Signed overflow: p and c share a sign that r does not.
-                    let x1 = self.op(Op::BitwiseXor, u64t, &[p, r]);
-                    let x2 = self.op(Op::BitwiseXor, u64t, &[c, r]);
-                    let both = self.op(Op::BitwiseAnd, u64t, &[x1, x2]);
-                    let z = self.c64(0);
-                    self.op(Op::SLessThan, boolt, &[both, z])
-                } else {
-                    // The u32×u32 product never exceeds 2^64 - 2^33 + 1: only the add carries.
-                    self.op(Op::ULessThan, boolt, &[r, p])
-                };
-                self.mask_set(lane, ovf);
-                r
-            }
             CvtU32F64 | CvtI32F64 => {
                 let x = self.as_f64(a);
                 self.f_to_int_sat(x, true, op == CvtI32F64)
@@ -1439,25 +1411,6 @@ impl Gen {
                 let r = self.op(Op::FConvert, f, &[mf]);
                 self.from_f32(r)
             }
-            LshlrevB64 | LshrrevB64 | AshrrevI64 => {
-                let m63 = self.c32(63);
-                let sh = self.op(Op::BitwiseAnd, u, &[a, m63]);
-                let sh = self.op(Op::UConvert, u64t, &[sh]);
-                let code = match op {
-                    LshlrevB64 => Op::ShiftLeftLogical,
-                    LshrrevB64 => Op::ShiftRightLogical,
-                    _ => Op::ShiftRightArithmetic,
-                };
-                self.op(code, u64t, &[b, sh])
-            }
-            AddF64 => f64op(self, Op::FAdd, a, b),
-            MulF64 => f64op(self, Op::FMul, a, b),
-            FmaF64 => {
-                let (x, y, z) = (self.as_f64(a), self.as_f64(b), self.as_f64(c));
-                let r = self.fma64(x, y, z);
-                self.from_f64(r)
-            }
-            MinF64 | MaxF64 => self.fminmax(true, a, b, op == MaxF64),
             LdexpF64 => {
                 let x = self.as_f64(a);
                 let r = self.ldexp64(x, b);
