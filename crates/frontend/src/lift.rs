@@ -624,7 +624,8 @@ fn lane_op(op: VOp) -> bool {
             | AddLshlU32 | Add3U32 | LshlOrB32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | BcntU32B32 | MbcntLoU32B32 | MbcntHiU32B32 | BfrevB32
             | FfbhU32 | FfblB32 | FfbhI32 | AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32
             | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32 | LshlrevB64 | LshrrevB64 | AshrrevI64 | MadU64U32 | MadI64I32 | AddF64 | MulF64
-            | FmaF64 | MinF64 | MaxF64
+            | FmaF64 | MinF64 | MaxF64 | TruncF32 | FloorF32 | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32
+            | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
     )
 }
 
@@ -959,6 +960,44 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
         FmaF64 => l.op(Op::Fma, &[a, b()?, c()?]),
         MinF64 => l.op(Op::FMin, &[a, b()?]),
         MaxF64 => l.op(Op::FMax, &[a, b()?]),
+        TruncF32 => l.op(Op::FTrunc, &[a]),
+        FloorF32 => l.op(Op::FFloor, &[a]),
+        CeilF32 => l.op(Op::FCeil, &[a]),
+        RndneF32 => l.op(Op::FRndne, &[a]),
+        SqrtF32 => l.op(Op::FSqrt, &[a]),
+        RcpF32 | RcpIflagF32 => l.op(Op::FRcp, &[a]),
+        FractF32 => l.op(Op::FFract, &[a]),
+        LdexpF32 => l.op(Op::FLdexp, &[a, b()?]),
+        MulLegacyF32 => l.op(Op::FMulLegacy, &[a, b()?]),
+        Med3F32 => l.op(Op::FMed3, &[a, b()?, c()?]),
+        Min3F32 | Max3F32 => {
+            let code = if op == Min3F32 { Op::FMin } else { Op::FMax };
+            let x = l.op(code, &[a, b()?]);
+            l.op(code, &[x, c()?])
+        }
+        // floor(x), or floor(x + 0.5) with the addition rounded in f32, to a saturated integer.
+        CvtFlrI32F32 | CvtRpiI32F32 => {
+            let x = if op == CvtRpiI32F32 {
+                let half = k(&mut l, 0.5f32.to_bits());
+                l.op(Op::FAdd, &[a, half])
+            } else {
+                a
+            };
+            let x = l.op(Op::FFloor, &[x]);
+            l.op(Op::FToS, &[x])
+        }
+        CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 => {
+            let shift = match op {
+                CvtF32Ubyte0 => 0,
+                CvtF32Ubyte1 => 8,
+                CvtF32Ubyte2 => 16,
+                _ => 24,
+            };
+            let (sh, m) = (k(&mut l, shift), k(&mut l, 0xff));
+            let x = l.op(Op::LShr, &[a, sh]);
+            let x = l.op(Op::And, &[x, m]);
+            l.op(Op::UToF, &[x])
+        }
         _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
     };
     Ok((r, carry))

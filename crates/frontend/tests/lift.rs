@@ -514,6 +514,25 @@ v_cvt_f32_i32 v5, v1
 v_cvt_f32_u32 v5, v1
 v_cvt_i32_f32 v5, v1
 v_cvt_u32_f32 v5, v1
+v_trunc_f32 v5, v1
+v_floor_f32 v5, v1
+v_ceil_f32 v5, v1
+v_rndne_f32 v5, v1
+v_sqrt_f32 v5, v1
+v_rcp_f32 v5, v1
+v_rcp_iflag_f32 v5, v1
+v_fract_f32 v5, v1
+v_ldexp_f32 v5, v1, v2
+v_mul_legacy_f32 v5, v1, v2
+v_med3_f32 v5, v1, v2, v3
+v_min3_f32 v5, v1, v2, v3
+v_max3_f32 v5, v1, v2, v3
+v_cvt_flr_i32_f32 v5, v1
+v_cvt_rpi_i32_f32 v5, v1
+v_cvt_f32_ubyte0 v5, v1
+v_cvt_f32_ubyte1 v5, v1
+v_cvt_f32_ubyte2 v5, v1
+v_cvt_f32_ubyte3 v5, v1
 ";
 
 #[test]

@@ -148,6 +148,28 @@ ops! {
     FToS "ftos" Sig::Count;
     /// Float to unsigned 32-bit integer, toward zero, saturating (NaN and negatives give 0).
     FToU "ftou" Sig::Count;
+    /// f32 toward zero to an integer value.
+    FTrunc "ftrunc" Sig::Fixed(&[I32], I32);
+    /// f32 down to an integer value.
+    FFloor "ffloor" Sig::Fixed(&[I32], I32);
+    /// f32 up to an integer value.
+    FCeil "fceil" Sig::Fixed(&[I32], I32);
+    /// f32 to the nearest integer value, ties to even.
+    FRndne "frndne" Sig::Fixed(&[I32], I32);
+    /// f32 square root, correctly rounded (a negative input gives the default NaN 0xffc00000,
+    /// a NaN its quiet form).
+    FSqrt "fsqrt" Sig::Fixed(&[I32], I32);
+    /// f32 reciprocal: 1/x in f64, rounded once to f32.
+    FRcp "frcp" Sig::Fixed(&[I32], I32);
+    /// f32 fractional part x - floor(x), at most the largest f32 below 1 (a NaN gives that
+    /// bound, ±∞ the quiet NaN 0x7fc00000).
+    FFract "ffract" Sig::Fixed(&[I32], I32);
+    /// f32 x · 2^n (n clamped to ±400), one rounding.
+    FLdexp "fldexp" Sig::Fixed(&[I32, I32], I32);
+    /// f32 product with DX9's rule: a zero factor gives +0 whatever the other.
+    FMulLegacy "fmul_legacy" Sig::Fixed(&[I32, I32], I32);
+    /// f32 IEEE-mode median of three (`rdna_emu::float::med3_32`).
+    FMed3 "fmed3" Sig::Fixed(&[I32, I32, I32], I32);
     /// Signed 32-bit integer to f32, rounded to nearest even.
     SToF "stof" Sig::Fixed(&[I32], I32);
     /// Unsigned 32-bit integer to f32, rounded to nearest even.

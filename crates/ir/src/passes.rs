@@ -75,6 +75,25 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
             let f = if arg_ty == Type::I64 { f64::from_bits(x) } else { f32::from_bits(x as u32) as f64 };
             if op == Op::FToS { f as i32 as u32 as u64 } else { f as u32 as u64 }
         }
+        Op::FTrunc | Op::FFloor | Op::FCeil | Op::FRndne | Op::FSqrt | Op::FRcp | Op::FFract | Op::FLdexp | Op::FMulLegacy | Op::FMed3 => {
+            let f = |v: u64| f32::from_bits(v as u32);
+            let (x, y, z) = (f(x), f(y), f(a.get(2).copied().unwrap_or(0)));
+            (match op {
+                Op::FTrunc => x.trunc(),
+                Op::FFloor => x.floor(),
+                Op::FCeil => x.ceil(),
+                Op::FRndne => x.round_ties_even(),
+                Op::FSqrt => x.sqrt(),
+                Op::FRcp => (1.0 / x as f64) as f32,
+                Op::FFract if x.is_infinite() => f32::NAN,
+                Op::FFract => (x - x.floor()).min(f32::from_bits(0x3f7f_ffff)),
+                Op::FLdexp => rdna_emu::float::ldexp32(x, a[1] as u32 as i32),
+                Op::FMulLegacy if x == 0.0 || y == 0.0 => 0.0,
+                Op::FMulLegacy => x * y,
+                _ => rdna_emu::float::med3_32(x, y, z, true),
+            })
+            .to_bits() as u64
+        }
         Op::SToF => (x as u32 as i32 as f32).to_bits() as u64,
         Op::UToF => (x as u32 as f32).to_bits() as u64,
         Op::Select => if x != 0 { y } else { a[2] },
@@ -279,7 +298,20 @@ pub fn uniform(body: &Body) -> Vec<bool> {
     u
 }
 
-/// The passes in order: [`fold`], then [`dce`].
+/// The passes in order: [`fold`], then [`dce`]. In debug builds (the tests) the verifier
+/// checks the input and each pass's output, naming the pass that broke it.
 pub fn optimize(body: &Body) -> Body {
-    dce(&fold(body))
+    let checked = |stage: &str, b: &Body| {
+        if cfg!(debug_assertions) {
+            if let Err(e) = crate::verify(b) {
+                panic!("IR {stage}: {e}\n{b}");
+            }
+        }
+    };
+    checked("input", body);
+    let folded = fold(body);
+    checked("after fold", &folded);
+    let out = dce(&folded);
+    checked("after dce", &out);
+    out
 }

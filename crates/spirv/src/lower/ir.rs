@@ -193,6 +193,9 @@ impl Gen {
                     let x = if wide { self.as_f64(a[0]) } else { self.as_f32(a[0]) };
                     self.f_to_int_sat(x, wide, i.op == IrOp::FToS)
                 }
+                IrOp::FTrunc | IrOp::FFloor | IrOp::FCeil | IrOp::FRndne | IrOp::FSqrt | IrOp::FRcp | IrOp::FFract | IrOp::FLdexp | IrOp::FMulLegacy | IrOp::FMed3 => {
+                    self.float32_op(i.op, &a)
+                }
                 IrOp::SToF | IrOp::UToF => {
                     let r = self.op(if i.op == IrOp::SToF { Op::ConvertSToF } else { Op::ConvertUToF }, self.t.f32, &[a[0]]);
                     self.from_f32(r)
@@ -243,5 +246,133 @@ impl Gen {
         let z = self.c32(0);
         let hi_set = self.op(Op::INotEqual, boolt, &[hi, z]);
         self.sel(u, hi_set, from_hi, ml)
+    }
+
+    /// The f32 operations with lowerings of their own (`ftrunc` … `fmed3`), on the arguments'
+    /// ids; each follows the emulator's arm of the same operation.
+    fn float32_op(&mut self, op: IrOp, args: &[Word]) -> Word {
+        let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
+        let one32 = self.c32(1);
+        let (a, b, c) = (args[0], args.get(1).copied().unwrap_or(0), args.get(2).copied().unwrap_or(0));
+        let f32un = |g: &mut Gen, fun: GLOp, x: Word| {
+            let x = g.as_f32(x);
+            let r = g.gl(fun, f, &[x]);
+            g.from_f32(r)
+        };
+        match op {
+            IrOp::FTrunc => self.round_int(a, false, true),
+            IrOp::FFloor => f32un(self, GLOp::Floor, a),
+            IrOp::FCeil => f32un(self, GLOp::Ceil, a),
+            IrOp::FRndne => self.round_int(a, false, false),
+            IrOp::FSqrt => {
+                // Correctly rounded, as the emulator's `f32::sqrt`: through f64, then checked
+                // against the squares of the half-ulp neighbours (exact in f64) and moved by an
+                // ulp if the driver's f64 root was not exact. Specials as x86 gives them: a
+                // negative input the default NaN 0xffc00000, a NaN input quietened, ±0 and +∞
+                // themselves.
+                let boolt = self.t.bool;
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let xd = self.op(Op::FConvert, ft, &[x]);
+                let root = self.gl(GLOp::Sqrt, ft, &[xd]);
+                let r = self.op(Op::FConvert, f, &[root]);
+                let rb = self.from_f32(r);
+                let (c23, m8, bias) = (self.c32(23), self.c32(0xff), self.c32(872));
+                let e = self.op(Op::ShiftRightLogical, u, &[rb, c23]);
+                let e = self.op(Op::BitwiseAnd, u, &[e, m8]);
+                let e = self.op(Op::IAdd, u, &[e, bias]);
+                let e = self.op(Op::UConvert, u64t, &[e]);
+                let c52 = self.c64(52);
+                let half = self.op(Op::ShiftLeftLogical, u64t, &[e, c52]);
+                let half = self.op(Op::Bitcast, ft, &[half]);
+                let rd = self.op(Op::FConvert, ft, &[r]);
+                let lo = self.op(Op::FSub, ft, &[rd, half]);
+                let hi = self.op(Op::FAdd, ft, &[rd, half]);
+                let lo2 = self.op(Op::FMul, ft, &[lo, lo]);
+                let hi2 = self.op(Op::FMul, ft, &[hi, hi]);
+                let below = self.op(Op::FOrdLessThan, boolt, &[xd, lo2]);
+                let above = self.op(Op::FOrdGreaterThan, boolt, &[xd, hi2]);
+                let down = self.op(Op::ISub, u, &[rb, one32]);
+                let up = self.op(Op::IAdd, u, &[rb, one32]);
+                let fixed = self.sel(u, above, up, rb);
+                let fixed = self.sel(u, below, down, fixed);
+                let zero = self.cf32(0.0);
+                let neg = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
+                let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
+                let inf = self.op(Op::IsInf, boolt, &[x]);
+                let nan = self.op(Op::IsNan, boolt, &[x]);
+                let keep = self.op(Op::LogicalOr, boolt, &[is_zero, inf]);
+                let r = self.sel(u, keep, a, fixed);
+                let default_nan = self.c32(0xffc0_0000);
+                let r = self.sel(u, neg, default_nan, r);
+                let quiet = self.c32(0x40_0000);
+                let quieted = self.op(Op::BitwiseOr, u, &[a, quiet]);
+                self.sel(u, nan, quieted, r)
+            }
+            IrOp::FRcp => {
+                // The emulator's reciprocal: 1/x in f64, rounded once to f32.
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let w = self.op(Op::FConvert, ft, &[x]);
+                let one = self.cf64(1.0);
+                let q = self.op(Op::FDiv, ft, &[one, w]);
+                let r = self.op(Op::FConvert, f, &[q]);
+                self.from_f32(r)
+            }
+            IrOp::FLdexp => {
+                let x = self.as_f32(a);
+                let ft = self.f64t();
+                let w = self.op(Op::FConvert, ft, &[x]);
+                let (lo, hi) = (self.c32(-400i32 as u32), self.c32(400));
+                let n = self.gl(GLOp::SClamp, u, &[b, lo, hi]);
+                let q = self.scale_f64(w, n);
+                let r = self.op(Op::FConvert, f, &[q]);
+                self.from_f32(r)
+            }
+            IrOp::FMulLegacy => {
+                // DX9 rule: a zero factor gives +0 whatever the other (even inf or NaN).
+                let (x, y) = (self.as_f32(a), self.as_f32(b));
+                let p = self.op(Op::FMul, f, &[x, y]);
+                let z = self.cf32(0.0);
+                let (xz, yz) = (self.op(Op::FOrdEqual, boolt, &[x, z]), self.op(Op::FOrdEqual, boolt, &[y, z]));
+                let either = self.op(Op::LogicalOr, boolt, &[xz, yz]);
+                let r = self.sel(f, either, z, p);
+                self.from_f32(r)
+            }
+            // The emulator's median: with a NaN, the minimum of all three; else the larger of
+            // the two that are not the maximum.
+            IrOp::FMed3 => {
+                let boolt = self.t.bool;
+                let nans: Vec<Word> = [a, b, c].iter().map(|&v| {
+                    let f = self.as_f32(v);
+                    self.op(Op::IsNan, boolt, &[f])
+                }).collect();
+                let any = self.op(Op::LogicalOr, boolt, &[nans[0], nans[1]]);
+                let any = self.op(Op::LogicalOr, boolt, &[any, nans[2]]);
+                let lo = self.fminmax(false, a, b, false);
+                let with_nan = self.fminmax(false, lo, c, false);
+                let hi = self.fminmax(false, a, b, true);
+                let mx = self.fminmax(false, hi, c, true);
+                let (is_a, is_b) = (self.op(Op::IEqual, boolt, &[mx, a]), self.op(Op::IEqual, boolt, &[mx, b]));
+                let (bc, ac) = (self.fminmax(false, b, c, true), self.fminmax(false, a, c, true));
+                let r = self.sel(u, is_b, ac, hi);
+                let r = self.sel(u, is_a, bc, r);
+                self.sel(u, any, with_nan, r)
+            }
+            IrOp::FFract => {
+                let boolt = self.t.bool;
+                let x = self.as_f32(a);
+                let fl = self.gl(GLOp::Floor, f, &[x]);
+                let d = self.op(Op::FSub, f, &[x, fl]);
+                let bound = self.cf32(f32::from_bits(0x3f7f_ffff));
+                let below = self.op(Op::FOrdLessThan, boolt, &[d, bound]);
+                let r = self.sel(f, below, d, bound);
+                let r = self.from_f32(r);
+                let inf = self.op(Op::IsInf, boolt, &[x]);
+                let nan = self.c32(0x7fc0_0000);
+                self.sel(u, inf, nan, r)
+            }
+            _ => unreachable!("float32_op is called for its own operations"),
+        }
     }
 }

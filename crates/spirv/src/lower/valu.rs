@@ -341,7 +341,7 @@ impl Gen {
     }
 
     /// `x · 2^n` for an f64 `x` and `n` in [-1000, 1000]: 2^n is a normal f64, built from bits.
-    fn scale_f64(&mut self, x: Word, n: Word) -> Word {
+    pub(super) fn scale_f64(&mut self, x: Word, n: Word) -> Word {
         let (i, u64t) = (self.t.u32, self.t.u64);
         let bias = self.c32(1023);
         let e = self.op(Op::IAdd, i, &[n, bias]);
@@ -896,13 +896,7 @@ impl Gen {
         if rdna_frontend::lift::defines_vector_op(op) {
             return self.vector_op_ir(op, [a, b, c], mask_in, lane);
         }
-        let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
-        let one32 = self.c32(1);
-        let f32un = |g: &mut Gen, fun: GLOp, x: Word| {
-            let x = g.as_f32(x);
-            let r = g.gl(fun, f, &[x]);
-            g.from_f32(r)
-        };
+        let (u, f) = (self.t.u32, self.t.f32);
         let f64un = |g: &mut Gen, fun: GLOp, x: Word| {
             let x = g.as_f64(x);
             let ft = g.f64t();
@@ -925,38 +919,6 @@ impl Gen {
                 };
                 self.frexp64(x).1
             }
-            MulLegacyF32 => {
-                // DX9 rule: a zero factor gives +0 whatever the other (even inf or NaN).
-                let (x, y) = (self.as_f32(a), self.as_f32(b));
-                let p = self.op(Op::FMul, f, &[x, y]);
-                let z = self.cf32(0.0);
-                let (xz, yz) = (self.op(Op::FOrdEqual, boolt, &[x, z]), self.op(Op::FOrdEqual, boolt, &[y, z]));
-                let either = self.op(Op::LogicalOr, boolt, &[xz, yz]);
-                let r = self.sel(f, either, z, p);
-                self.from_f32(r)
-            }
-            // The emulator's median: with a NaN, the minimum of all three; else the larger of
-            // the two that are not the maximum.
-            Med3F32 => {
-                let boolt = self.t.bool;
-                let nans: Vec<Word> = [a, b, c].iter().map(|&v| {
-                    let f = self.as_f32(v);
-                    self.op(Op::IsNan, boolt, &[f])
-                }).collect();
-                let any = self.op(Op::LogicalOr, boolt, &[nans[0], nans[1]]);
-                let any = self.op(Op::LogicalOr, boolt, &[any, nans[2]]);
-                let lo = self.fminmax(false, a, b, false);
-                let with_nan = self.fminmax(false, lo, c, false);
-                let hi = self.fminmax(false, a, b, true);
-                let mx = self.fminmax(false, hi, c, true);
-                let (is_a, is_b) = (self.op(Op::IEqual, boolt, &[mx, a]), self.op(Op::IEqual, boolt, &[mx, b]));
-                let (bc, ac) = (self.fminmax(false, b, c, true), self.fminmax(false, a, c, true));
-                let r = self.sel(u, is_b, ac, hi);
-                let r = self.sel(u, is_a, bc, r);
-                self.sel(u, any, with_nan, r)
-            }
-            // x − floor(x) (exact), at most the largest float below 1; NaN gives that bound (as
-            // the emulator's `min` does), ±∞ a quiet NaN.
             CvtFlrI32F32 | CvtRpiI32F32 => {
                 // floor(x), or floor(x + 0.5) with the addition rounded in f32, then the
                 // saturating conversion (NaN gives 0), as the emulator's `as i32`.
@@ -1055,19 +1017,6 @@ impl Gen {
                 let quiet = self.c64(1 << 51);
                 let q = self.op(Op::BitwiseOr, u64t, &[a, quiet]);
                 self.sel(u64t, nan, q, r)
-            }
-            FractF32 => {
-                let boolt = self.t.bool;
-                let x = self.as_f32(a);
-                let fl = self.gl(GLOp::Floor, f, &[x]);
-                let d = self.op(Op::FSub, f, &[x, fl]);
-                let bound = self.cf32(f32::from_bits(0x3f7f_ffff));
-                let below = self.op(Op::FOrdLessThan, boolt, &[d, bound]);
-                let r = self.sel(f, below, d, bound);
-                let r = self.from_f32(r);
-                let inf = self.op(Op::IsInf, boolt, &[x]);
-                let nan = self.c32(0x7fc0_0000);
-                self.sel(u, inf, nan, r)
             }
             AddF16 | SubF16 | SubrevF16 | MulF16 => {
                 // In f32 (exact operands, one f32 rounding), then to f16, as the emulator.
@@ -1330,75 +1279,6 @@ impl Gen {
             CvtF32F64 => {
                 let x = self.as_f64(a);
                 let r = self.op(Op::FConvert, f, &[x]);
-                self.from_f32(r)
-            }
-            TruncF32 => self.round_int(a, false, true),
-            FloorF32 => f32un(self, GLOp::Floor, a),
-            CeilF32 => f32un(self, GLOp::Ceil, a),
-            RndneF32 => self.round_int(a, false, false),
-            SqrtF32 => {
-                // Correctly rounded, as the emulator's `f32::sqrt`: through f64, then checked
-                // against the squares of the half-ulp neighbours (exact in f64) and moved by an
-                // ulp if the driver's f64 root was not exact. Specials as x86 gives them: a
-                // negative input the default NaN 0xffc00000, a NaN input quietened, ±0 and +∞
-                // themselves.
-                let boolt = self.t.bool;
-                let x = self.as_f32(a);
-                let ft = self.f64t();
-                let xd = self.op(Op::FConvert, ft, &[x]);
-                let root = self.gl(GLOp::Sqrt, ft, &[xd]);
-                let r = self.op(Op::FConvert, f, &[root]);
-                let rb = self.from_f32(r);
-                let (c23, m8, bias) = (self.c32(23), self.c32(0xff), self.c32(872));
-                let e = self.op(Op::ShiftRightLogical, u, &[rb, c23]);
-                let e = self.op(Op::BitwiseAnd, u, &[e, m8]);
-                let e = self.op(Op::IAdd, u, &[e, bias]);
-                let e = self.op(Op::UConvert, u64t, &[e]);
-                let c52 = self.c64(52);
-                let half = self.op(Op::ShiftLeftLogical, u64t, &[e, c52]);
-                let half = self.op(Op::Bitcast, ft, &[half]);
-                let rd = self.op(Op::FConvert, ft, &[r]);
-                let lo = self.op(Op::FSub, ft, &[rd, half]);
-                let hi = self.op(Op::FAdd, ft, &[rd, half]);
-                let lo2 = self.op(Op::FMul, ft, &[lo, lo]);
-                let hi2 = self.op(Op::FMul, ft, &[hi, hi]);
-                let below = self.op(Op::FOrdLessThan, boolt, &[xd, lo2]);
-                let above = self.op(Op::FOrdGreaterThan, boolt, &[xd, hi2]);
-                let down = self.op(Op::ISub, u, &[rb, one32]);
-                let up = self.op(Op::IAdd, u, &[rb, one32]);
-                let fixed = self.sel(u, above, up, rb);
-                let fixed = self.sel(u, below, down, fixed);
-                let zero = self.cf32(0.0);
-                let neg = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
-                let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
-                let inf = self.op(Op::IsInf, boolt, &[x]);
-                let nan = self.op(Op::IsNan, boolt, &[x]);
-                let keep = self.op(Op::LogicalOr, boolt, &[is_zero, inf]);
-                let r = self.sel(u, keep, a, fixed);
-                let default_nan = self.c32(0xffc0_0000);
-                let r = self.sel(u, neg, default_nan, r);
-                let quiet = self.c32(0x40_0000);
-                let quieted = self.op(Op::BitwiseOr, u, &[a, quiet]);
-                self.sel(u, nan, quieted, r)
-            }
-            RcpF32 | RcpIflagF32 => {
-                // The emulator's reciprocal: 1/x in f64, rounded once to f32.
-                let x = self.as_f32(a);
-                let ft = self.f64t();
-                let w = self.op(Op::FConvert, ft, &[x]);
-                let one = self.cf64(1.0);
-                let q = self.op(Op::FDiv, ft, &[one, w]);
-                let r = self.op(Op::FConvert, f, &[q]);
-                self.from_f32(r)
-            }
-            LdexpF32 => {
-                let x = self.as_f32(a);
-                let ft = self.f64t();
-                let w = self.op(Op::FConvert, ft, &[x]);
-                let (lo, hi) = (self.c32(-400i32 as u32), self.c32(400));
-                let n = self.gl(GLOp::SClamp, u, &[b, lo, hi]);
-                let q = self.scale_f64(w, n);
-                let r = self.op(Op::FConvert, f, &[q]);
                 self.from_f32(r)
             }
             FrexpMantF32 => {
