@@ -589,11 +589,14 @@ pub fn lifts_lane(st: &Step) -> bool {
         return plain && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64);
     }
     let Kind::Valu(op) = st.kind else { return false };
+    // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
+    let m = rdna_emu::valu::mods(st);
+    let modifiers_ok = m.op_sel == 0 && (!(m.clamp || m.omod != 0) || f32_result(op));
     // A mask source (SRC2 of v_cndmask and the carry-in forms) is a wave-wide value.
     let lane_sources = if reads_mask(op) { 2 } else { st.nsrc as usize };
     // A carry-out into EXEC changes the lanes that run while they run: not in a region.
     let carry_into_exec = writes_carry(op) && (EXEC..EXEC + 2).contains(&st.carry_dst());
-    st.plain
+    modifiers_ok
         && !f.is_dpp16()
         && !f.is_dpp8()
         && !f.is_sdwa()
@@ -602,6 +605,17 @@ pub fn lifts_lane(st: &Step) -> bool {
         && st.sw[..lane_sources.min(3)].iter().zip(wide_sources(op)).all(|(&w, wide)| w <= if wide { 2 } else { 1 })
         && st.dst < 255
         && !carry_into_exec
+}
+
+/// The lifted operations whose result is an f32 (where clamp and omod apply).
+fn f32_result(op: VOp) -> bool {
+    use VOp::*;
+    matches!(
+        op,
+        AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | CvtF32I32 | CvtF32U32 | TruncF32 | FloorF32
+            | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32 | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtF32Ubyte0
+            | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
+    )
 }
 
 fn writes_carry(op: VOp) -> bool {
@@ -656,8 +670,21 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     let n = if reads_mask { 2 } else { st.nsrc as usize };
     let mut s = Vec::with_capacity(3);
     let wide = wide_sources(op);
+    let m = rdna_emu::valu::mods(st);
     for i in 0..n {
-        s.push(if wide[i] { l.src64(st.src[i])? } else { l.src32(st.src[i])? });
+        let mut v = if wide[i] { l.src64(st.src[i])? } else { l.src32(st.src[i])? };
+        // abs and neg act on the operand's sign bit, as the emulator applies them.
+        let sign = 1u64 << rdna_emu::valu::sign_bit(st.imm[i], st.sw[i]);
+        let ty = l.b.ty(v);
+        if m.abs >> i & 1 != 0 {
+            let keep = l.b.konst(ty, !sign);
+            v = l.op(Op::And, &[v, keep]);
+        }
+        if m.neg >> i & 1 != 0 {
+            let flip = l.b.konst(ty, sign);
+            v = l.op(Op::Xor, &[v, flip]);
+        }
+        s.push(v);
     }
     // Two-address forms: accumulate into VDST, or take the literal constant K.
     let k = st.inst.literal.unwrap_or(0);
@@ -672,7 +699,15 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     }
     // The lane's bit of the carry-in / select mask: SRC2 in VOP3, VCC otherwise.
     let cin = if reads_mask { Some(l.lane_bit_of(if st.inst.format.is_vop3() { st.src[2] } else { Src::Sgpr(VCC) })?) } else { None };
-    let (r, carry) = vector_op(l.b, op, &s, cin)?;
+    let (mut r, carry) = vector_op(l.b, op, &s, cin)?;
+    // Output modifiers (f32 results): omod scales, then clamp limits to [0, 1].
+    if m.omod != 0 {
+        let k = l.b.c32([1.0f32, 2.0, 4.0, 0.5][m.omod as usize].to_bits());
+        r = l.op(Op::FMul, &[r, k]);
+    }
+    if m.clamp {
+        r = l.op(Op::FClamp01, &[r]);
+    }
     if l.b.ty(r) == rdna_ir::Type::I64 {
         let (lo, hi) = (l.op(Op::Lo, &[r]), l.op(Op::Hi, &[r]));
         l.b.write(Reg::Vgpr(st.dst as u8), lo);

@@ -533,6 +533,15 @@ v_cvt_f32_ubyte0 v5, v1
 v_cvt_f32_ubyte1 v5, v1
 v_cvt_f32_ubyte2 v5, v1
 v_cvt_f32_ubyte3 v5, v1
+v_add_f32_e64 v5, -v1, |v2|
+v_mul_f32_e64 v5, v1, v2 clamp
+v_fma_f32 v5, -v1, v2, -|v3|
+v_add_f32_e64 v5, v1, v2 mul:2
+v_mul_f32_e64 v5, v1, v2 clamp div:2
+v_max_f32_e64 v5, |v1|, -v2 mul:4
+v_add_f64 v[5:6], -v[1:2], |v[3:4]|
+v_cvt_f32_u32_e64 v5, v1 clamp
+v_sqrt_f32_e64 v5, -|v1|
 ";
 
 #[test]

@@ -144,6 +144,8 @@ ops! {
     FMin "fmin" Sig::Binary;
     /// IEEE-mode maximum, as [`Op::FMin`].
     FMax "fmax" Sig::Binary;
+    /// The clamp output modifier: the float limited to [0, 1], NaN to +0 (-0 stays -0).
+    FClamp01 "fclamp01" Sig::Unary;
     /// Float to signed 32-bit integer, toward zero, saturating (NaN gives 0).
     FToS "ftos" Sig::Count;
     /// Float to unsigned 32-bit integer, toward zero, saturating (NaN and negatives give 0).

@@ -71,6 +71,14 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
                 .to_bits() as u64
             }
         }
+        Op::FClamp01 if arg_ty == Type::I64 => {
+            let f = f64::from_bits(x);
+            (if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) }).to_bits()
+        }
+        Op::FClamp01 => {
+            let f = f32::from_bits(x as u32);
+            (if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) }).to_bits() as u64
+        }
         Op::FToS | Op::FToU => {
             let f = if arg_ty == Type::I64 { f64::from_bits(x) } else { f32::from_bits(x as u32) as f64 };
             if op == Op::FToS { f as i32 as u32 as u64 } else { f as u32 as u64 }

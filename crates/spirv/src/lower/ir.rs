@@ -189,6 +189,16 @@ impl Gen {
                     self.fma32(x, y, z)
                 }
                 IrOp::FMin | IrOp::FMax => self.fminmax(wide, a[0], a[1], i.op == IrOp::FMax),
+                IrOp::FClamp01 if wide => {
+                    let x = self.as_f64(a[0]);
+                    let r = self.clamp01(x, true);
+                    self.from_f64(r)
+                }
+                IrOp::FClamp01 => {
+                    let x = self.as_f32(a[0]);
+                    let r = self.clamp01(x, false);
+                    self.from_f32(r)
+                }
                 IrOp::FToS | IrOp::FToU => {
                     let x = if wide { self.as_f64(a[0]) } else { self.as_f32(a[0]) };
                     self.f_to_int_sat(x, wide, i.op == IrOp::FToS)

@@ -875,16 +875,23 @@ impl Gen {
             x = self.op(Op::FMul, ft, &[x, k]);
         }
         if m.clamp {
-            let (z, one) = (c(self, 0.0), c(self, 1.0));
-            let boolt = self.t.bool;
-            let nan = self.op(Op::IsNan, boolt, &[x]);
-            let lo = self.op(Op::FOrdLessThan, boolt, &[x, z]);
-            let hi = self.op(Op::FOrdGreaterThan, boolt, &[x, one]);
-            x = self.sel(ft, hi, one, x);
-            x = self.sel(ft, lo, z, x);
-            x = self.sel(ft, nan, z, x);
+            x = self.clamp01(x, wide);
         }
         if wide { self.from_f64(x) } else { self.from_f32(x) }
+    }
+
+    /// The clamp output modifier on a float (f32, or f64 with `wide`): limited to [0, 1], NaN
+    /// to +0, -0 kept.
+    pub(super) fn clamp01(&mut self, x: Word, wide: bool) -> Word {
+        let ft = if wide { self.f64t() } else { self.t.f32 };
+        let (z, one) = if wide { (self.cf64(0.0), self.cf64(1.0)) } else { (self.cf32(0.0), self.cf32(1.0)) };
+        let boolt = self.t.bool;
+        let nan = self.op(Op::IsNan, boolt, &[x]);
+        let lo = self.op(Op::FOrdLessThan, boolt, &[x, z]);
+        let hi = self.op(Op::FOrdGreaterThan, boolt, &[x, one]);
+        let x = self.sel(ft, hi, one, x);
+        let x = self.sel(ft, lo, z, x);
+        self.sel(ft, nan, z, x)
     }
 
     /// One lane of `op` on its (modified) sources; 32- or 64-bit integer result bits.
