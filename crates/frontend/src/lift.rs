@@ -586,7 +586,11 @@ pub fn lifts_lane(st: &Step) -> bool {
     let f = st.inst.format;
     let plain = st.plain && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa();
     if let Kind::Vcmp { ty, .. } = st.kind {
-        return plain && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64);
+        // Float compares may carry source abs/neg.
+        let m = rdna_emu::valu::mods(st);
+        let float = matches!(ty, Num::F32 | Num::F64);
+        let mods_ok = plain || (float && m.op_sel == 0 && !m.clamp && m.omod == 0 && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa());
+        return mods_ok && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64 | Num::F32 | Num::F64);
     }
     let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
@@ -671,20 +675,8 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     let mut s = Vec::with_capacity(3);
     let wide = wide_sources(op);
     let m = rdna_emu::valu::mods(st);
-    for i in 0..n {
-        let mut v = if wide[i] { l.src64(st.src[i])? } else { l.src32(st.src[i])? };
-        // abs and neg act on the operand's sign bit, as the emulator applies them.
-        let sign = 1u64 << rdna_emu::valu::sign_bit(st.imm[i], st.sw[i]);
-        let ty = l.b.ty(v);
-        if m.abs >> i & 1 != 0 {
-            let keep = l.b.konst(ty, !sign);
-            v = l.op(Op::And, &[v, keep]);
-        }
-        if m.neg >> i & 1 != 0 {
-            let flip = l.b.konst(ty, sign);
-            v = l.op(Op::Xor, &[v, flip]);
-        }
-        s.push(v);
+    for (i, &w) in wide.iter().enumerate().take(n) {
+        s.push(l.lane_src(st, i, w)?);
     }
     // Two-address forms: accumulate into VDST, or take the literal constant K.
     let k = st.inst.literal.unwrap_or(0);
@@ -1039,6 +1031,24 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
 }
 
 impl Lifter<'_> {
+    /// Source `i` of a vector instruction for the running lane (a register pair or a 64-bit
+    /// constant when `wide`), with abs and neg applied to its sign bit as the emulator applies them.
+    fn lane_src(&mut self, st: &Step, i: usize, wide: bool) -> Result<Value, String> {
+        let m = rdna_emu::valu::mods(st);
+        let mut v = if wide { self.src64(st.src[i])? } else { self.src32(st.src[i])? };
+        let sign = 1u64 << rdna_emu::valu::sign_bit(st.imm[i], st.sw[i]);
+        let ty = self.b.ty(v);
+        if m.abs >> i & 1 != 0 {
+            let keep = self.b.konst(ty, !sign);
+            v = self.op(Op::And, &[v, keep]);
+        }
+        if m.neg >> i & 1 != 0 {
+            let flip = self.b.konst(ty, sign);
+            v = self.op(Op::Xor, &[v, flip]);
+        }
+        Ok(v)
+    }
+
     /// The running lane's bit of a lane-mask source: the bit this region set, if it set one,
     /// else the mask's bit (an SGPR mask, or a constant cut to the wave's lanes).
     fn lane_bit_of(&mut self, s: Src) -> Result<Value, String> {
@@ -1057,11 +1067,11 @@ impl Lifter<'_> {
     }
 }
 
-/// An integer compare: the lane's bit of SDST (`v_cmpx`: of EXEC) is whether the relation
-/// `cond` names holds (integers are never unordered).
+/// An integer or float compare: the lane's bit of SDST (`v_cmpx`: of EXEC) is whether one of
+/// the relations `cond` names holds (less, equal, greater, unordered).
 fn compare(l: &mut Lifter, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<(), String> {
-    let wide = matches!(ty, Num::I64 | Num::U64);
-    let (mut a, mut b) = if wide { (l.src64(st.src[0])?, l.src64(st.src[1])?) } else { (l.src32(st.src[0])?, l.src32(st.src[1])?) };
+    let wide = matches!(ty, Num::I64 | Num::U64 | Num::F64);
+    let (mut a, mut b) = (l.lane_src(st, 0, wide)?, l.lane_src(st, 1, wide)?);
     match ty {
         Num::I16 => {
             let k = l.b.c32(16);
@@ -1078,8 +1088,15 @@ fn compare(l: &mut Lifter, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<()
         _ => {}
     }
     let signed = matches!(ty, Num::I16 | Num::I32 | Num::I64);
+    let float = matches!(ty, Num::F32 | Num::F64);
+    let relations = if float {
+        [(cond.lt, Op::FLt), (cond.eq, Op::FEq), (cond.gt, Op::FGt), (cond.unord, Op::FUnord)]
+    } else {
+        // Integers are never unordered.
+        [(cond.lt, if signed { Op::SLt } else { Op::ULt }), (cond.eq, Op::Eq), (cond.gt, if signed { Op::SGt } else { Op::UGt }), (false, Op::Eq)]
+    };
     let mut t = l.b.bool(false);
-    for (on, code) in [(cond.lt, if signed { Op::SLt } else { Op::ULt }), (cond.eq, Op::Eq), (cond.gt, if signed { Op::SGt } else { Op::UGt })] {
+    for (on, code) in relations {
         if on {
             let c = l.op(code, &[a, b]);
             t = l.op(Op::Or, &[t, c]);

@@ -177,6 +177,12 @@ ops! {
     /// Unsigned 32-bit integer to f32, rounded to nearest even.
     UToF "utof" Sig::Fixed(&[I32], I32);
 
+    /// Float compares (f32 or f64 by width): ordered less, equal, greater; unordered (a NaN).
+    FLt "flt" Sig::Compare;
+    FEq "feq" Sig::Compare;
+    FGt "fgt" Sig::Compare;
+    FUnord "funord" Sig::Compare;
+
     /// The second argument where the first holds, else the third.
     Select "select" Sig::Select;
     /// Zero extension to 64 bits.

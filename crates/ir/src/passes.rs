@@ -104,6 +104,16 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
         }
         Op::SToF => (x as u32 as i32 as f32).to_bits() as u64,
         Op::UToF => (x as u32 as f32).to_bits() as u64,
+        Op::FLt | Op::FEq | Op::FGt | Op::FUnord => {
+            let ord = if arg_ty == Type::I64 { f64::from_bits(x).partial_cmp(&f64::from_bits(y)) } else { f32::from_bits(x as u32).partial_cmp(&f32::from_bits(y as u32)) };
+            use std::cmp::Ordering::*;
+            (match op {
+                Op::FLt => ord == Some(Less),
+                Op::FEq => ord == Some(Equal),
+                Op::FGt => ord == Some(Greater),
+                _ => ord.is_none(),
+            }) as u64
+        }
         Op::Select => if x != 0 { y } else { a[2] },
         Op::ZExt => x,
         Op::SExt => x as u32 as i32 as i64 as u64,

@@ -210,6 +210,18 @@ impl Gen {
                     let r = self.op(if i.op == IrOp::SToF { Op::ConvertSToF } else { Op::ConvertUToF }, self.t.f32, &[a[0]]);
                     self.from_f32(r)
                 }
+                IrOp::FLt | IrOp::FEq | IrOp::FGt | IrOp::FUnord => {
+                    let (x, y) = if wide { (self.as_f64(a[0]), self.as_f64(a[1])) } else { (self.as_f32(a[0]), self.as_f32(a[1])) };
+                    match i.op {
+                        IrOp::FLt => self.op(Op::FOrdLessThan, ty, &[x, y]),
+                        IrOp::FEq => self.op(Op::FOrdEqual, ty, &[x, y]),
+                        IrOp::FGt => self.op(Op::FOrdGreaterThan, ty, &[x, y]),
+                        _ => {
+                            let (nx, ny) = (self.op(Op::IsNan, ty, &[x]), self.op(Op::IsNan, ty, &[y]));
+                            self.op(Op::LogicalOr, ty, &[nx, ny])
+                        }
+                    }
+                }
                 IrOp::Select => self.op(Op::Select, ty, &a),
                 IrOp::ZExt => self.op(Op::UConvert, ty, &a),
                 IrOp::SExt => self.op(Op::SConvert, ty, &a),
