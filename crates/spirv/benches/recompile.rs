@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 struct Row {
     name: String,
     instructions: usize,
+    through_ir: usize,
     words: usize,
     /// Median of the repetitions.
     time: Duration,
@@ -60,6 +61,7 @@ fn main() {
             rows.push(Row {
                 name: format!("{mcpu}-w{lanes}-{}", k.name),
                 instructions: first.instructions,
+                through_ir: first.through_ir,
                 words: first.words.len(),
                 time: median(times),
                 spirv_val: spirv_val_time(&first.words, &dir),
@@ -76,6 +78,8 @@ fn main() {
     println!("  median kernel   {:>8.3} ms   ({})", ms(rows[rows.len() / 2].time), rows[rows.len() / 2].name);
     println!("  worst kernel    {:>8.3} ms   ({}, {} instructions, {} SPIR-V words)", ms(worst.time), worst.name, worst.instructions, worst.words);
     println!("  per 1,000 instructions {:>8.3} ms   (all kernels: {} instructions in {:.2} ms)", ms(total) * 1000.0 / total_inst as f64, total_inst, ms(total));
+    let through_ir: usize = rows.iter().map(|r| r.through_ir).sum();
+    println!("  through the IR   {through_ir} of {total_inst} instructions ({:.0}%), the rest lowered from decoded steps", 100.0 * through_ir as f64 / total_inst as f64);
     // Growth with size: cost per instruction for small, middle and large thirds of the kernels.
     let mut by_size: Vec<&Row> = rows.iter().collect();
     by_size.sort_by_key(|r| r.instructions);

@@ -79,6 +79,9 @@ pub struct Compiled {
     pub lanes: u32,
     /// Instructions lowered.
     pub instructions: usize,
+    /// Of those, the ones lifted into IR regions (the rest are lowered from decoded steps
+    /// directly).
+    pub through_ir: usize,
     /// Device memory each wave needs for its VGPRs: the runtime provides
     /// `vgpr_bytes_per_wave × waves_per_group × workgroups` zeroed bytes (after [`STATUS_BYTES`]); each wave's share starts with a slot where its SGPRs rest between barriers.
     pub vgpr_bytes_per_wave: u64,

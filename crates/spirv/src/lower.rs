@@ -80,7 +80,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     let wave_bytes = g.wave_bytes();
     let words = g.b.module().assemble();
     let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
-    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, uses_image })
+    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, uses_image })
 }
 
 /// Whether a reachable instruction reads the PC (`s_getpc_b64`, calls and returns): the kernel
@@ -382,6 +382,8 @@ struct Gen {
     /// (a Function bool), see `lds_lock`.
     lds_lock: Word,
     got_lock: Word,
+    /// Instructions lifted into IR regions (see [`Compiled::through_ir`]).
+    through_ir: usize,
     /// Scratch bytes per lane (rounded up to whole dwords), and the selected wave's scratch.
     scratch: u32,
     scratch_base: Word,
@@ -440,7 +442,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, scratch: 0, scratch_base: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, scratch: 0, scratch_base: 0 }
     }
 
     // ---- constants and register access ----
@@ -1484,8 +1486,9 @@ impl Gen {
                         self.close_run(r.lp);
                     }
                     let r = region.get_or_insert_with(|| (rdna_ir::Builder::new(), i));
-                    if let Err(reason) = rdna_frontend::lift::lift(&mut r.0, step, self.lanes, step.pc as u64) {
-                        sites.push(Site::at(prog, step, reason));
+                    match rdna_frontend::lift::lift(&mut r.0, step, self.lanes, step.pc as u64) {
+                        Ok(()) => self.through_ir += 1,
+                        Err(reason) => sites.push(Site::at(prog, step, reason)),
                     }
                     continue;
                 }
@@ -1505,8 +1508,9 @@ impl Gen {
                 // (outside one, a region of their own, with a loop of its own).
                 if rdna_frontend::lift::lifts_lane(step) {
                     let r = lane_region.get_or_insert_with(|| (rdna_ir::Builder::per_lane(), i));
-                    if let Err(reason) = rdna_frontend::lift::lift_lane(&mut r.0, step, self.lanes) {
-                        sites.push(Site::at(prog, step, reason));
+                    match rdna_frontend::lift::lift_lane(&mut r.0, step, self.lanes) {
+                        Ok(()) => self.through_ir += 1,
+                        Err(reason) => sites.push(Site::at(prog, step, reason)),
                     }
                     if run.is_none() {
                         self.flush_lane_region(prog, &mut lane_region, &mut sites);
