@@ -152,8 +152,11 @@ impl Body {
 /// one [`Op::ReadReg`]; each register written gets one [`Op::WriteReg`] at the end).
 pub struct Builder {
     body: Body,
-    current: Vec<Option<Value>>,
-    written: Vec<bool>,
+    /// Each register's current value, by register index (regions touch few registers: a
+    /// short list is cheaper to make and search than a table of every register).
+    current: Vec<(u16, Value)>,
+    /// Registers written, by index.
+    written: Vec<u16>,
     consts: HashMap<(Type, u64), Value>,
     /// Lane regions: the lane's bit set for each mask (by first SGPR), in the order first set.
     lane_bits: Vec<(u8, Value)>,
@@ -168,7 +171,7 @@ impl Default for Builder {
 impl Builder {
     /// A wave region.
     pub fn new() -> Builder {
-        Builder { body: Body::default(), current: vec![None; Reg::COUNT], written: vec![false; Reg::COUNT], consts: HashMap::new(), lane_bits: Vec::new() }
+        Builder { body: Body::default(), current: Vec::new(), written: Vec::new(), consts: HashMap::new(), lane_bits: Vec::new() }
     }
 
     /// A lane region.
@@ -272,28 +275,35 @@ impl Builder {
 
     /// A register's current value.
     pub fn read(&mut self, r: Reg) -> Value {
-        if let Some(v) = self.current[r.index()] {
+        let ix = r.index() as u16;
+        if let Some(&(_, v)) = self.current.iter().find(|e| e.0 == ix) {
             return v;
         }
-        let v = self.push(Inst { op: Op::ReadReg, ty: r.ty(), args: [Value(0); 3], imm: r.index() as u64 });
-        self.current[r.index()] = Some(v);
+        let v = self.push(Inst { op: Op::ReadReg, ty: r.ty(), args: [Value(0); 3], imm: ix as u64 });
+        self.current.push((ix, v));
         v
     }
 
     /// Gives a register a new value.
     pub fn write(&mut self, r: Reg, v: Value) {
-        self.current[r.index()] = Some(v);
-        self.written[r.index()] = true;
+        let ix = r.index() as u16;
+        match self.current.iter_mut().find(|e| e.0 == ix) {
+            Some(e) => e.1 = v,
+            None => self.current.push((ix, v)),
+        }
+        if !self.written.contains(&ix) {
+            self.written.push(ix);
+        }
     }
 
     /// The region, with a write of every register it changed.
     pub fn finish(mut self) -> Body {
-        for i in 0..Reg::COUNT {
-            if self.written[i] {
-                let v = self.current[i].expect("a written register has a value");
-                let ty = self.body.ty(v);
-                self.push(Inst { op: Op::WriteReg, ty, args: [v, Value(0), Value(0)], imm: i as u64 });
-            }
+        let mut written = std::mem::take(&mut self.written);
+        written.sort_unstable();
+        for ix in written {
+            let v = self.current.iter().find(|e| e.0 == ix).expect("a written register has a value").1;
+            let ty = self.body.ty(v);
+            self.push(Inst { op: Op::WriteReg, ty, args: [v, Value(0), Value(0)], imm: ix as u64 });
         }
         for (m, v) in std::mem::take(&mut self.lane_bits) {
             self.push(Inst { op: Op::WriteLaneBit, ty: Type::Bool, args: [v, Value(0), Value(0)], imm: m as u64 });

@@ -384,6 +384,8 @@ struct Gen {
     got_lock: Word,
     /// Instructions lifted into IR regions (see [`Compiled::through_ir`]).
     through_ir: usize,
+    /// Types declared once (see `cached_type`).
+    type_cache: HashMap<valu::CachedType, Word>,
     /// Scratch bytes per lane (rounded up to whole dwords), and the selected wave's scratch.
     scratch: u32,
     scratch_base: Word,
@@ -442,7 +444,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, scratch: 0, scratch_base: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::new(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::new(), scratch: 0, scratch_base: 0 }
     }
 
     // ---- constants and register access ----
@@ -803,7 +805,8 @@ impl Gen {
 
     /// Subgroup model: the wave's mask of the lanes whose `bit` holds, as a u64.
     fn ballot(&mut self, bit: Word) -> Word {
-        let v4 = self.b.type_vector(self.t.u32, 4);
+        let u = self.t.u32;
+        let v4 = self.cached_type(valu::CachedType::U32x4, |b| b.type_vector(u, 4));
         let scope = self.c32(spirv::Scope::Subgroup as u32);
         let b = self.b.group_non_uniform_ballot(v4, None, scope, bit).unwrap();
         let lo = self.b.composite_extract(self.t.u32, None, b, [0]).unwrap();
@@ -1948,7 +1951,8 @@ impl Gen {
         use spirv::Op as O;
         let (ty, ptr_ty) = if x2 {
             self.b.capability(Capability::Int64Atomics);
-            (self.t.u64, self.b.type_pointer(None, StorageClass::PhysicalStorageBuffer, self.t.u64))
+            let u64t = self.t.u64;
+            (u64t, self.cached_type(valu::CachedType::PsbU64Ptr, |b| b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u64t)))
         } else {
             (self.t.u32, self.t.psb_u32)
         };
@@ -2017,8 +2021,8 @@ impl Gen {
         self.touched_memory = true;
         self.b.capability(Capability::Int8);
         self.b.capability(Capability::StorageBuffer8BitAccess);
-        let u8t = self.b.type_int(8, 0);
-        (u8t, self.b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u8t))
+        let u8t = self.cached_type(valu::CachedType::U8, |b| b.type_int(8, 0));
+        (u8t, self.cached_type(valu::CachedType::PsbU8Ptr, |b| b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u8t)))
     }
 
     /// `bytes` (1 or 2) little-endian bytes at `addr`, zero- or sign-extended to 32 bits.

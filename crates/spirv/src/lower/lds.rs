@@ -17,7 +17,8 @@ fn bits(raw: u64, lo: u32, n: u32) -> u32 {
 
 impl Gen {
     pub(super) fn lds_ptr_type(&mut self) -> Word {
-        self.b.type_pointer(None, StorageClass::Workgroup, self.t.u32)
+        let u = self.t.u32;
+        self.cached_type(super::valu::CachedType::LdsU32Ptr, |b| b.type_pointer(None, StorageClass::Workgroup, u))
     }
 
     /// Pointer to LDS dword `idx`, clamped into the array (callers check bounds first; the

@@ -17,6 +17,17 @@ use rspirv::spirv::{Capability, Decoration, GLOp, Op, Word};
 
 use super::{Gen, Lowered};
 
+/// Types [`Gen::cached_type`] remembers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum CachedType {
+    F64,
+    U32x4,
+    LdsU32Ptr,
+    PsbU64Ptr,
+    U8,
+    PsbU8Ptr,
+}
+
 /// What an operation produces, for output modifiers and the registers it writes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Out {
@@ -167,7 +178,18 @@ impl Gen {
             self.uses_f64 = true;
             self.b.capability(Capability::Float64);
         }
-        self.b.type_float(64)
+        self.cached_type(CachedType::F64, |b| b.type_float(64))
+    }
+
+    /// A type declared once: rspirv looks a type up by scanning every type declared so far, so
+    /// types asked for per instruction are remembered here.
+    pub(super) fn cached_type(&mut self, key: CachedType, make: impl FnOnce(&mut rspirv::dr::Builder) -> Word) -> Word {
+        if let Some(&t) = self.type_cache.get(&key) {
+            return t;
+        }
+        let t = make(&mut self.b);
+        self.type_cache.insert(key, t);
+        t
     }
 
     pub(super) fn cf32(&mut self, v: f32) -> Word {
