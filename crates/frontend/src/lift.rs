@@ -592,6 +592,9 @@ pub fn lifts_lane(st: &Step) -> bool {
         let mods_ok = plain || (float && m.op_sel == 0 && !m.clamp && m.omod == 0 && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa());
         return mods_ok && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64 | Num::F32 | Num::F64);
     }
+    if st.kind == Kind::Vopd {
+        return (0..2).all(|y| vopd_op(st.inst.vopd_half(y == 1).0).is_some());
+    }
     let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
     let m = rdna_emu::valu::mods(st);
@@ -668,6 +671,9 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     let mut l = Lifter { b, lanes };
     if let Kind::Vcmp { ty, cond, x } = st.kind {
         return compare(&mut l, st, ty, cond, x);
+    }
+    if st.kind == Kind::Vopd {
+        return vopd(&mut l, st);
     }
     let Kind::Valu(op) = st.kind else { return Err(format!("internal: {:?} is not a vector operation", st.kind)) };
     let reads_mask = reads_mask(op);
@@ -1105,6 +1111,46 @@ fn compare(l: &mut Lifter, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<()
     let d = if x { EXEC } else { st.dst };
     if d < 128 && d != NULL {
         l.b.write_lane_bit(d as u8, t);
+    }
+    Ok(())
+}
+
+/// The operation a VOPD half (`v_dual_*`) runs, where it is one [`vector_op`] defines.
+pub fn vopd_op(name: &str) -> Option<VOp> {
+    use VOp::*;
+    let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy");
+    VOp::from_name(&base).filter(|&op| {
+        matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32)
+    })
+}
+
+/// A VOPD instruction (gfx11 dual issue): both halves read their sources before either writes,
+/// which SSA gives by computing both before the writes.
+fn vopd(l: &mut Lifter, st: &Step) -> Result<(), String> {
+    use VOp::*;
+    let lit = st.inst.literal.unwrap_or(0);
+    let mut results = Vec::with_capacity(2);
+    for y in [false, true] {
+        let (name, vdst, src0, vsrc1) = st.inst.vopd_half(y);
+        let op = vopd_op(name).ok_or_else(|| format!("VOPD operation {name} is not recompiled yet"))?;
+        if vdst > 255 || vsrc1 > 255 {
+            return Err("a VOPD register out of range".into());
+        }
+        let a = l.src32(rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal))?;
+        let b = l.b.read(Reg::Vgpr(vsrc1 as u8));
+        // fmac accumulates into VDST; fmaak adds K; fmamk multiplies by K: S0 * K + S1.
+        let (b, c) = match op {
+            FmacF32 => (b, l.b.read(Reg::Vgpr(vdst as u8))),
+            FmaakF32 => (b, l.b.c32(lit)),
+            FmamkF32 => (l.b.c32(lit), b),
+            _ => (b, a),
+        };
+        let cin = if op == CndmaskB32 { Some(l.lane_bit_of(Src::Sgpr(VCC))?) } else { None };
+        let (r, _) = vector_op(l.b, op, &[a, b, c], cin)?;
+        results.push((vdst, r));
+    }
+    for (vdst, r) in results {
+        l.b.write(Reg::Vgpr(vdst as u8), r);
     }
     Ok(())
 }

@@ -1697,7 +1697,11 @@ impl Gen {
             // Lifted into IR regions by `dispatch_loop`.
             Kind::Salu(_) | Kind::SLogic { .. } | Kind::SaveExec { .. } => Err("internal: a scalar operation outside an IR region".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
-            Kind::Vopd => self.vopd(st),
+            // Lifted into lane regions by `dispatch_loop` when both halves are.
+            Kind::Vopd => Err((0..2)
+                .map(|y| st.inst.vopd_half(y == 1).0)
+                .find(|name| rdna_frontend::lift::vopd_op(name).is_none())
+                .map_or_else(|| "internal: a VOPD instruction outside a lane region".to_string(), |name| format!("VOPD operation {name} is not recompiled yet"))),
             Kind::Invalid(_) | Kind::Unsupported(_) => Err("internal: admitted by `supports` without a lowering".into()),
         }
     }

@@ -81,5 +81,5 @@ fn global(k: MemKind) -> Result<(), String> {
 
 /// Whether a VOPD half (`v_dual_*`) is lowered.
 pub fn supports_vopd(name: &str) -> bool {
-    super::valu::vopd_op(name).is_some()
+    rdna_frontend::lift::vopd_op(name).is_some()
 }

@@ -85,15 +85,6 @@ pub(super) fn writes_carry(op: VOp) -> bool {
     matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32 | DivScaleF64 | DivScaleF32)
 }
 
-/// The VALU operation a VOPD half (`v_dual_*`) runs, when the recompiler lowers it.
-pub(crate) fn vopd_op(name: &str) -> Option<VOp> {
-    use VOp::*;
-    let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy");
-    VOp::from_name(&base).filter(|&op| {
-        matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32)
-    })
-}
-
 impl Gen {
     /// Appends `code` with result type `ty` and id operands `args`; returns the result id.
     pub(super) fn op(&mut self, code: Op, ty: Word, args: &[Word]) -> Word {
@@ -828,40 +819,6 @@ impl Gen {
             let old = g.rd_v(st.dst, l)?;
             let v = g.sel(g.t.u32, on, v, old);
             g.wr_v(st.dst, l, v)
-        })
-    }
-
-    /// gfx11 VOPD: two VALU operations that both read their sources before either writes, as
-    /// `rdna_emu::valu::vopd` runs them (each half maps onto the VALU operation of its name).
-    pub(super) fn vopd(&mut self, st: &Step) -> Lowered {
-        use VOp::*;
-        let mut halves = Vec::new();
-        for y in [false, true] {
-            let (name, vdst, src0, vsrc1) = st.inst.vopd_half(y);
-            let Some(op) = vopd_op(name) else { return Err(format!("VOPD operation {name} is not recompiled yet")) };
-            halves.push((op, vdst, rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal), vsrc1));
-        }
-        let vcc = self.rd_mask(super::VCC);
-        let lit = st.inst.literal.unwrap_or(0);
-        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let mut results = Vec::new();
-            for &(op, vdst, src0, vsrc1) in &halves {
-                let a = g.src32(src0, Some(lane))?;
-                let b = g.rd_v(vsrc1, lane)?;
-                let c = match op {
-                    FmacF32 => g.rd_v(vdst, lane)?,
-                    FmaakF32 => g.c32(lit),
-                    _ => a,
-                };
-                // fmamk: S0 * K + S1.
-                let (b, c) = if op == FmamkF32 { (g.c32(lit), b) } else { (b, c) };
-                let op = if matches!(op, FmaakF32 | FmamkF32) { FmaF32 } else { op };
-                results.push((vdst, g.lane_op(op, [a, b, c], Some(vcc), lane)?));
-            }
-            for (vdst, r) in results {
-                g.wr_v(vdst, lane, r)?;
-            }
-            Ok(())
         })
     }
 
