@@ -8,7 +8,7 @@
 //! wave64.
 
 use rdna_emu::program::{Src, Step};
-use rdna_emu::sem::{Cond, Kind, Logic, Num, Salu, VOp};
+use rdna_emu::sem::{Cond, Kind, Logic, Num, Salu, Smem, VOp};
 use rdna_isa::Format;
 use rdna_ir::{Builder, Op, Reg, Value};
 
@@ -19,7 +19,7 @@ const EXEC: u16 = 126;
 /// Whether [`lift`] handles instructions of this kind (what `rdna isa --coverage` reports).
 pub fn lifts(kind: Kind) -> bool {
     match kind {
-        Kind::SLogic { .. } | Kind::SaveExec { .. } => true,
+        Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Smem(_) => true,
         Kind::Salu(op) => lifts_salu(op),
         _ => false,
     }
@@ -213,6 +213,7 @@ pub fn lift(b: &mut Builder, st: &Step, lanes: u32, text_offset: u64) -> Result<
             Ok(())
         }
         Kind::Salu(op) => salu(&mut l, st, op, text_offset),
+        Kind::Smem(m) => smem(&mut l, st, m),
         other => Err(format!("internal: {other:?} is not a scalar operation")),
     }
 }
@@ -1151,6 +1152,55 @@ fn vopd(l: &mut Lifter, st: &Step) -> Result<(), String> {
     }
     for (vdst, r) in results {
         l.b.write(Reg::Vgpr(vdst as u8), r);
+    }
+    Ok(())
+}
+
+/// Scalar loads, as `rdna_emu::exec::smem`: the address is SBASE plus the signed offset plus
+/// SOFFSET, its two low bits ignored; through a buffer resource (`s_buffer_load_*`) the base is
+/// the resource's low 48 bits and dwords past its `num_records` bytes read 0.
+fn smem(l: &mut Lifter, st: &Step, m: Smem) -> Result<(), String> {
+    let raw = st.inst.raw;
+    let sbase = ((raw & 0x3f) * 2) as u16;
+    let offset = ((((raw >> 32) & 0x1f_ffff) as u32) << 11) as i32 >> 11;
+    let soffset = st.inst.field(rdna_isa::Field::Soffset);
+    let sdata = ((raw >> 6) & 0x7f) as u16;
+    let soff = if soffset == NULL { l.b.c32(0) } else { l.sgpr(soffset) };
+    let soff = l.op(Op::ZExt, &[soff]);
+    let mut base = l.src64(Src::Sgpr(sbase))?;
+    if m.buffer {
+        let low48 = l.b.c64(0xffff_ffff_ffff);
+        base = l.op(Op::And, &[base, low48]);
+    }
+    let off = l.b.c64(offset as i64 as u64);
+    let rel = l.op(Op::IAdd, &[off, soff]);
+    let aligned = l.b.c64(!3);
+    let addr = l.op(Op::IAdd, &[base, rel]);
+    let addr = l.op(Op::And, &[addr, aligned]);
+    let records = if m.buffer {
+        let r = l.sgpr(sbase + 2);
+        Some(l.op(Op::ZExt, &[r]))
+    } else {
+        None
+    };
+    let rel = l.op(Op::And, &[rel, aligned]);
+    for i in 0..m.dwords as u16 {
+        let at = l.b.c64(4 * i as u64);
+        let a = l.op(Op::IAdd, &[addr, at]);
+        let v = match records {
+            Some(records) => {
+                let past = l.b.c64(4 * i as u64 + 4);
+                let end = l.op(Op::IAdd, &[rel, past]);
+                let inside = l.op(Op::ULe, &[end, records]);
+                let safe = l.b.safe_address();
+                let from = l.op(Op::Select, &[inside, a, safe]);
+                let v = l.op(Op::Load32, &[from]);
+                let z = l.b.c32(0);
+                l.op(Op::Select, &[inside, v, z])
+            }
+            None => l.op(Op::Load32, &[a]),
+        };
+        l.set(sdata + i, v);
     }
     Ok(())
 }

@@ -29,7 +29,7 @@ mod print;
 mod verify;
 
 pub use ops::{Op, Sig};
-pub use passes::{dce, eval, fold, optimize, run, run_known, uniform, Effect};
+pub use passes::{dce, eval, fold, optimize, run, run_known, uniform, Effect, Inputs};
 pub use verify::{verify, VerifyError};
 
 use std::collections::HashMap;
@@ -248,6 +248,11 @@ impl Builder {
     /// computation whose results the emitter uses directly).
     pub fn peek(&self) -> &Body {
         &self.body
+    }
+
+    /// An address that is always readable (see [`Op::SafeAddress`]).
+    pub fn safe_address(&mut self) -> Value {
+        self.op(Op::SafeAddress, &[])
     }
 
     /// The running lane's index (lane regions).

@@ -74,6 +74,11 @@ ops! {
     /// A wave register's value where the region ends (one per register written, after every
     /// other instruction that uses it).
     WriteReg "write" Sig::WriteReg;
+    /// A dword of device memory at a 4-byte-aligned address (read in program order; not merged
+    /// with another load).
+    Load32 "load" Sig::Fixed(&[I64], I32);
+    /// An address that is always readable, for a load whose value is then discarded.
+    SafeAddress "safe_address" Sig::Fixed(&[], I64);
     /// Lane regions: the running lane's bit of a lane mask (a compare or carry-out), set when
     /// the region ends; the mask's bits of lanes EXEC disables are cleared.
     WriteLaneBit "write_lane_bit" Sig::WriteLaneBit;

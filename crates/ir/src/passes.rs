@@ -21,7 +21,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -133,7 +133,20 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
 /// Runs a verified wave region: `read` gives the registers' values as the region starts,
 /// `code_base` the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
-    run_known(body, |r| Some(read(r)), Some(code_base), None).into_iter().map(|e| (e.reg, e.value.expect("every input known"))).collect()
+    let inputs = Inputs { read: &|r| Some(read(r)), load: &|_| None, code_base: Some(code_base), lane: None };
+    run_known(body, &inputs).into_iter().map(|e| (e.reg, e.value.expect("every input known"))).collect()
+}
+
+/// What [`run_known`] knows of a region's inputs (`None`: unknown).
+pub struct Inputs<'a> {
+    /// The registers as the region starts.
+    pub read: &'a dyn Fn(Reg) -> Option<u64>,
+    /// Device memory: the dword at an address.
+    pub load: &'a dyn Fn(u64) -> Option<u32>,
+    /// The emulator's address of `.text`.
+    pub code_base: Option<u64>,
+    /// The running lane, for lane regions.
+    pub lane: Option<u32>,
 }
 
 /// What a region leaves behind: a register's value (`None`: unknown), or with `lane_bit`, the
@@ -147,8 +160,8 @@ pub struct Effect {
 
 /// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
 /// when the arguments it depends on are (a select's, its condition and the chosen argument).
-/// `lane` is the running lane, for lane regions.
-pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Option<u64>, lane: Option<u32>) -> Vec<Effect> {
+pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
+    let Inputs { read, load, code_base, lane } = *inputs;
     let mut vals: Vec<Option<u64>> = vec![None; body.insts.len()];
     let mut out = Vec::new();
     let mut args = Vec::with_capacity(3);
@@ -166,7 +179,8 @@ pub fn run_known(body: &Body, read: impl Fn(Reg) -> Option<u64>, code_base: Opti
                 None
             }
             Op::LaneId => lane.map(u64::from),
-            Op::Arg => None,
+            Op::Arg | Op::SafeAddress => None,
+            Op::Load32 => get(i.args[0]).and_then(load).map(u64::from),
             Op::CodeAddress => code_base.map(|b| b.wrapping_add(i.imm)),
             Op::Select => match get(i.args[0]) {
                 Some(c) => get(if c != 0 { i.args[1] } else { i.args[2] }),
@@ -219,7 +233,7 @@ pub fn fold(body: &Body) -> Body {
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
             // x op identity (either side where the operation commutes).
             _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
-            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress => None,
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
                 Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
@@ -234,7 +248,8 @@ pub fn fold(body: &Body) -> Body {
             Some(Ok(c)) => c,
             None => n,
         };
-        if n.op.has_result() {
+        // Loads are not merged: each reads memory where the program reads it.
+        if n.op.has_result() && n.op != Op::Load32 {
             if let Some(&v) = known.get(&n) {
                 map.push(v);
                 continue;
@@ -243,7 +258,7 @@ pub fn fold(body: &Body) -> Body {
         let v = Value(out.insts.len() as u32);
         out.insts.push(n);
         vals.push(if n.op == Op::Const { n.imm } else { 0 });
-        if n.op.has_result() {
+        if n.op.has_result() && n.op != Op::Load32 {
             known.insert(n, v);
         }
         map.push(v);

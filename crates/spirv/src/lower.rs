@@ -1689,13 +1689,12 @@ impl Gen {
             // Several waves: cut there by `dispatch_loop`; one wave has nothing to wait for.
             Kind::Barrier => Ok(()),
             Kind::Ds(k) => self.ds(st, k),
-            Kind::Smem(m) => self.smem(st, m.dwords, m.buffer),
             Kind::Valu(op) => self.valu(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             // Lifted into IR regions by `dispatch_loop`.
-            Kind::Salu(_) | Kind::SLogic { .. } | Kind::SaveExec { .. } => Err("internal: a scalar operation outside an IR region".into()),
+            Kind::Salu(_) | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Smem(_) => Err("internal: a scalar operation outside an IR region".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
             // Lifted into lane regions by `dispatch_loop` when both halves are.
             Kind::Vopd => Err((0..2)
@@ -1704,57 +1703,6 @@ impl Gen {
                 .map_or_else(|| "internal: a VOPD instruction outside a lane region".to_string(), |name| format!("VOPD operation {name} is not recompiled yet"))),
             Kind::Invalid(_) | Kind::Unsupported(_) => Err("internal: admitted by `supports` without a lowering".into()),
         }
-    }
-
-    /// Scalar loads, as `rdna_emu::exec::smem`: the two low address bits ignored; through a
-    /// buffer resource (`s_buffer_load_*`), the base is its low 48 bits and dwords past its
-    /// `num_records` bytes read 0.
-    fn smem(&mut self, st: &Step, dwords: u8, buffer: bool) -> Lowered {
-        let raw = st.inst.raw;
-        let sbase = ((raw & 0x3f) * 2) as u16;
-        let offset = ((((raw >> 32) & 0x1f_ffff) as u32) << 11) as i32 >> 11;
-        let soffset = st.inst.field(Field::Soffset);
-        let sdata = ((raw >> 6) & 0x7f) as u16;
-        let (u64t, boolt) = (self.t.u64, self.t.bool);
-        let mut base = self.rd_s64(sbase);
-        if buffer {
-            let m48 = self.c64(0xffff_ffff_ffff);
-            base = self.b.bitwise_and(u64t, None, base, m48).unwrap();
-        }
-        let mut rel = self.c64(offset as i64 as u64);
-        if soffset != NULL && soffset < 128 {
-            let so = self.rd_s(soffset);
-            let so = self.b.u_convert(u64t, None, so).unwrap();
-            rel = self.b.i_add(u64t, None, rel, so).unwrap();
-        }
-        let mask = self.c64(!3);
-        let addr = self.b.i_add(u64t, None, base, rel).unwrap();
-        let addr = self.b.bitwise_and(u64t, None, addr, mask).unwrap();
-        let records = if buffer {
-            let r = self.rd_s(sbase + 2);
-            Some(self.b.u_convert(u64t, None, r).unwrap())
-        } else {
-            None
-        };
-        let rel = if buffer { self.b.bitwise_and(u64t, None, rel, mask).unwrap() } else { rel };
-        for i in 0..dwords as u16 {
-            let o = self.c64(4 * i as u64);
-            let a = self.b.i_add(u64t, None, addr, o).unwrap();
-            let v = match records {
-                Some(records) => {
-                    let o4 = self.c64(4 * i as u64 + 4);
-                    let end = self.b.i_add(u64t, None, rel, o4).unwrap();
-                    let inside = self.b.u_less_than_equal(boolt, None, end, records).unwrap();
-                    let from = self.sel(u64t, inside, a, self.slot);
-                    let v = self.load_global(from);
-                    let z = self.c32(0);
-                    self.sel(self.t.u32, inside, v, z)
-                }
-                None => self.load_global(a),
-            };
-            self.wr_s(sdata + i, v);
-        }
-        Ok(())
     }
 
     /// The operands of a vector memory access that do not depend on the lane (see `vmem_addr`).

@@ -103,6 +103,8 @@ impl Gen {
                     0
                 }
                 IrOp::LaneId => the_lane()?,
+                IrOp::Load32 => self.load_global(a[0]),
+                IrOp::SafeAddress => self.slot,
                 IrOp::Arg => *inputs.get(i.imm as usize).ok_or("internal: a region argument not supplied")?,
                 IrOp::CodeAddress => {
                     let at = self.c64(self.text_in_image + i.imm);
