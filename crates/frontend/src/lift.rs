@@ -21,6 +21,7 @@ pub fn lifts(kind: Kind) -> bool {
     match kind {
         Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Smem(_) => true,
         Kind::Salu(op) => lifts_salu(op),
+        Kind::Valu(VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32) => true,
         _ => false,
     }
 }
@@ -214,6 +215,7 @@ pub fn lift(b: &mut Builder, st: &Step, lanes: u32, text_offset: u64) -> Result<
         }
         Kind::Salu(op) => salu(&mut l, st, op, text_offset),
         Kind::Smem(m) => smem(&mut l, st, m),
+        Kind::Valu(op @ (VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32)) => lane_access(&mut l, st, op),
         other => Err(format!("internal: {other:?} is not a scalar operation")),
     }
 }
@@ -1202,5 +1204,37 @@ fn smem(l: &mut Lifter, st: &Step, m: Smem) -> Result<(), String> {
         };
         l.set(sdata + i, v);
     }
+    Ok(())
+}
+
+/// One lane of a VGPR read into an SGPR (`v_readfirstlane_b32`: the lowest lane EXEC enables,
+/// lane 0 when none; `v_readlane_b32`: the lane SRC1 names, modulo the wave size) or written
+/// from a scalar (`v_writelane_b32`, whatever EXEC says), as `rdna_emu::valu` does them.
+fn lane_access(l: &mut Lifter, st: &Step, op: VOp) -> Result<(), String> {
+    let wave_lanes = l.b.c32(l.lanes - 1);
+    if op == VOp::WritelaneB32 {
+        let v = l.src32(st.src[0])?;
+        let lane = l.src32(st.src[1])?;
+        let lane = l.op(Op::And, &[lane, wave_lanes]);
+        if st.dst > 255 {
+            return Err("v_writelane of a register out of range".into());
+        }
+        l.b.write_lane(st.dst as u8, lane, v);
+        return Ok(());
+    }
+    let Src::Vgpr(r) = st.src[0] else { return Err(format!("{} of a non-VGPR", st.inst.entry.name)) };
+    let lane = if op == VOp::ReadfirstlaneB32 {
+        let exec = l.mask(EXEC);
+        let first = l.op(Op::FindLsb, &[exec]);
+        let none = l.b.c32(u32::MAX);
+        let is_none = l.op(Op::Eq, &[first, none]);
+        let zero = l.b.c32(0);
+        l.op(Op::Select, &[is_none, zero, first])
+    } else {
+        let lane = l.src32(st.src[1])?;
+        l.op(Op::And, &[lane, wave_lanes])
+    };
+    let v = l.b.read_lane(r as u8, lane);
+    l.set(st.dst, v);
     Ok(())
 }

@@ -451,7 +451,7 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                         Reg::Scc => Some(scc as u64),
                         Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
                     };
-                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32) };
+                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
                     for e in rdna_ir::run_known(body, &inputs) {
                         let v = e.value.expect("every input known");
                         match e.reg {
@@ -632,13 +632,80 @@ s_buffer_load_dwordx2 s[4:5], s[12:15], 0x3
                 _ => Some(0),
             };
             let load = |a: u64| snippet.mem.read_u32(a).ok();
-            let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: None };
+            let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None };
             for e in rdna_ir::run_known(&body, &inputs) {
                 if let Reg::Sgpr(n) = e.reg {
                     got[n as usize] = e.value.expect("known") as u32;
                 }
             }
             assert_eq!(got, snippet.wave.s, "`{}` with s6={:#x} s14={}\n{body}", st.text(), s[6], s[14]);
+        }
+    }
+}
+
+/// Lane reads and writes of VGPRs from wave regions, single and in sequence (a read after a
+/// write of the same lane sees it), against the emulator in both wave sizes.
+#[test]
+fn lane_reads_and_writes_match_the_emulator() {
+    let cases = [
+        "v_readfirstlane_b32 s5, v1",
+        "v_readlane_b32 s5, v1, s2",
+        "v_readlane_b32 s5, v1, 7",
+        "v_writelane_b32 v5, s1, s2",
+        "v_writelane_b32 v5, 0x1234, 3",
+        "v_writelane_b32 v1, s1, s2\nv_readlane_b32 s6, v1, s2\nv_readlane_b32 s7, v1, s3\ns_add_u32 s8, s6, s7",
+        "v_readfirstlane_b32 s4, v2\nv_writelane_b32 v2, s4, s3\nv_readfirstlane_b32 s5, v2",
+    ];
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64u32 } else { 32 };
+        let mut rng = Rng(0xfeed_beef ^ lanes as u64);
+        let mut snippet = Snippet::new(wave64);
+        for text in cases {
+            let code = rdna_testkit::asm_for("gfx1030", text, wave64);
+            let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
+            let prog = Program::decode(&Decoder::new(target), &code, 0);
+            let mut b = Builder::new();
+            for st in &prog.steps {
+                assert!(lift::lifts(st.kind), "`{}` is lifted", st.text());
+                lift::lift(&mut b, st, lanes, 0).unwrap_or_else(|e| panic!("`{}`: {e}", st.text()));
+            }
+            let body = rdna_ir::optimize(&b.finish());
+            rdna_ir::verify(&body).unwrap();
+            for _ in 0..60 {
+                let mut s = [0u32; 128];
+                for v in s.iter_mut() {
+                    *v = rng.word();
+                }
+                s[125] = 0;
+                let exec = if rng.next() % 5 == 0 { 0 } else { rng.next() } & if wave64 { u64::MAX } else { u32::MAX as u64 };
+                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { s[127] });
+                let vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
+                snippet.wave.s = s;
+                for (r, vals) in vin.iter().enumerate() {
+                    snippet.set_v(r, |l| vals[l]);
+                }
+                snippet.run(&code).unwrap_or_else(|e| panic!("emulator: {e}"));
+                let (mut got_s, mut got_v) = (s, vin.clone());
+                let read = |r: Reg| match r {
+                    Reg::Sgpr(n) => Some(s[n as usize] as u64),
+                    Reg::Scc => Some(0),
+                    Reg::Vgpr(_) => None,
+                };
+                let vgpr_lane = |r: u8, l: u32| vin.get(r as usize).map(|v| v[l as usize]);
+                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &vgpr_lane };
+                for e in rdna_ir::run_known(&body, &inputs) {
+                    let v = e.value.expect("known") as u32;
+                    match (e.reg, e.at_lane) {
+                        (Reg::Sgpr(n), None) => got_s[n as usize] = v,
+                        (Reg::Vgpr(n), Some(Some(l))) => got_v[n as usize][l as usize] = v,
+                        (Reg::Scc, None) => {}
+                        other => panic!("unexpected effect {other:?}"),
+                    }
+                }
+                let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
+                assert_eq!(got_s, snippet.wave.s, "wave{lanes} `{text}` exec={exec:#x}\n{body}");
+                assert_eq!(got_v, want_v, "wave{lanes} `{text}` exec={exec:#x}\n{body}");
+            }
         }
     }
 }

@@ -232,7 +232,7 @@ impl Builder {
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),
             Sig::Fixed(_, r) => r,
-            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
+            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
         };
         let mut a = [Value(0); 3];
         a[..args.len()].copy_from_slice(args);
@@ -248,6 +248,16 @@ impl Builder {
     /// computation whose results the emitter uses directly).
     pub fn peek(&self) -> &Body {
         &self.body
+    }
+
+    /// VGPR `r` of lane `lane` (wave regions).
+    pub fn read_lane(&mut self, r: u8, lane: Value) -> Value {
+        self.push(Inst { op: Op::ReadLane, ty: Type::I32, args: [lane, Value(0), Value(0)], imm: r as u64 })
+    }
+
+    /// Writes VGPR `r` of lane `lane` (wave regions), in program order.
+    pub fn write_lane(&mut self, r: u8, lane: Value, v: Value) {
+        self.push(Inst { op: Op::WriteLane, ty: Type::I32, args: [lane, v, Value(0)], imm: r as u64 });
     }
 
     /// An address that is always readable (see [`Op::SafeAddress`]).

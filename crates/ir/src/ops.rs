@@ -17,6 +17,9 @@ pub enum Sig {
     /// One `Bool` argument, no result (lane regions): the running lane's bit of the lane mask
     /// held from SGPR `imm` when the region ends.
     WriteLaneBit,
+    /// `(I32 lane, I32 value)`, no result (wave regions): VGPR `imm` of that lane gets the
+    /// value, in program order.
+    WriteLane,
     /// `(T, T) -> T` for an integer `T`.
     Binary,
     /// `(T, T) -> T` for any `T` (on `Bool`, the logical operation).
@@ -74,6 +77,11 @@ ops! {
     /// A wave register's value where the region ends (one per register written, after every
     /// other instruction that uses it).
     WriteReg "write" Sig::WriteReg;
+    /// Wave regions: VGPR `imm` as the lane given holds it (in program order: after a
+    /// [`Op::WriteLane`] of it before, the written value).
+    ReadLane "read_lane" Sig::Fixed(&[I32], I32);
+    /// Wave regions: writes one lane of a VGPR (see [`Sig::WriteLane`]).
+    WriteLane "write_lane" Sig::WriteLane;
     /// A dword of device memory at a 4-byte-aligned address (read in program order; not merged
     /// with another load).
     Load32 "load" Sig::Fixed(&[I64], I32);
@@ -210,7 +218,7 @@ impl Op {
         match self.sig() {
             Sig::Const | Sig::ReadReg | Sig::Arg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
-            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare => 2,
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane => 2,
             Sig::Select | Sig::Ternary => 3,
             Sig::Fixed(args, _) => args.len(),
         }
@@ -218,7 +226,13 @@ impl Op {
 
     /// Whether the instruction produces a value.
     pub fn has_result(self) -> bool {
-        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit)
+        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane)
+    }
+
+    /// Whether two instances with the same arguments may differ (memory and VGPR reads, which
+    /// value numbering must not merge).
+    pub fn reads_state(self) -> bool {
+        matches!(self, Op::Load32 | Op::ReadLane)
     }
 
     /// Whether the operation only makes sense run once per lane ([`crate::Body::per_lane`]).

@@ -21,7 +21,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -133,7 +133,7 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
 /// Runs a verified wave region: `read` gives the registers' values as the region starts,
 /// `code_base` the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
-    let inputs = Inputs { read: &|r| Some(read(r)), load: &|_| None, code_base: Some(code_base), lane: None };
+    let inputs = Inputs { read: &|r| Some(read(r)), load: &|_| None, code_base: Some(code_base), lane: None, vgpr_lane: &|_, _| None };
     run_known(body, &inputs).into_iter().map(|e| (e.reg, e.value.expect("every input known"))).collect()
 }
 
@@ -147,23 +147,29 @@ pub struct Inputs<'a> {
     pub code_base: Option<u64>,
     /// The running lane, for lane regions.
     pub lane: Option<u32>,
+    /// VGPR `r` of lane `l`, for wave regions.
+    pub vgpr_lane: &'a dyn Fn(u8, u32) -> Option<u32>,
 }
 
-/// What a region leaves behind: a register's value (`None`: unknown), or with `lane_bit`, the
-/// running lane's bit of the lane mask held from `reg`.
+/// What a region leaves behind: a register's value (`None`: unknown); with `lane_bit`, the
+/// running lane's bit of the lane mask held from `reg`; with `at_lane`, one lane of a VGPR
+/// ([`Op::WriteLane`], `Some(None)` where the lane is unknown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effect {
     pub reg: Reg,
     pub value: Option<u64>,
     pub lane_bit: bool,
+    pub at_lane: Option<Option<u32>>,
 }
 
 /// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
 /// when the arguments it depends on are (a select's, its condition and the chosen argument).
 pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
-    let Inputs { read, load, code_base, lane } = *inputs;
+    let Inputs { read, load, code_base, lane, vgpr_lane } = *inputs;
     let mut vals: Vec<Option<u64>> = vec![None; body.insts.len()];
     let mut out = Vec::new();
+    // Lanes of VGPRs the region wrote so far: (register, lane or unknown, value).
+    let mut lanes_written: Vec<(u8, Option<u32>, Option<u64>)> = Vec::new();
     let mut args = Vec::with_capacity(3);
     for (n, i) in body.insts.iter().enumerate() {
         let r = Reg::from_index(i.imm);
@@ -171,16 +177,31 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
         vals[n] = match i.op {
             Op::ReadReg => read(r.expect("verified")).map(|v| v & i.ty.mask()),
             Op::WriteReg => {
-                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: false });
+                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: false, at_lane: None });
                 None
             }
             Op::WriteLaneBit => {
-                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: true });
+                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: true, at_lane: None });
                 None
             }
             Op::LaneId => lane.map(u64::from),
             Op::Arg | Op::SafeAddress => None,
             Op::Load32 => get(i.args[0]).and_then(load).map(u64::from),
+            Op::WriteLane => {
+                let (l, v) = (get(i.args[0]).map(|l| l as u32), get(i.args[1]));
+                lanes_written.push((i.imm as u8, l, v));
+                out.push(Effect { reg: Reg::Vgpr(i.imm as u8), value: v, lane_bit: false, at_lane: Some(l) });
+                None
+            }
+            Op::ReadLane => {
+                let l = get(i.args[0]).map(|l| l as u32);
+                // The latest write of this register that may be this lane decides.
+                match lanes_written.iter().rev().find(|w| w.0 == i.imm as u8 && (w.1.is_none() || l.is_none() || w.1 == l)) {
+                    Some(w) if w.1.is_some() && w.1 == l => w.2,
+                    Some(_) => None,
+                    None => l.and_then(|l| vgpr_lane(i.imm as u8, l)).map(u64::from),
+                }
+            }
             Op::CodeAddress => code_base.map(|b| b.wrapping_add(i.imm)),
             Op::Select => match get(i.args[0]) {
                 Some(c) => get(if c != 0 { i.args[1] } else { i.args[2] }),
@@ -233,7 +254,7 @@ pub fn fold(body: &Body) -> Body {
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
             // x op identity (either side where the operation commutes).
             _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
-            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => None,
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
                 Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
@@ -248,8 +269,8 @@ pub fn fold(body: &Body) -> Body {
             Some(Ok(c)) => c,
             None => n,
         };
-        // Loads are not merged: each reads memory where the program reads it.
-        if n.op.has_result() && n.op != Op::Load32 {
+        // Reads of memory and VGPR lanes are not merged: each reads where the program reads.
+        if n.op.has_result() && !n.op.reads_state() {
             if let Some(&v) = known.get(&n) {
                 map.push(v);
                 continue;
@@ -258,7 +279,7 @@ pub fn fold(body: &Body) -> Body {
         let v = Value(out.insts.len() as u32);
         out.insts.push(n);
         vals.push(if n.op == Op::Const { n.imm } else { 0 });
-        if n.op.has_result() && n.op != Op::Load32 {
+        if n.op.has_result() && !n.op.reads_state() {
             known.insert(n, v);
         }
         map.push(v);
@@ -292,7 +313,7 @@ fn identity(out: &Body, n: &Inst, vals: &[u64]) -> Option<Value> {
 pub fn dce(body: &Body) -> Body {
     let mut live = vec![false; body.insts.len()];
     for (n, i) in body.insts.iter().enumerate().rev() {
-        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit) {
+        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit | Op::WriteLane) {
             live[n] = true;
         }
         if live[n] {

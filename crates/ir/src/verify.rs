@@ -41,6 +41,7 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
         let ok = match i.op.sig() {
             Sig::Const => i.imm & !i.ty.mask() == 0,
             Sig::Arg => true,
+            Sig::WriteLane => arg_tys == [Type::I32, Type::I32] && i.imm < 256 && !body.per_lane,
             Sig::ReadReg | Sig::WriteReg => {
                 let Some(r) = Reg::from_index(i.imm) else { return Err(err(format!("no register {}", i.imm))) };
                 let ix = r.index();
@@ -75,7 +76,7 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
             Sig::Count => arg_tys[0].is_int() && i.ty == Type::I32,
             Sig::Compare => same_int(&arg_tys) && i.ty == Type::Bool,
             Sig::Select => arg_tys[0] == Type::Bool && arg_tys[1] == arg_tys[2] && i.ty == arg_tys[1],
-            Sig::Fixed(args, r) => arg_tys == args && i.ty == r,
+            Sig::Fixed(args, r) => arg_tys == args && i.ty == r && (i.op != Op::ReadLane || (i.imm < 256 && !body.per_lane)),
         };
         if !ok {
             return Err(err(format!("types {arg_tys:?} -> {:?} break the rule {:?}", i.ty, i.op.sig())));

@@ -104,6 +104,11 @@ impl Gen {
                 }
                 IrOp::LaneId => the_lane()?,
                 IrOp::Load32 => self.load_global(a[0]),
+                IrOp::ReadLane => self.rd_v(i.imm as u16, a[0])?,
+                IrOp::WriteLane => {
+                    self.wr_v(i.imm as u16, a[0], a[1])?;
+                    0
+                }
                 IrOp::SafeAddress => self.slot,
                 IrOp::Arg => *inputs.get(i.imm as usize).ok_or("internal: a region argument not supplied")?,
                 IrOp::CodeAddress => {

@@ -492,13 +492,6 @@ impl Gen {
         })
     }
 
-    /// The lane index a `v_readlane`/`v_writelane` names: a scalar source, modulo the wave size.
-    fn lane_select(&mut self, s: Src) -> Result<Word, String> {
-        let l = self.src32(s, None)?;
-        let m = self.c32(self.lanes - 1);
-        Ok(self.op(Op::BitwiseAnd, self.t.u32, &[l, m]))
-    }
-
     pub(super) fn valu(&mut self, st: &Step, op: VOp) -> Lowered {
         use VOp::*;
         // The encoding and the operation were checked by `support::supports`.
@@ -514,26 +507,6 @@ impl Gen {
         }
         // Wave-level operations: one lane read or written, not a loop.
         match op {
-            ReadfirstlaneB32 => {
-                let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
-                let exec = self.exec();
-                let l = self.first_lane(exec);
-                let v = self.rd_v(r, l)?;
-                self.wr_s(st.dst, v);
-                return Ok(());
-            }
-            ReadlaneB32 => {
-                let Src::Vgpr(r) = st.src[0] else { return Err("v_readlane of a non-VGPR".into()) };
-                let l = self.lane_select(st.src[1])?;
-                let v = self.rd_v(r, l)?;
-                self.wr_s(st.dst, v);
-                return Ok(());
-            }
-            WritelaneB32 => {
-                let v = self.src32(st.src[0], None)?;
-                let l = self.lane_select(st.src[1])?;
-                return self.wr_v(st.dst, l, v);
-            }
             SwapB32 => {
                 // Each enabled lane exchanges its two registers.
                 let Src::Vgpr(r) = st.src[0] else { return Err("v_swap_b32 of a non-VGPR".into()) };
@@ -820,15 +793,6 @@ impl Gen {
             let v = g.sel(g.t.u32, on, v, old);
             g.wr_v(st.dst, l, v)
         })
-    }
-
-    /// The lowest set lane of a mask (0 when none), as `v_readfirstlane` picks it.
-    fn first_lane(&mut self, m: Word) -> Word {
-        // The lowest set bit (all ones when none), then 0 for none.
-        let f = self.first_bit(m, true);
-        let (none, z) = (self.c32(u32::MAX), self.c32(0));
-        let is_none = self.op(Op::IEqual, self.t.bool, &[f, none]);
-        self.sel(self.t.u32, is_none, z, f)
     }
 
     /// Clamp to [0, 1] (NaN to 0) and omod scaling of a float result, as the emulator's
