@@ -601,7 +601,7 @@ pub fn lifts_lane(st: &Step) -> bool {
     let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
     let m = rdna_emu::valu::mods(st);
-    let modifiers_ok = m.op_sel == 0 && (!(m.clamp || m.omod != 0) || f32_result(op));
+    let modifiers_ok = !(m.clamp || m.omod != 0) || f32_result(op);
     // A mask source (SRC2 of v_cndmask and the carry-in forms) is a wave-wide value.
     let lane_sources = if reads_mask(op) { 2 } else { st.nsrc as usize };
     // A carry-out into EXEC changes the lanes that run while they run: not in a region.
@@ -650,6 +650,18 @@ fn lane_op(op: VOp) -> bool {
             | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32 | LshlrevB64 | LshrrevB64 | AshrrevI64 | MadU64U32 | MadI64I32 | AddF64 | MulF64
             | FmaF64 | MinF64 | MaxF64 | TruncF32 | FloorF32 | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32
             | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
+    ) || u16_result(op)
+        || matches!(op, MadU32U16 | MadI32I16)
+}
+
+/// The lifted operations with a 16-bit integer result (written to the low half with the high
+/// half zeroed, or with op_sel[3] to the high half with the low kept).
+pub fn u16_result(op: VOp) -> bool {
+    use VOp::*;
+    matches!(
+        op,
+        AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
+            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16
     )
 }
 
@@ -709,6 +721,17 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     if m.clamp {
         r = l.op(Op::FClamp01, &[r]);
     }
+    if u16_result(op) {
+        let lo16 = l.b.c32(0xffff);
+        r = l.op(Op::And, &[r, lo16]);
+        if m.op_sel >> 3 & 1 != 0 {
+            let old = l.b.read(Reg::Vgpr(st.dst as u8));
+            let keep = l.op(Op::And, &[old, lo16]);
+            let k16 = l.b.c32(16);
+            let hi = l.op(Op::Shl, &[r, k16]);
+            r = l.op(Op::Or, &[keep, hi]);
+        }
+    }
     if l.b.ty(r) == rdna_ir::Type::I64 {
         let (lo, hi) = (l.op(Op::Lo, &[r]), l.op(Op::Hi, &[r]));
         l.b.write(Reg::Vgpr(st.dst as u8), lo);
@@ -752,6 +775,15 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
     };
     let u24 = |l: &mut Lifter, x: Value| {
         let m = l.b.c32(0xff_ffff);
+        l.op(Op::And, &[x, m])
+    };
+    let s16 = |l: &mut Lifter, x: Value| {
+        let k16 = l.b.c32(16);
+        let up = l.op(Op::Shl, &[x, k16]);
+        l.op(Op::AShr, &[up, k16])
+    };
+    let u16v = |l: &mut Lifter, x: Value| {
+        let m = l.b.c32(0xffff);
         l.op(Op::And, &[x, m])
     };
     let min_max = |l: &mut Lifter, code: Op, x: Value, y: Value| {
@@ -1034,6 +1066,64 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
             let x = l.op(Op::And, &[x, m]);
             l.op(Op::UToF, &[x])
         }
+        // 16-bit integers in 32-bit operations: the low half of the result is what counts.
+        AddNcU16 | AddNcI16 => l.op(Op::IAdd, &[a, b()?]),
+        SubNcU16 | SubNcI16 => l.op(Op::ISub, &[a, b()?]),
+        MulLoU16 => l.op(Op::IMul, &[a, b()?]),
+        MadU16 | MadI16 => {
+            let p = l.op(Op::IMul, &[a, b()?]);
+            l.op(Op::IAdd, &[p, c()?])
+        }
+        LshlrevB16 | LshrrevB16 | AshrrevI16 => {
+            let k15 = k(&mut l, 15);
+            let amount = l.op(Op::And, &[a, k15]);
+            let v = b()?;
+            let v = if op == AshrrevI16 { s16(&mut l, v) } else { u16v(&mut l, v) };
+            l.op(match op {
+                LshlrevB16 => Op::Shl,
+                LshrrevB16 => Op::LShr,
+                _ => Op::AShr,
+            }, &[v, amount])
+        }
+        MinI16 | MaxI16 | MinU16 | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => {
+            let signed = matches!(op, MinI16 | MaxI16 | Min3I16 | Max3I16 | Med3I16);
+            let ext = |l: &mut Lifter, v: Value| if signed { s16(l, v) } else { u16v(l, v) };
+            let (lt, gt) = if signed { (Op::SLt, Op::SGt) } else { (Op::ULt, Op::UGt) };
+            let (x, y) = (ext(&mut l, a), b()?);
+            let y = ext(&mut l, y);
+            match op {
+                MinI16 | MinU16 => min_max(&mut l, lt, x, y),
+                MaxI16 | MaxU16 => min_max(&mut l, gt, x, y),
+                _ => {
+                    let z = c()?;
+                    let z = ext(&mut l, z);
+                    match op {
+                        Min3I16 | Min3U16 => {
+                            let m = min_max(&mut l, lt, x, y);
+                            min_max(&mut l, lt, m, z)
+                        }
+                        Max3I16 | Max3U16 => {
+                            let m = min_max(&mut l, gt, x, y);
+                            min_max(&mut l, gt, m, z)
+                        }
+                        _ => {
+                            let hi = min_max(&mut l, gt, x, y);
+                            let lo = min_max(&mut l, lt, x, y);
+                            let lo = min_max(&mut l, gt, lo, z);
+                            min_max(&mut l, lt, hi, lo)
+                        }
+                    }
+                }
+            }
+        }
+        MadU32U16 | MadI32I16 => {
+            let ext = |l: &mut Lifter, v: Value| if op == MadI32I16 { s16(l, v) } else { u16v(l, v) };
+            let x = ext(&mut l, a);
+            let y = b()?;
+            let y = ext(&mut l, y);
+            let p = l.op(Op::IMul, &[x, y]);
+            l.op(Op::IAdd, &[p, c()?])
+        }
         _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
     };
     Ok((r, carry))
@@ -1045,6 +1135,12 @@ impl Lifter<'_> {
     fn lane_src(&mut self, st: &Step, i: usize, wide: bool) -> Result<Value, String> {
         let m = rdna_emu::valu::mods(st);
         let mut v = if wide { self.src64(st.src[i])? } else { self.src32(st.src[i])? };
+        // op_sel picks the high half of a 16-bit operand.
+        if m.op_sel >> i & 1 != 0 && matches!(st.imm[i], rdna_isa::ImmTy::I16 | rdna_isa::ImmTy::F16) && !wide {
+            let (k16, lo16) = (self.b.c32(16), self.b.c32(0xffff));
+            let hi = self.op(Op::LShr, &[v, k16]);
+            v = self.op(Op::And, &[hi, lo16]);
+        }
         let sign = 1u64 << rdna_emu::valu::sign_bit(st.imm[i], st.sw[i]);
         let ty = self.b.ty(v);
         if m.abs >> i & 1 != 0 {

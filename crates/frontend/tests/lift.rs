@@ -709,3 +709,35 @@ fn lane_reads_and_writes_match_the_emulator() {
         }
     }
 }
+
+/// 16-bit integer operations, with op_sel picking high source halves and writing the high
+/// destination half.
+#[test]
+fn sixteen_bit_operations_match_the_emulator() {
+    let text = "v_add_nc_u16 v5, v1, v2
+v_sub_nc_u16 v5, v1, v2
+v_add_nc_i16 v5, v1, v2
+v_sub_nc_i16 v5, v1, v2
+v_mul_lo_u16 v5, v1, v2
+v_mad_u16 v5, v1, v2, v3
+v_mad_i16 v5, v1, v2, v3
+v_lshlrev_b16 v5, v1, v2
+v_lshrrev_b16 v5, v1, v2
+v_ashrrev_i16 v5, v1, v2
+v_min_i16 v5, v1, v2
+v_max_i16 v5, v1, v2
+v_min_u16 v5, v1, v2
+v_max_u16 v5, v1, v2
+v_min3_i16 v5, v1, v2, v3
+v_max3_u16 v5, v1, v2, v3
+v_med3_i16 v5, v1, v2, v3
+v_med3_u16 v5, v1, v2, v3
+v_mad_u32_u16 v5, v1, v2, v3
+v_mad_i32_i16 v5, v1, v2, v3
+v_add_nc_u16 v5, v1, v2 op_sel:[1,0,1]
+v_mad_u16 v5, v1, v2, v3 op_sel:[1,1,0,1]
+v_mad_u32_u16 v5, v1, v2, v3 op_sel:[1,0,0,0]
+";
+    check_lanes(text, false);
+    check_lanes(text, true);
+}

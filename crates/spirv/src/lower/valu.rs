@@ -53,7 +53,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
         | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
-        MadU32U16 => Out::U32,
+        MadU32U16 | MadI32I16 => Out::U32,
         AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16
         | CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16
         | CvtF16U16 | CvtF16I16 => Out::F16,
@@ -869,19 +869,6 @@ impl Gen {
                 };
                 self.frexp64(x).1
             }
-            CvtFlrI32F32 | CvtRpiI32F32 => {
-                // floor(x), or floor(x + 0.5) with the addition rounded in f32, then the
-                // saturating conversion (NaN gives 0), as the emulator's `as i32`.
-                let x = self.as_f32(a);
-                let x = if op == CvtRpiI32F32 {
-                    let h = self.cf32(0.5);
-                    self.op(Op::FAdd, f, &[x, h])
-                } else {
-                    x
-                };
-                let fl = self.gl(GLOp::Floor, f, &[x]);
-                self.f_to_int_sat(fl, false, true)
-            }
             RsqF32 => {
                 // 1 / sqrt(x) in f64 (each rounded once, the driver's f64 trusted as for
                 // v_rsq_f64), then to f32; the special values as x86 gives them to the emulator.
@@ -1154,78 +1141,6 @@ impl Gen {
             DivFixupF16 => self.div_fixup(16, a, b, c),
             DivFixupF32 => self.div_fixup(32, a, b, c),
             DivFixupF64 => self.div_fixup(64, a, b, c),
-            AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
-            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 | MadU32U16 => {
-                // On the low halves, widened (sign-extended for the signed forms), then the
-                // result's low 16 bits (all 32 for v_mad_u32_u16). Wrapping: clamp on integer
-                // operations is refused before this.
-                let signed = matches!(op, MinI16 | MaxI16 | Min3I16 | Max3I16 | Med3I16 | AshrrevI16);
-                let (z, c16) = (self.c32(0), self.c32(16));
-                let ext = if signed { Op::BitFieldSExtract } else { Op::BitFieldUExtract };
-                let (x, y) = (self.op(ext, u, &[a, z, c16]), self.op(ext, u, &[b, z, c16]));
-                let three = matches!(op, MadU16 | MadI16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16);
-                let w = if three { self.op(ext, u, &[c, z, c16]) } else { z };
-                let (min, max) = if signed { (GLOp::SMin, GLOp::SMax) } else { (GLOp::UMin, GLOp::UMax) };
-                let r = match op {
-                    AddNcU16 | AddNcI16 => self.op(Op::IAdd, u, &[x, y]),
-                    SubNcU16 | SubNcI16 => self.op(Op::ISub, u, &[x, y]),
-                    MulLoU16 => self.op(Op::IMul, u, &[x, y]),
-                    MadU16 | MadI16 | MadU32U16 => {
-                        let p = self.op(Op::IMul, u, &[x, y]);
-                        let c = if op == MadU32U16 { c } else { w };
-                        self.op(Op::IAdd, u, &[p, c])
-                    }
-                    LshlrevB16 | LshrrevB16 | AshrrevI16 => {
-                        let c15 = self.c32(15);
-                        let n = self.op(Op::BitwiseAnd, u, &[a, c15]);
-                        let code = match op {
-                            LshlrevB16 => Op::ShiftLeftLogical,
-                            LshrrevB16 => Op::ShiftRightLogical,
-                            _ => Op::ShiftRightArithmetic,
-                        };
-                        self.op(code, u, &[y, n])
-                    }
-                    MinI16 | MinU16 => self.gl(min, u, &[x, y]),
-                    MaxI16 | MaxU16 => self.gl(max, u, &[x, y]),
-                    Min3I16 | Min3U16 => {
-                        let m = self.gl(min, u, &[x, y]);
-                        self.gl(min, u, &[m, w])
-                    }
-                    Max3I16 | Max3U16 => {
-                        let m = self.gl(max, u, &[x, y]);
-                        self.gl(max, u, &[m, w])
-                    }
-                    _ => {
-                        // med3 = min(max(x, y), max(min(x, y), z)), as the emulator.
-                        let hi = self.gl(max, u, &[x, y]);
-                        let lo = self.gl(min, u, &[x, y]);
-                        let lz = self.gl(max, u, &[lo, w]);
-                        self.gl(min, u, &[hi, lz])
-                    }
-                };
-                if op == MadU32U16 {
-                    r
-                } else {
-                    let lo16 = self.c32(0xffff);
-                    self.op(Op::BitwiseAnd, u, &[r, lo16])
-                }
-            }
-            Min3F32 | Max3F32 => {
-                let x = self.fminmax(false, a, b, op == Max3F32);
-                self.fminmax(false, x, c, op == Max3F32)
-            }
-            CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 => {
-                let k = match op {
-                    CvtF32Ubyte0 => 0,
-                    CvtF32Ubyte1 => 8,
-                    CvtF32Ubyte2 => 16,
-                    _ => 24,
-                };
-                let (off, w) = (self.c32(k), self.c32(8));
-                let byte = self.op(Op::BitFieldUExtract, u, &[a, off, w]);
-                let r = self.op(Op::ConvertUToF, f, &[byte]);
-                self.from_f32(r)
-            }
             CvtF32F64 => {
                 let x = self.as_f64(a);
                 let r = self.op(Op::FConvert, f, &[x]);
