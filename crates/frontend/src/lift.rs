@@ -588,6 +588,10 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
 pub fn lifts_lane(st: &Step) -> bool {
     let f = st.inst.format;
     let plain = st.plain && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa();
+    if let Kind::VcmpClass { ty, .. } = st.kind {
+        let m = rdna_emu::valu::mods(st);
+        return matches!(ty, Num::F16 | Num::F32 | Num::F64) && !m.clamp && m.omod == 0 && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa();
+    }
     if let Kind::Vcmp { ty, .. } = st.kind {
         // Float compares may carry source abs/neg.
         let m = rdna_emu::valu::mods(st);
@@ -689,6 +693,16 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     }
     if st.kind == Kind::Vopd {
         return vopd(&mut l, st);
+    }
+    if let Kind::VcmpClass { ty, x } = st.kind {
+        let a = l.lane_src(st, 0, ty == Num::F64)?;
+        let mask = l.lane_src(st, 1, false)?;
+        let t = class_test(l.b, ty, a, mask)?;
+        let d = if x { EXEC } else { st.dst };
+        if d < 128 && d != NULL {
+            l.b.write_lane_bit(d as u8, t);
+        }
+        return Ok(());
     }
     let Kind::Valu(op) = st.kind else { return Err(format!("internal: {:?} is not a vector operation", st.kind)) };
     let reads_mask = reads_mask(op);
@@ -1333,4 +1347,46 @@ fn lane_access(l: &mut Lifter, st: &Step, op: VOp) -> Result<(), String> {
     let v = l.b.read_lane(r as u8, lane);
     l.set(st.dst, v);
     Ok(())
+}
+
+/// `v_cmp_class_*`: whether `mask` has the bit of the class of float `a` (f16 in the low half,
+/// f32, or f64 bits), as `rdna_emu::float::class16/32/64` number them: 0 signalling NaN,
+/// 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+pub fn class_test(b: &mut Builder, ty: Num, a: Value, mask: Value) -> Result<Value, String> {
+    let (ebits, mbits) = match ty {
+        Num::F16 => (5u32, 10u32),
+        Num::F32 => (8, 23),
+        Num::F64 => (11, 52),
+        _ => return Err(format!("internal: class compare of {ty:?}")),
+    };
+    let t = b.ty(a);
+    let field = |b: &mut Builder, shift: u32, width: u32| {
+        let (sh, m) = (b.konst(t, shift as u64), b.konst(t, (1u64 << width) - 1));
+        let v = b.op(Op::LShr, &[a, sh]);
+        b.op(Op::And, &[v, m])
+    };
+    let (sign, exp, mant, quiet) = (field(b, ebits + mbits, 1), field(b, mbits, ebits), field(b, 0, mbits), field(b, mbits - 1, 1));
+    let (z, one, all) = (b.konst(t, 0), b.konst(t, 1), b.konst(t, (1u64 << ebits) - 1));
+    let neg = b.op(Op::Eq, &[sign, one]);
+    let exp_all = b.op(Op::Eq, &[exp, all]);
+    let exp_zero = b.op(Op::Eq, &[exp, z]);
+    let mant_zero = b.op(Op::Eq, &[mant, z]);
+    let is_quiet = b.op(Op::Eq, &[quiet, one]);
+    let pick = |b: &mut Builder, c: Value, yes: u32, no: u32| {
+        let (y, n) = (b.c32(yes), b.c32(no));
+        b.op(Op::Select, &[c, y, n])
+    };
+    let normal = pick(b, neg, 3, 8);
+    let zero = pick(b, neg, 5, 6);
+    let denorm = pick(b, neg, 4, 7);
+    let inf = pick(b, neg, 2, 9);
+    let nan = pick(b, is_quiet, 1, 0);
+    let small = b.op(Op::Select, &[mant_zero, zero, denorm]);
+    let special = b.op(Op::Select, &[mant_zero, inf, nan]);
+    let bit = b.op(Op::Select, &[exp_zero, small, normal]);
+    let bit = b.op(Op::Select, &[exp_all, special, bit]);
+    let v = b.op(Op::LShr, &[mask, bit]);
+    let one32 = b.c32(1);
+    let v = b.op(Op::And, &[v, one32]);
+    Ok(b.op(Op::Eq, &[v, one32]))
 }

@@ -558,6 +558,11 @@ v_cmp_tru_f32 vcc_lo, v1, v2
 v_cmp_gt_f64 vcc_lo, v[1:2], v[3:4]
 v_cmp_nlt_f64_e64 s4, |v[1:2]|, v[3:4]
 v_cmpx_le_f32 v1, v2
+v_cmp_class_f32 vcc_lo, v1, v2
+v_cmp_class_f32_e64 s4, -v1, 0x3ff
+v_cmp_class_f64 vcc_lo, v[1:2], v3
+v_cmp_class_f16 vcc_lo, v1, v2
+v_cmpx_class_f32 v1, v2
 ";
 
 #[test]

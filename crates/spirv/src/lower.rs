@@ -2073,56 +2073,17 @@ impl Gen {
         Ok(())
     }
 
-    /// `v_cmp_class_*`: whether SRC1's mask has the bit of SRC0's class (`rdna_emu::float::
-    /// class_bit`: 0 signalling NaN, 1 quiet NaN, 2 −∞, 3 −normal, 4 −denormal, 5 −0, 6 +0,
-    /// 7 +denormal, 8 +normal, 9 +∞).
+    /// `v_cmp_class_*` forms the IR does not lift (SDWA sources): the sources as `vsrc` reads
+    /// them, the class test from its one definition (`rdna_frontend::lift::class_test`).
     fn vcmp_class(&mut self, st: &Step, ty: Num, x: bool) -> Lowered {
-        let (ebits, mbits) = match ty {
-            Num::F16 => (5u32, 10u32),
-            Num::F32 => (8, 23),
-            Num::F64 => (11, 52),
-            _ => return Err(format!("internal: {ty:?} class compares admitted by `supports` without a lowering")),
-        };
         let m = rdna_emu::valu::mods(st);
         self.mask_begin();
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let (u64t, boolt, u32t) = (g.t.u64, g.t.bool, g.t.u32);
-            let mut wide = [0; 2];
-            for (i, w) in wide.iter_mut().enumerate() {
-                let v = g.vsrc(&st2, &m, i, lane)?;
-                *w = if st2.sw[i] >= 2 { v } else { g.b.u_convert(u64t, None, v).unwrap() };
-            }
-            let [a, b] = wide;
-            let field = |g: &mut Gen, shift: u32, width: u32| {
-                let (sh, mk) = (g.c64(shift as u64), g.c64((1u64 << width) - 1));
-                let v = g.b.shift_right_logical(u64t, None, a, sh).unwrap();
-                g.b.bitwise_and(u64t, None, v, mk).unwrap()
-            };
-            let (sign, exp, mant, quiet) = (field(g, ebits + mbits, 1), field(g, mbits, ebits), field(g, 0, mbits), field(g, mbits - 1, 1));
-            let (z, one, all) = (g.c64(0), g.c64(1), g.c64((1u64 << ebits) - 1));
-            let neg = g.b.i_equal(boolt, None, sign, one).unwrap();
-            let exp_all = g.b.i_equal(boolt, None, exp, all).unwrap();
-            let exp_zero = g.b.i_equal(boolt, None, exp, z).unwrap();
-            let mant_zero = g.b.i_equal(boolt, None, mant, z).unwrap();
-            let is_quiet = g.b.i_equal(boolt, None, quiet, one).unwrap();
-            let pick = |g: &mut Gen, c: Word, t: u32, f: u32| {
-                let (t, f) = (g.c32(t), g.c32(f));
-                g.b.select(u32t, None, c, t, f).unwrap()
-            };
-            let normal = pick(g, neg, 3, 8);
-            let zero = pick(g, neg, 5, 6);
-            let denorm = pick(g, neg, 4, 7);
-            let inf = pick(g, neg, 2, 9);
-            let nan = pick(g, is_quiet, 1, 0);
-            let small = g.b.select(u32t, None, mant_zero, zero, denorm).unwrap();
-            let special = g.b.select(u32t, None, mant_zero, inf, nan).unwrap();
-            let bit = g.b.select(u32t, None, exp_zero, small, normal).unwrap();
-            let bit = g.b.select(u32t, None, exp_all, special, bit).unwrap();
-            let bit = g.b.u_convert(u64t, None, bit).unwrap();
-            let v = g.b.shift_right_logical(u64t, None, b, bit).unwrap();
-            let v = g.b.bitwise_and(u64t, None, v, one).unwrap();
-            let t = g.b.i_equal(boolt, None, v, one).unwrap();
+            let (a, mask) = (g.vsrc(&st2, &m, 0, lane)?, g.vsrc(&st2, &m, 1, lane)?);
+            let t = g.ir_function(lane, &[(a, if ty == Num::F64 { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 }), (mask, rdna_ir::Type::I32)], &mut |b, args| {
+                Ok(vec![rdna_frontend::lift::class_test(b, ty, args[0], args[1])?])
+            })?[0];
             g.mask_set(lane, t);
             Ok(())
         })?;

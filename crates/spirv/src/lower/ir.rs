@@ -41,26 +41,34 @@ impl Gen {
     /// definition) for `lane`, on sources computed here (DPP, SDWA and modifier forms): its
     /// result; a carry-out sets the lane's bit of the MASK variable.
     pub(super) fn vector_op_ir(&mut self, op: VOp, srcs: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
-        let mut b = Builder::per_lane();
         let wide = rdna_frontend::lift::wide_sources(op);
-        let args: Vec<_> = (0..3).map(|k| b.arg(k as u64, if wide[k] { Type::I64 } else { Type::I32 })).collect();
-        let mut inputs = srcs.to_vec();
-        let cin = match mask_in {
-            Some(m) => {
-                inputs.push(self.mask_bit(m, lane));
-                Some(b.arg(3, Type::Bool))
-            }
-            None => None,
-        };
-        let (r, carry) = rdna_frontend::lift::vector_op(&mut b, op, &args, cin)?;
+        let mut inputs: Vec<(Word, Type)> = (0..3).map(|k| (srcs[k], if wide[k] { Type::I64 } else { Type::I32 })).collect();
+        if let Some(m) = mask_in {
+            inputs.push((self.mask_bit(m, lane), Type::Bool));
+        }
+        let out = self.ir_function(lane, &inputs, &mut |b, args| {
+            let (r, carry) = rdna_frontend::lift::vector_op(b, op, &args[..3], args.get(3).copied())?;
+            Ok([r].into_iter().chain(carry).collect())
+        })?;
+        if let Some(&c) = out.get(1) {
+            self.mask_set(lane, c);
+        }
+        Ok(out[0])
+    }
+
+    /// Emits, for `lane`, a computation `build` writes in the IR on arguments standing for
+    /// `inputs` (ids computed here, with their IR types); returns the ids of the values it
+    /// returns. How code outside the IR uses an IR definition.
+    pub(super) fn ir_function(&mut self, lane: Word, inputs: &[(Word, Type)], build: &mut dyn FnMut(&mut Builder, &[rdna_ir::Value]) -> Result<Vec<rdna_ir::Value>, String>) -> Result<Vec<Word>, String> {
+        let mut b = Builder::per_lane();
+        let args: Vec<_> = inputs.iter().enumerate().map(|(k, &(_, t))| b.arg(k as u64, t)).collect();
+        let results = build(&mut b, &args)?;
         let body = b.peek();
         rdna_ir::verify(body).map_err(|e| format!("internal: {e}"))?;
+        let words: Vec<Word> = inputs.iter().map(|&(w, _)| w).collect();
         let mut ids: Vec<Word> = vec![0; body.insts.len()];
-        self.emit_insts(body, &mut ids, &|_| true, Some(lane), &inputs)?;
-        if let Some(c) = carry {
-            self.mask_set(lane, ids[c.0 as usize]);
-        }
-        Ok(ids[r.0 as usize])
+        self.emit_insts(body, &mut ids, &|_| true, Some(lane), &words)?;
+        Ok(results.iter().map(|v| ids[v.0 as usize]).collect())
     }
 
     /// Emits the instructions `pick` selects, in order (`ids` holds the values emitted so far),
