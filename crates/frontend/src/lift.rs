@@ -595,9 +595,9 @@ pub fn lifts_lane(st: &Step) -> bool {
     if let Kind::Vcmp { ty, .. } = st.kind {
         // Float compares may carry source abs/neg.
         let m = rdna_emu::valu::mods(st);
-        let float = matches!(ty, Num::F32 | Num::F64);
+        let float = matches!(ty, Num::F16 | Num::F32 | Num::F64);
         let mods_ok = plain || (float && m.op_sel == 0 && !m.clamp && m.omod == 0 && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa());
-        return mods_ok && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64 | Num::F32 | Num::F64);
+        return mods_ok && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64 | Num::F16 | Num::F32 | Num::F64);
     }
     if st.kind == Kind::Vopd {
         return (0..2).all(|y| vopd_op(st.inst.vopd_half(y == 1).0).is_some());
@@ -628,7 +628,7 @@ fn f32_result(op: VOp) -> bool {
         op,
         AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | CvtF32I32 | CvtF32U32 | TruncF32 | FloorF32
             | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32 | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtF32Ubyte0
-            | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
+            | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F16
     )
 }
 
@@ -654,8 +654,19 @@ fn lane_op(op: VOp) -> bool {
             | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32 | LshlrevB64 | LshrrevB64 | AshrrevI64 | MadU64U32 | MadI64I32 | AddF64 | MulF64
             | FmaF64 | MinF64 | MaxF64 | TruncF32 | FloorF32 | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32
             | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
-    ) || u16_result(op)
-        || matches!(op, MadU32U16 | MadI32I16)
+    ) || half_result(op)
+        || matches!(op, MadU32U16 | MadI32I16 | CvtF32F16)
+}
+
+/// The lifted operations with an f16 result (written as [`u16_result`]'s are).
+pub fn f16_result(op: VOp) -> bool {
+    use VOp::*;
+    matches!(op, AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 | CvtF16F32)
+}
+
+/// The lifted operations with a 16-bit result of either kind.
+fn half_result(op: VOp) -> bool {
+    u16_result(op) || f16_result(op)
 }
 
 /// The lifted operations with a 16-bit integer result (written to the low half with the high
@@ -735,7 +746,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     if m.clamp {
         r = l.op(Op::FClamp01, &[r]);
     }
-    if u16_result(op) {
+    if half_result(op) {
         let lo16 = l.b.c32(0xffff);
         r = l.op(Op::And, &[r, lo16]);
         if m.op_sel >> 3 & 1 != 0 {
@@ -1130,6 +1141,23 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
                 }
             }
         }
+        // f16 arithmetic as the emulator does it: widened exactly to f32, computed there,
+        // rounded once to f16.
+        AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 => {
+            let (x, y) = (l.op(Op::HalfToF32, &[a]), b()?);
+            let y = l.op(Op::HalfToF32, &[y]);
+            let r = match op {
+                AddF16 => l.op(Op::FAdd, &[x, y]),
+                SubF16 => l.op(Op::FSub, &[x, y]),
+                SubrevF16 => l.op(Op::FSub, &[y, x]),
+                MulF16 => l.op(Op::FMul, &[x, y]),
+                MinF16 => l.op(Op::FMin, &[x, y]),
+                _ => l.op(Op::FMax, &[x, y]),
+            };
+            l.op(Op::F32ToHalf, &[r])
+        }
+        CvtF16F32 => l.op(Op::F32ToHalf, &[a]),
+        CvtF32F16 => l.op(Op::HalfToF32, &[a]),
         MadU32U16 | MadI32I16 => {
             let ext = |l: &mut Lifter, v: Value| if op == MadI32I16 { s16(l, v) } else { u16v(l, v) };
             let x = ext(&mut l, a);
@@ -1190,42 +1218,53 @@ impl Lifter<'_> {
 /// the relations `cond` names holds (less, equal, greater, unordered).
 fn compare(l: &mut Lifter, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<(), String> {
     let wide = matches!(ty, Num::I64 | Num::U64 | Num::F64);
-    let (mut a, mut b) = (l.lane_src(st, 0, wide)?, l.lane_src(st, 1, wide)?);
+    let (a, b) = (l.lane_src(st, 0, wide)?, l.lane_src(st, 1, wide)?);
+    let t = compare_values(l.b, ty, cond, a, b)?;
+    let d = if x { EXEC } else { st.dst };
+    if d < 128 && d != NULL {
+        l.b.write_lane_bit(d as u8, t);
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b`, numbers of type `ty` (16-bit ones in the low halves; f16 widened
+/// exactly), stand in one of the relations `cond` names. The one definition of the compares.
+pub fn compare_values(b: &mut Builder, ty: Num, cond: Cond, mut x: Value, mut y: Value) -> Result<Value, String> {
     match ty {
         Num::I16 => {
-            let k = l.b.c32(16);
-            for v in [&mut a, &mut b] {
-                let up = l.op(Op::Shl, &[*v, k]);
-                *v = l.op(Op::AShr, &[up, k]);
+            let k = b.c32(16);
+            for v in [&mut x, &mut y] {
+                let up = b.op(Op::Shl, &[*v, k]);
+                *v = b.op(Op::AShr, &[up, k]);
             }
         }
         Num::U16 => {
-            let m = l.b.c32(0xffff);
-            a = l.op(Op::And, &[a, m]);
-            b = l.op(Op::And, &[b, m]);
+            let m = b.c32(0xffff);
+            x = b.op(Op::And, &[x, m]);
+            y = b.op(Op::And, &[y, m]);
+        }
+        Num::F16 => {
+            x = b.op(Op::HalfToF32, &[x]);
+            y = b.op(Op::HalfToF32, &[y]);
         }
         _ => {}
     }
     let signed = matches!(ty, Num::I16 | Num::I32 | Num::I64);
-    let float = matches!(ty, Num::F32 | Num::F64);
+    let float = matches!(ty, Num::F16 | Num::F32 | Num::F64);
     let relations = if float {
         [(cond.lt, Op::FLt), (cond.eq, Op::FEq), (cond.gt, Op::FGt), (cond.unord, Op::FUnord)]
     } else {
         // Integers are never unordered.
         [(cond.lt, if signed { Op::SLt } else { Op::ULt }), (cond.eq, Op::Eq), (cond.gt, if signed { Op::SGt } else { Op::UGt }), (false, Op::Eq)]
     };
-    let mut t = l.b.bool(false);
+    let mut t = b.bool(false);
     for (on, code) in relations {
         if on {
-            let c = l.op(code, &[a, b]);
-            t = l.op(Op::Or, &[t, c]);
+            let c = b.op(code, &[x, y]);
+            t = b.op(Op::Or, &[t, c]);
         }
     }
-    let d = if x { EXEC } else { st.dst };
-    if d < 128 && d != NULL {
-        l.b.write_lane_bit(d as u8, t);
-    }
-    Ok(())
+    Ok(t)
 }
 
 /// The operation a VOPD half (`v_dual_*`) runs, where it is one [`vector_op`] defines.

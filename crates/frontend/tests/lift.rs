@@ -746,3 +746,24 @@ v_mad_u32_u16 v5, v1, v2, v3 op_sel:[1,0,0,0]
     check_lanes(text, false);
     check_lanes(text, true);
 }
+
+/// f16 arithmetic, conversions and compares (widened exactly, rounded once), with modifiers.
+#[test]
+fn half_operations_match_the_emulator() {
+    let text = "v_add_f16 v5, v1, v2
+v_sub_f16 v5, v1, v2
+v_subrev_f16 v5, v1, v2
+v_mul_f16 v5, v1, v2
+v_min_f16 v5, v1, v2
+v_max_f16 v5, v1, v2
+v_cvt_f16_f32 v5, v1
+v_cvt_f32_f16 v5, v1
+v_add_f16_e64 v5, -v1, |v2|
+v_max_f16_e64 v5, |v1|, -v2
+v_cmp_lt_f16 vcc_lo, v1, v2
+v_cmp_u_f16 vcc_lo, v1, v2
+v_cmp_nge_f16_e64 s4, -v1, v2
+";
+    check_lanes(text, false);
+    check_lanes(&text.replace("vcc_lo", "vcc").replace(" s4,", " s[4:5],"), true);
+}

@@ -185,6 +185,11 @@ ops! {
     FMulLegacy "fmul_legacy" Sig::Fixed(&[I32, I32], I32);
     /// f32 IEEE-mode median of three (`rdna_emu::float::med3_32`).
     FMed3 "fmed3" Sig::Fixed(&[I32, I32, I32], I32);
+    /// The f16 in the low half, widened exactly to f32 (a NaN quietened).
+    HalfToF32 "half_to_f32" Sig::Fixed(&[I32], I32);
+    /// f32 rounded to f16 (nearest even; a NaN keeps its top mantissa bits, quietened), in the
+    /// low half with the high half zero.
+    F32ToHalf "f32_to_half" Sig::Fixed(&[I32], I32);
     /// Signed 32-bit integer to f32, rounded to nearest even.
     SToF "stof" Sig::Fixed(&[I32], I32);
     /// Unsigned 32-bit integer to f32, rounded to nearest even.

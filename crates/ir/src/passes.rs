@@ -102,6 +102,8 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
             })
             .to_bits() as u64
         }
+        Op::HalfToF32 => rdna_emu::float::Denorm::from_mode(3).in16(x).to_bits() as u64,
+        Op::F32ToHalf => rdna_emu::float::Denorm::from_mode(3).out16(f32::from_bits(x as u32)),
         Op::SToF => (x as u32 as i32 as f32).to_bits() as u64,
         Op::UToF => (x as u32 as f32).to_bits() as u64,
         Op::FLt | Op::FEq | Op::FGt | Op::FUnord => {

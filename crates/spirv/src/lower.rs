@@ -2024,55 +2024,23 @@ impl Gen {
         }
     }
 
+    /// Compares the IR does not lift (SDWA sources): the sources as `vsrc` reads them, the
+    /// relation from its one definition (`rdna_frontend::lift::compare_values`).
     fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {
         let m = rdna_emu::valu::mods(st);
         self.mask_begin();
         let st2 = st.clone();
+        let wide = matches!(ty, Num::I64 | Num::U64 | Num::F64);
+        let t = if wide { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 };
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            // Sources as the emulator reads them: their width from the step, abs/neg applied.
             let (a, b) = (g.vsrc(&st2, &m, 0, lane)?, g.vsrc(&st2, &m, 1, lane)?);
-            let boolt = g.t.bool;
-            let (lt, eq, gt, un) = match ty {
-                Num::F32 | Num::F64 => {
-                    let (x, y) = if ty == Num::F32 { (g.as_f32(a), g.as_f32(b)) } else { (g.as_f64(a), g.as_f64(b)) };
-                    let nx = g.b.is_nan(boolt, None, x).unwrap();
-                    let ny = g.b.is_nan(boolt, None, y).unwrap();
-                    (g.b.f_ord_less_than(boolt, None, x, y).unwrap(), g.b.f_ord_equal(boolt, None, x, y).unwrap(), g.b.f_ord_greater_than(boolt, None, x, y).unwrap(), g.b.logical_or(boolt, None, nx, ny).unwrap())
-                }
-                Num::F16 => {
-                    // Widened to f32 exactly, as the emulator compares them.
-                    let (x, y) = (g.f16_to_f32(a), g.f16_to_f32(b));
-                    let nx = g.b.is_nan(boolt, None, x).unwrap();
-                    let ny = g.b.is_nan(boolt, None, y).unwrap();
-                    (g.b.f_ord_less_than(boolt, None, x, y).unwrap(), g.b.f_ord_equal(boolt, None, x, y).unwrap(), g.b.f_ord_greater_than(boolt, None, x, y).unwrap(), g.b.logical_or(boolt, None, nx, ny).unwrap())
-                }
-                Num::I16 | Num::U16 => {
-                    // The low halves, extended by their signedness.
-                    let (z, c16) = (g.c32(0), g.c32(16));
-                    let ext = |g: &mut Gen, v: Word| if ty == Num::I16 { g.b.bit_field_s_extract(g.t.u32, None, v, z, c16).unwrap() } else { g.b.bit_field_u_extract(g.t.u32, None, v, z, c16).unwrap() };
-                    let (x, y) = (ext(g, a), ext(g, b));
-                    if ty == Num::I16 {
-                        (g.b.s_less_than(boolt, None, x, y).unwrap(), g.b.i_equal(boolt, None, x, y).unwrap(), g.b.s_greater_than(boolt, None, x, y).unwrap(), g.b.constant_false(boolt))
-                    } else {
-                        (g.b.u_less_than(boolt, None, x, y).unwrap(), g.b.i_equal(boolt, None, x, y).unwrap(), g.b.u_greater_than(boolt, None, x, y).unwrap(), g.b.constant_false(boolt))
-                    }
-                }
-                Num::I32 | Num::I64 => (g.b.s_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.s_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
-                _ => (g.b.u_less_than(boolt, None, a, b).unwrap(), g.b.i_equal(boolt, None, a, b).unwrap(), g.b.u_greater_than(boolt, None, a, b).unwrap(), g.b.constant_false(boolt)),
-            };
-            let mut t = g.b.constant_false(boolt);
-            for (on, c) in [(cond.lt, lt), (cond.eq, eq), (cond.gt, gt), (cond.unord, un)] {
-                if on {
-                    t = g.b.logical_or(boolt, None, t, c).unwrap();
-                }
-            }
-            g.mask_set(lane, t);
+            let r = g.ir_function(lane, &[(a, t), (b, t)], &mut |b, args| Ok(vec![rdna_frontend::lift::compare_values(b, ty, cond, args[0], args[1])?]))?[0];
+            g.mask_set(lane, r);
             Ok(())
         })?;
         self.mask_end(if x { EXEC } else { st.dst });
         Ok(())
     }
-
     /// `v_cmp_class_*` forms the IR does not lift (SDWA sources): the sources as `vsrc` reads
     /// them, the class test from its one definition (`rdna_frontend::lift::class_test`).
     fn vcmp_class(&mut self, st: &Step, ty: Num, x: bool) -> Lowered {

@@ -221,6 +221,14 @@ impl Gen {
                 IrOp::FTrunc | IrOp::FFloor | IrOp::FCeil | IrOp::FRndne | IrOp::FSqrt | IrOp::FRcp | IrOp::FFract | IrOp::FLdexp | IrOp::FMulLegacy | IrOp::FMed3 => {
                     self.float32_op(i.op, &a)
                 }
+                IrOp::HalfToF32 => {
+                    let x = self.f16_to_f32(a[0]);
+                    self.from_f32(x)
+                }
+                IrOp::F32ToHalf => {
+                    let x = self.as_f32(a[0]);
+                    self.f32_to_f16(x)
+                }
                 IrOp::SToF | IrOp::UToF => {
                     let r = self.op(if i.op == IrOp::SToF { Op::ConvertSToF } else { Op::ConvertUToF }, self.t.f32, &[a[0]]);
                     self.from_f32(r)

@@ -955,18 +955,6 @@ impl Gen {
                 let q = self.op(Op::BitwiseOr, u64t, &[a, quiet]);
                 self.sel(u64t, nan, q, r)
             }
-            AddF16 | SubF16 | SubrevF16 | MulF16 => {
-                // In f32 (exact operands, one f32 rounding), then to f16, as the emulator.
-                let (x, y) = (self.f16_to_f32(a), self.f16_to_f32(b));
-                let (x, y) = if op == SubrevF16 { (y, x) } else { (x, y) };
-                let code = match op {
-                    AddF16 => Op::FAdd,
-                    MulF16 => Op::FMul,
-                    _ => Op::FSub,
-                };
-                let r = self.op(code, f, &[x, y]);
-                self.f32_to_f16(r)
-            }
             FmaF16 | FmacF16 => {
                 let (x, y, z) = (self.f16_to_f32(a), self.f16_to_f32(b), self.f16_to_f32(c));
                 self.fma16(x, y, z)
@@ -1061,21 +1049,6 @@ impl Gen {
                 };
                 let m = self.c32(0xffff);
                 self.op(Op::BitwiseAnd, u, &[r, m])
-            }
-            MinF16 | MaxF16 => {
-                let (x, y) = (self.f16_to_f32(a), self.f16_to_f32(b));
-                let (x, y) = (self.from_f32(x), self.from_f32(y));
-                let r = self.fminmax(false, x, y, op == MaxF16);
-                let r = self.as_f32(r);
-                self.f32_to_f16(r)
-            }
-            CvtF16F32 => {
-                let x = self.as_f32(a);
-                self.f32_to_f16(x)
-            }
-            CvtF32F16 => {
-                let x = self.f16_to_f32(a);
-                self.from_f32(x)
             }
             SinF32 | CosF32 => self.sin_cos32(a, op == CosF32),
             SinF16 | CosF16 => self.sin_cos16(a, op == CosF16),
