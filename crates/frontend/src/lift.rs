@@ -8,7 +8,7 @@
 //! wave64.
 
 use rdna_emu::program::{Src, Step};
-use rdna_emu::sem::{Cond, Kind, Logic, Num, Salu, Smem, VOp};
+use rdna_emu::sem::{Cond, Kind, Logic, MemKind, Num, Salu, Smem, VOp};
 use rdna_isa::Format;
 use rdna_ir::{Builder, Op, Reg, Value};
 
@@ -602,6 +602,11 @@ pub fn lifts_lane(st: &Step) -> bool {
     if st.kind == Kind::Vopd {
         return (0..2).all(|y| vopd_op(st.inst.vopd_half(y == 1).0).is_some());
     }
+    if let Kind::Mem(MemKind::Load { bytes: 4 | 8 | 12 | 16, sext: false, d16: false, hi: false }) = st.kind {
+        // GLOBAL whole-dword loads (not the gfx10 form that loads into LDS).
+        let gfx10 = st.inst.gen != rdna_isa::Generation::Gfx11;
+        return f == Format::Global && !(gfx10 && st.inst.raw >> 13 & 1 != 0);
+    }
     let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
     let m = rdna_emu::valu::mods(st);
@@ -704,6 +709,9 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     }
     if st.kind == Kind::Vopd {
         return vopd(&mut l, st);
+    }
+    if let Kind::Mem(MemKind::Load { bytes, .. }) = st.kind {
+        return global_load(&mut l, st, bytes);
     }
     if let Kind::VcmpClass { ty, x } = st.kind {
         let a = l.lane_src(st, 0, ty == Num::F64)?;
@@ -1428,4 +1436,39 @@ pub fn class_test(b: &mut Builder, ty: Num, a: Value, mask: Value) -> Result<Val
     let one32 = b.c32(1);
     let v = b.op(Op::And, &[v, one32]);
     Ok(b.op(Op::Eq, &[v, one32]))
+}
+
+/// A GLOBAL load of whole dwords, as `rdna_emu::vmem` addresses it: SADDR's 64 bits plus the
+/// lane's 32-bit VADDR, or without SADDR the lane's 64-bit VADDR pair, plus the signed offset
+/// (12 bits on gfx10, 13 on gfx11); dword `i` goes to VDST + i.
+fn global_load(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
+    let raw = st.inst.raw;
+    let bits = |lo: u32, n: u32| ((raw >> lo) & ((1u64 << n) - 1)) as u32;
+    let ow = if st.inst.gen == rdna_isa::Generation::Gfx11 { 13 } else { 12 };
+    let offset = ((bits(0, ow) << (32 - ow)) as i32 >> (32 - ow)) as i64 as u64;
+    let saddr = st.inst.field(rdna_isa::Field::Saddr);
+    let (vaddr, vdst) = (bits(32, 8) as u16, bits(56, 8) as u16);
+    if vdst as u32 + bytes as u32 / 4 > 256 || vaddr > 254 {
+        return Err("a GLOBAL register range past v255".into());
+    }
+    let base = if saddr != NULL {
+        let s = l.src64(Src::Sgpr(saddr))?;
+        let v = l.b.read(Reg::Vgpr(vaddr as u8));
+        let v = l.op(Op::ZExt, &[v]);
+        l.op(Op::IAdd, &[s, v])
+    } else {
+        l.src64(Src::Vgpr(vaddr))?
+    };
+    let off = l.b.c64(offset);
+    let addr = l.op(Op::IAdd, &[base, off]);
+    let mut loaded = Vec::with_capacity(bytes as usize / 4);
+    for i in 0..bytes as u64 / 4 {
+        let at = l.b.c64(4 * i);
+        let a = l.op(Op::IAdd, &[addr, at]);
+        loaded.push(l.op(Op::Load32, &[a]));
+    }
+    for (i, v) in loaded.into_iter().enumerate() {
+        l.b.write(Reg::Vgpr(vdst as u8 + i as u8), v);
+    }
+    Ok(())
 }
