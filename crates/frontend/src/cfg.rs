@@ -554,10 +554,10 @@ impl Consts {
                 };
                 let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None };
                 for e in rdna_ir::run_known(&b.finish(), &inputs) {
-                    match e.reg {
-                        Reg::Sgpr(n) => self.set(n as u16, e.value.map(|v| v as u32)),
-                        Reg::Scc => self.scc = e.value.map(|v| v != 0),
-                        Reg::Vgpr(_) => {}
+                    match e {
+                        rdna_ir::Effect::Reg { reg: Reg::Sgpr(n), value } => self.set(n as u16, value.map(|v| v as u32)),
+                        rdna_ir::Effect::Reg { reg: Reg::Scc, value } => self.scc = value.map(|v| v != 0),
+                        _ => {}
                     }
                 }
                 return;

@@ -607,6 +607,9 @@ pub fn lifts_lane(st: &Step) -> bool {
         let gfx10 = st.inst.gen != rdna_isa::Generation::Gfx11;
         return f == Format::Global && !(gfx10 && st.inst.raw >> 13 & 1 != 0);
     }
+    if let Kind::Mem(MemKind::Store { bytes: 4 | 8 | 12 | 16, hi: false }) = st.kind {
+        return f == Format::Global;
+    }
     let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
     let m = rdna_emu::valu::mods(st);
@@ -712,6 +715,9 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     }
     if let Kind::Mem(MemKind::Load { bytes, .. }) = st.kind {
         return global_load(&mut l, st, bytes);
+    }
+    if let Kind::Mem(MemKind::Store { bytes, .. }) = st.kind {
+        return global_store(&mut l, st, bytes);
     }
     if let Kind::VcmpClass { ty, x } = st.kind {
         let a = l.lane_src(st, 0, ty == Num::F64)?;
@@ -1438,18 +1444,17 @@ pub fn class_test(b: &mut Builder, ty: Num, a: Value, mask: Value) -> Result<Val
     Ok(b.op(Op::Eq, &[v, one32]))
 }
 
-/// A GLOBAL load of whole dwords, as `rdna_emu::vmem` addresses it: SADDR's 64 bits plus the
-/// lane's 32-bit VADDR, or without SADDR the lane's 64-bit VADDR pair, plus the signed offset
-/// (12 bits on gfx10, 13 on gfx11); dword `i` goes to VDST + i.
-fn global_load(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
+/// A GLOBAL access's address for the running lane, as `rdna_emu::vmem` computes it: SADDR's
+/// 64 bits plus the lane's 32-bit VADDR, or without SADDR the lane's 64-bit VADDR pair, plus
+/// the signed offset (12 bits on gfx10, 13 on gfx11).
+fn global_address(l: &mut Lifter, st: &Step) -> Result<Value, String> {
     let raw = st.inst.raw;
-    let bits = |lo: u32, n: u32| ((raw >> lo) & ((1u64 << n) - 1)) as u32;
     let ow = if st.inst.gen == rdna_isa::Generation::Gfx11 { 13 } else { 12 };
-    let offset = ((bits(0, ow) << (32 - ow)) as i32 >> (32 - ow)) as i64 as u64;
+    let offset = (((raw & ((1 << ow) - 1)) as u32) << (32 - ow)) as i32 >> (32 - ow);
     let saddr = st.inst.field(rdna_isa::Field::Saddr);
-    let (vaddr, vdst) = (bits(32, 8) as u16, bits(56, 8) as u16);
-    if vdst as u32 + bytes as u32 / 4 > 256 || vaddr > 254 {
-        return Err("a GLOBAL register range past v255".into());
+    let vaddr = (raw >> 32 & 0xff) as u16;
+    if vaddr > 254 {
+        return Err("a GLOBAL address register past v255".into());
     }
     let base = if saddr != NULL {
         let s = l.src64(Src::Sgpr(saddr))?;
@@ -1459,8 +1464,17 @@ fn global_load(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
     } else {
         l.src64(Src::Vgpr(vaddr))?
     };
-    let off = l.b.c64(offset);
-    let addr = l.op(Op::IAdd, &[base, off]);
+    let off = l.b.c64(offset as i64 as u64);
+    Ok(l.op(Op::IAdd, &[base, off]))
+}
+
+/// A GLOBAL load of whole dwords: dword `i` goes to VDST + i.
+fn global_load(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
+    let vdst = (st.inst.raw >> 56 & 0xff) as u16;
+    if vdst as u32 + bytes as u32 / 4 > 256 {
+        return Err("a GLOBAL register range past v255".into());
+    }
+    let addr = global_address(l, st)?;
     let mut loaded = Vec::with_capacity(bytes as usize / 4);
     for i in 0..bytes as u64 / 4 {
         let at = l.b.c64(4 * i);
@@ -1469,6 +1483,22 @@ fn global_load(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
     }
     for (i, v) in loaded.into_iter().enumerate() {
         l.b.write(Reg::Vgpr(vdst as u8 + i as u8), v);
+    }
+    Ok(())
+}
+
+/// A GLOBAL store of whole dwords: VDATA + i to dword `i`.
+fn global_store(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
+    let vdata = (st.inst.raw >> 40 & 0xff) as u16;
+    if vdata as u32 + bytes as u32 / 4 > 256 {
+        return Err("a GLOBAL register range past v255".into());
+    }
+    let addr = global_address(l, st)?;
+    for i in 0..bytes as u64 / 4 {
+        let at = l.b.c64(4 * i);
+        let a = l.op(Op::IAdd, &[addr, at]);
+        let v = l.b.read(Reg::Vgpr(vdata as u8 + i as u8));
+        l.b.store(a, v);
     }
     Ok(())
 }

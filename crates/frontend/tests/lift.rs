@@ -6,7 +6,7 @@ use rdna_disasm::Decoder;
 use rdna_emu::program::Program;
 use rdna_emu::snippet::Snippet;
 use rdna_frontend::lift;
-use rdna_ir::{Builder, Reg};
+use rdna_ir::{Builder, Effect, Reg};
 use rdna_testkit::Rng;
 
 /// Instructions for both wave sizes: every lifted SALU operation, scalar logic, special sources.
@@ -453,14 +453,16 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                     };
                     let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
                     for e in rdna_ir::run_known(body, &inputs) {
-                        let v = e.value.expect("every input known");
-                        match e.reg {
-                            Reg::Vgpr(n) if !e.lane_bit => got_v[n as usize][lane] = v as u32,
-                            Reg::Sgpr(m) if e.lane_bit => match masks.iter_mut().find(|x| x.0 == m) {
-                                Some(x) => x.1 |= v << lane,
-                                None => masks.push((m, v << lane)),
-                            },
-                            other => panic!("a lane region wrote {other:?}"),
+                        match e {
+                            Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,
+                            Effect::LaneBit { mask: m, bit } => {
+                                let v = bit.expect("known") as u64;
+                                match masks.iter_mut().find(|x| x.0 == m) {
+                                    Some(x) => x.1 |= v << lane,
+                                    None => masks.push((m, v << lane)),
+                                }
+                            }
+                            other => panic!("a lane region left {other:?}"),
                         }
                     }
                 }
@@ -639,8 +641,8 @@ s_buffer_load_dwordx2 s[4:5], s[12:15], 0x3
             let load = |a: u64| snippet.mem.read_u32(a).ok();
             let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None };
             for e in rdna_ir::run_known(&body, &inputs) {
-                if let Reg::Sgpr(n) = e.reg {
-                    got[n as usize] = e.value.expect("known") as u32;
+                if let Effect::Reg { reg: Reg::Sgpr(n), value } = e {
+                    got[n as usize] = value.expect("known") as u32;
                 }
             }
             assert_eq!(got, snippet.wave.s, "`{}` with s6={:#x} s14={}\n{body}", st.text(), s[6], s[14]);
@@ -699,11 +701,10 @@ fn lane_reads_and_writes_match_the_emulator() {
                 let vgpr_lane = |r: u8, l: u32| vin.get(r as usize).map(|v| v[l as usize]);
                 let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &vgpr_lane };
                 for e in rdna_ir::run_known(&body, &inputs) {
-                    let v = e.value.expect("known") as u32;
-                    match (e.reg, e.at_lane) {
-                        (Reg::Sgpr(n), None) => got_s[n as usize] = v,
-                        (Reg::Vgpr(n), Some(Some(l))) => got_v[n as usize][l as usize] = v,
-                        (Reg::Scc, None) => {}
+                    match e {
+                        Effect::Reg { reg: Reg::Sgpr(n), value } => got_s[n as usize] = value.expect("known") as u32,
+                        Effect::LaneWrite { vgpr, lane: Some(l), value } => got_v[vgpr as usize][l as usize] = value.expect("known") as u32,
+                        Effect::Reg { reg: Reg::Scc, .. } => {}
                         other => panic!("unexpected effect {other:?}"),
                     }
                 }
@@ -824,13 +825,81 @@ global_load_dwordx3 v[5:7], v[2:3], off offset:12
                     let load = |a: u64| snippet.mem.read_u32(a).ok();
                     let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
                     for e in rdna_ir::run_known(&body, &inputs) {
-                        if let Reg::Vgpr(n) = e.reg {
-                            got[n as usize][lane] = e.value.expect("known") as u32;
+                        if let Effect::Reg { reg: Reg::Vgpr(n), value } = e {
+                            got[n as usize][lane] = value.expect("known") as u32;
                         }
                     }
                 }
                 let want: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
                 assert_eq!(got, want, "wave{lanes} `{}`\n{body}", st.text());
+            }
+        }
+    }
+}
+
+/// GLOBAL dword stores per lane (lanes in order, as the emulator makes them) against the
+/// emulator's memory afterwards.
+#[test]
+fn global_stores_match_the_emulator() {
+    let text = "global_store_dword v1, v5, s[2:3] offset:16
+global_store_dwordx2 v[2:3], v[5:6], off offset:-8
+global_store_dwordx4 v1, v[4:7], s[2:3]
+";
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64u32 } else { 32 };
+        let code = rdna_testkit::asm_for("gfx1030", text, wave64);
+        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
+        let prog = Program::decode(&Decoder::new(target), &code, 0);
+        let mut rng = Rng(0x5703_e5ed ^ lanes as u64);
+        for st in &prog.steps {
+            assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
+            let mut b = Builder::per_lane();
+            lift::lift_lane(&mut b, st, lanes).unwrap();
+            let body = rdna_ir::optimize(&b.finish());
+            let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
+            for _ in 0..10 {
+                let mut snippet = Snippet::new(wave64);
+                let data: Vec<u8> = (0..2048).map(|_| rng.next() as u8).collect();
+                let base = snippet.mem.map("data", &data, 2048);
+                let mut s = [0u32; 128];
+                for v in s.iter_mut() {
+                    *v = rng.word();
+                }
+                s[125] = 0;
+                let exec = rng.next() & if wave64 { u64::MAX } else { u32::MAX as u64 };
+                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { 0 });
+                (s[2], s[3]) = (base as u32, (base >> 32) as u32);
+                let mut vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
+                for l in 0..lanes as usize {
+                    // Overlapping lanes too: the later lane's store wins, as in the emulator.
+                    let off = 16 + (rng.next() % 400) * 4;
+                    vin[1][l] = off as u32;
+                    let a = base + off;
+                    (vin[2][l], vin[3][l]) = (a as u32, (a >> 32) as u32);
+                }
+                snippet.wave.s = s;
+                for (r, vals) in vin.iter().enumerate() {
+                    snippet.set_v(r, |l| vals[l]);
+                }
+                snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
+                let mut got = data.clone();
+                for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
+                    let read = |r: Reg| match r {
+                        Reg::Sgpr(n) => Some(s[n as usize] as u64),
+                        Reg::Scc => Some(0),
+                        Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
+                    };
+                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
+                    for e in rdna_ir::run_known(&body, &inputs) {
+                        if let Effect::Store { addr: Some(a), value: Some(v) } = e {
+                            let o = (a - base) as usize;
+                            got[o..o + 4].copy_from_slice(&(v as u32).to_le_bytes());
+                        }
+                    }
+                }
+                let mut want = vec![0u8; 2048];
+                snippet.mem.read(base, &mut want).unwrap();
+                assert!(got == want, "wave{lanes} `{}`\n{body}", st.text());
             }
         }
     }

@@ -232,7 +232,7 @@ impl Builder {
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),
             Sig::Fixed(_, r) => r,
-            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
+            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
         };
         let mut a = [Value(0); 3];
         a[..args.len()].copy_from_slice(args);
@@ -258,6 +258,11 @@ impl Builder {
     /// Writes VGPR `r` of lane `lane` (wave regions), in program order.
     pub fn write_lane(&mut self, r: u8, lane: Value, v: Value) {
         self.push(Inst { op: Op::WriteLane, ty: Type::I32, args: [lane, v, Value(0)], imm: r as u64 });
+    }
+
+    /// Stores `v` to device memory at `addr`, in program order.
+    pub fn store(&mut self, addr: Value, v: Value) {
+        self.push(Inst { op: Op::Store32, ty: Type::I32, args: [addr, v, Value(0)], imm: 0 });
     }
 
     /// An address that is always readable (see [`Op::SafeAddress`]).

@@ -20,6 +20,8 @@ pub enum Sig {
     /// `(I32 lane, I32 value)`, no result (wave regions): VGPR `imm` of that lane gets the
     /// value, in program order.
     WriteLane,
+    /// `(I64 address, I32 value)`, no result: a dword stored to device memory, in program order.
+    Store,
     /// `(T, T) -> T` for an integer `T`.
     Binary,
     /// `(T, T) -> T` for any `T` (on `Bool`, the logical operation).
@@ -85,6 +87,9 @@ ops! {
     /// A dword of device memory at a 4-byte-aligned address (read in program order; not merged
     /// with another load).
     Load32 "load" Sig::Fixed(&[I64], I32);
+    /// Stores a dword to device memory at a 4-byte-aligned address (see [`Sig::Store`]); loads
+    /// after it in the region see it.
+    Store32 "store" Sig::Store;
     /// An address that is always readable, for a load whose value is then discarded.
     SafeAddress "safe_address" Sig::Fixed(&[], I64);
     /// Lane regions: the running lane's bit of a lane mask (a compare or carry-out), set when
@@ -223,7 +228,7 @@ impl Op {
         match self.sig() {
             Sig::Const | Sig::ReadReg | Sig::Arg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
-            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane => 2,
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane | Sig::Store => 2,
             Sig::Select | Sig::Ternary => 3,
             Sig::Fixed(args, _) => args.len(),
         }
@@ -231,7 +236,7 @@ impl Op {
 
     /// Whether the instruction produces a value.
     pub fn has_result(self) -> bool {
-        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane)
+        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store)
     }
 
     /// Whether two instances with the same arguments may differ (memory and VGPR reads, which

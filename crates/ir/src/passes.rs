@@ -21,7 +21,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -136,7 +136,13 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
 /// `code_base` the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
     let inputs = Inputs { read: &|r| Some(read(r)), load: &|_| None, code_base: Some(code_base), lane: None, vgpr_lane: &|_, _| None };
-    run_known(body, &inputs).into_iter().map(|e| (e.reg, e.value.expect("every input known"))).collect()
+    run_known(body, &inputs)
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Reg { reg, value } => Some((reg, value.expect("every input known"))),
+            _ => None,
+        })
+        .collect()
 }
 
 /// What [`run_known`] knows of a region's inputs (`None`: unknown).
@@ -153,15 +159,17 @@ pub struct Inputs<'a> {
     pub vgpr_lane: &'a dyn Fn(u8, u32) -> Option<u32>,
 }
 
-/// What a region leaves behind: a register's value (`None`: unknown); with `lane_bit`, the
-/// running lane's bit of the lane mask held from `reg`; with `at_lane`, one lane of a VGPR
-/// ([`Op::WriteLane`], `Some(None)` where the lane is unknown).
+/// What a region leaves behind (`None`: not known from the inputs given).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Effect {
-    pub reg: Reg,
-    pub value: Option<u64>,
-    pub lane_bit: bool,
-    pub at_lane: Option<Option<u32>>,
+pub enum Effect {
+    /// A register's value where the region ends.
+    Reg { reg: Reg, value: Option<u64> },
+    /// The running lane's bit of the lane mask held from SGPR `mask`.
+    LaneBit { mask: u8, bit: Option<bool> },
+    /// One lane of a VGPR ([`Op::WriteLane`]).
+    LaneWrite { vgpr: u8, lane: Option<u32>, value: Option<u64> },
+    /// A dword stored to device memory ([`Op::Store32`]).
+    Store { addr: Option<u64>, value: Option<u64> },
 }
 
 /// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
@@ -170,8 +178,9 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
     let Inputs { read, load, code_base, lane, vgpr_lane } = *inputs;
     let mut vals: Vec<Option<u64>> = vec![None; body.insts.len()];
     let mut out = Vec::new();
-    // Lanes of VGPRs the region wrote so far: (register, lane or unknown, value).
+    // Lanes of VGPRs the region wrote so far: (register, lane or unknown, value); and stores.
     let mut lanes_written: Vec<(u8, Option<u32>, Option<u64>)> = Vec::new();
+    let mut stored: Vec<(Option<u64>, Option<u64>)> = Vec::new();
     let mut args = Vec::with_capacity(3);
     for (n, i) in body.insts.iter().enumerate() {
         let r = Reg::from_index(i.imm);
@@ -179,20 +188,34 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
         vals[n] = match i.op {
             Op::ReadReg => read(r.expect("verified")).map(|v| v & i.ty.mask()),
             Op::WriteReg => {
-                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: false, at_lane: None });
+                out.push(Effect::Reg { reg: r.expect("verified"), value: get(i.args[0]) });
                 None
             }
             Op::WriteLaneBit => {
-                out.push(Effect { reg: r.expect("verified"), value: get(i.args[0]), lane_bit: true, at_lane: None });
+                out.push(Effect::LaneBit { mask: i.imm as u8, bit: get(i.args[0]).map(|b| b != 0) });
                 None
             }
             Op::LaneId => lane.map(u64::from),
             Op::Arg | Op::SafeAddress => None,
-            Op::Load32 => get(i.args[0]).and_then(load).map(u64::from),
+            // The latest store that may be to this dword decides; else memory.
+            Op::Load32 => {
+                let a = get(i.args[0]);
+                match stored.iter().rev().find(|(s, _)| s.is_none() || a.is_none() || s.is_some_and(|s| a.is_some_and(|a| s.abs_diff(a) < 4))) {
+                    Some(&(s, v)) if s.is_some() && s == a => v,
+                    Some(_) => None,
+                    None => a.and_then(load).map(u64::from),
+                }
+            }
             Op::WriteLane => {
                 let (l, v) = (get(i.args[0]).map(|l| l as u32), get(i.args[1]));
                 lanes_written.push((i.imm as u8, l, v));
-                out.push(Effect { reg: Reg::Vgpr(i.imm as u8), value: v, lane_bit: false, at_lane: Some(l) });
+                out.push(Effect::LaneWrite { vgpr: i.imm as u8, lane: l, value: v });
+                None
+            }
+            Op::Store32 => {
+                let (a, v) = (get(i.args[0]), get(i.args[1]));
+                stored.push((a, v));
+                out.push(Effect::Store { addr: a, value: v });
                 None
             }
             Op::ReadLane => {
@@ -256,7 +279,7 @@ pub fn fold(body: &Body) -> Body {
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
             // x op identity (either side where the operation commutes).
             _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
-            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::SafeAddress => None,
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
                 Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
@@ -315,7 +338,7 @@ fn identity(out: &Body, n: &Inst, vals: &[u64]) -> Option<Value> {
 pub fn dce(body: &Body) -> Body {
     let mut live = vec![false; body.insts.len()];
     for (n, i) in body.insts.iter().enumerate().rev() {
-        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit | Op::WriteLane) {
+        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::Store32) {
             live[n] = true;
         }
         if live[n] {

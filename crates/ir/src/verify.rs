@@ -42,6 +42,7 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
             Sig::Const => i.imm & !i.ty.mask() == 0,
             Sig::Arg => true,
             Sig::WriteLane => arg_tys == [Type::I32, Type::I32] && i.imm < 256 && !body.per_lane,
+            Sig::Store => arg_tys == [Type::I64, Type::I32],
             Sig::ReadReg | Sig::WriteReg => {
                 let Some(r) = Reg::from_index(i.imm) else { return Err(err(format!("no register {}", i.imm))) };
                 let ix = r.index();

@@ -112,6 +112,10 @@ impl Gen {
                 }
                 IrOp::LaneId => the_lane()?,
                 IrOp::Load32 => self.load_global(a[0]),
+                IrOp::Store32 => {
+                    self.store_global(a[0], a[1]);
+                    0
+                }
                 IrOp::ReadLane => self.rd_v(i.imm as u16, a[0])?,
                 IrOp::WriteLane => {
                     self.wr_v(i.imm as u16, a[0], a[1])?;
