@@ -552,7 +552,7 @@ impl Consts {
                     Reg::Scc => self.scc.map(|c| c as u64),
                     Reg::Vgpr(_) => None,
                 };
-                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None };
+                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None, lds: &|_| None };
                 for e in rdna_ir::run_known(&b.finish(), &inputs) {
                     match e {
                         rdna_ir::Effect::Reg { reg: Reg::Sgpr(n), value } => self.set(n as u16, value.map(|v| v as u32)),

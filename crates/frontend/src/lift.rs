@@ -8,7 +8,7 @@
 //! wave64.
 
 use rdna_emu::program::{Src, Step};
-use rdna_emu::sem::{Cond, Kind, Logic, MemKind, Num, Salu, Smem, VOp};
+use rdna_emu::sem::{Cond, DsKind, Kind, Logic, MemKind, Num, Salu, Smem, VOp};
 use rdna_isa::Format;
 use rdna_ir::{Builder, Op, Reg, Value};
 
@@ -610,6 +610,18 @@ pub fn lifts_lane(st: &Step) -> bool {
     if let Kind::Mem(MemKind::Store { bytes: 4 | 8 | 12 | 16, hi: false }) = st.kind {
         return f == Format::Global;
     }
+    if let Kind::Ds(k) = st.kind {
+        // LDS (not GDS) reads of whole dwords and writes without the high-half form.
+        let lds = st.inst.raw >> 17 & 1 == 0;
+        return lds
+            && matches!(
+                k,
+                DsKind::Read { bytes: 4 | 8 | 12 | 16, sext: false, d16: false, hi: false }
+                    | DsKind::Write { bytes: 1 | 2 | 4 | 8 | 12 | 16, hi: false }
+                    | DsKind::Read2 { bytes: 4 | 8, .. }
+                    | DsKind::Write2 { bytes: 4 | 8, .. }
+            );
+    }
     let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
     let m = rdna_emu::valu::mods(st);
@@ -718,6 +730,9 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     }
     if let Kind::Mem(MemKind::Store { bytes, .. }) = st.kind {
         return global_store(&mut l, st, bytes);
+    }
+    if let Kind::Ds(k) = st.kind {
+        return lds_access(&mut l, st, k);
     }
     if let Kind::VcmpClass { ty, x } = st.kind {
         let a = l.lane_src(st, 0, ty == Num::F64)?;
@@ -1499,6 +1514,79 @@ fn global_store(l: &mut Lifter, st: &Step, bytes: u8) -> Result<(), String> {
         let a = l.op(Op::IAdd, &[addr, at]);
         let v = l.b.read(Reg::Vgpr(vdata as u8 + i as u8));
         l.b.store(a, v);
+    }
+    Ok(())
+}
+
+/// LDS reads and writes, as `rdna_emu::vmem::ds` makes them: the lane's address VGPR plus the
+/// 16-bit offset (read2/write2: plus offset0 and offset1 times the size, or 64 times it for
+/// the st64 forms), each access checked against the LDS size first.
+fn lds_access(l: &mut Lifter, st: &Step, k: DsKind) -> Result<(), String> {
+    let raw = st.inst.raw;
+    let field = |lo: u32| (raw >> lo & 0xff) as u16;
+    let (off0, off1) = (field(0) as u32, field(8) as u32);
+    let (addr_r, d0, d1, vdst) = (field(32), field(40), field(48), field(56));
+    let base = l.b.read(Reg::Vgpr(addr_r as u8));
+    let vgpr = |l: &mut Lifter, r: u16| -> Result<Value, String> {
+        if r > 255 {
+            return Err("an LDS register range past v255".into());
+        }
+        Ok(l.b.read(Reg::Vgpr(r as u8)))
+    };
+    let at = |l: &mut Lifter, a: Value, o: u32| {
+        let o = l.b.c32(o);
+        l.op(Op::IAdd, &[a, o])
+    };
+    match k {
+        DsKind::Read { bytes, .. } | DsKind::Write { bytes, .. } => {
+            let a = at(l, base, off0 | off1 << 8);
+            l.b.lds_check(a, bytes as u32);
+            let dwords = (bytes as u32).div_ceil(4);
+            if matches!(k, DsKind::Read { .. }) {
+                if vdst as u32 + dwords > 256 {
+                    return Err("an LDS register range past v255".into());
+                }
+                let loaded: Vec<Value> = (0..dwords).map(|i| {
+                    let ai = at(l, a, 4 * i);
+                    l.op(Op::LdsLoad, &[ai])
+                }).collect();
+                for (i, v) in loaded.into_iter().enumerate() {
+                    l.b.write(Reg::Vgpr(vdst as u8 + i as u8), v);
+                }
+            } else {
+                for i in 0..dwords {
+                    let v = vgpr(l, d0 + i as u16)?;
+                    let ai = at(l, a, 4 * i);
+                    l.b.lds_store(ai, v, (bytes as u32).min(4));
+                }
+            }
+        }
+        DsKind::Read2 { bytes, st64 } | DsKind::Write2 { bytes, st64 } => {
+            let stride = bytes as u32 * if st64 { 64 } else { 1 };
+            let dw = bytes as u32 / 4;
+            let read = matches!(k, DsKind::Read2 { .. });
+            if read && vdst as u32 + 2 * dw > 256 {
+                return Err("an LDS register range past v255".into());
+            }
+            let mut loaded = Vec::new();
+            for (i, o) in [off0, off1].into_iter().enumerate() {
+                let a = at(l, base, o.wrapping_mul(stride));
+                l.b.lds_check(a, bytes as u32);
+                for j in 0..dw {
+                    let aj = at(l, a, 4 * j);
+                    if read {
+                        loaded.push((vdst + (i as u32 * dw + j) as u16, l.op(Op::LdsLoad, &[aj])));
+                    } else {
+                        let v = vgpr(l, if i == 0 { d0 } else { d1 } + j as u16)?;
+                        l.b.lds_store(aj, v, 4);
+                    }
+                }
+            }
+            for (r, v) in loaded {
+                l.b.write(Reg::Vgpr(r as u8), v);
+            }
+        }
+        other => return Err(format!("internal: LDS operation {other:?} is not lifted")),
     }
     Ok(())
 }

@@ -451,7 +451,7 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                         Reg::Scc => Some(scc as u64),
                         Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
                     };
-                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
+                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
                     for e in rdna_ir::run_known(body, &inputs) {
                         match e {
                             Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,
@@ -639,7 +639,7 @@ s_buffer_load_dwordx2 s[4:5], s[12:15], 0x3
                 _ => Some(0),
             };
             let load = |a: u64| snippet.mem.read_u32(a).ok();
-            let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None };
+            let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None, lds: &|_| None };
             for e in rdna_ir::run_known(&body, &inputs) {
                 if let Effect::Reg { reg: Reg::Sgpr(n), value } = e {
                     got[n as usize] = value.expect("known") as u32;
@@ -699,7 +699,7 @@ fn lane_reads_and_writes_match_the_emulator() {
                     Reg::Vgpr(_) => None,
                 };
                 let vgpr_lane = |r: u8, l: u32| vin.get(r as usize).map(|v| v[l as usize]);
-                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &vgpr_lane };
+                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &vgpr_lane, lds: &|_| None };
                 for e in rdna_ir::run_known(&body, &inputs) {
                     match e {
                         Effect::Reg { reg: Reg::Sgpr(n), value } => got_s[n as usize] = value.expect("known") as u32,
@@ -823,7 +823,7 @@ global_load_dwordx3 v[5:7], v[2:3], off offset:12
                         Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
                     };
                     let load = |a: u64| snippet.mem.read_u32(a).ok();
-                    let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
+                    let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         if let Effect::Reg { reg: Reg::Vgpr(n), value } = e {
                             got[n as usize][lane] = value.expect("known") as u32;
@@ -889,7 +889,7 @@ global_store_dwordx4 v1, v[4:7], s[2:3]
                         Reg::Scc => Some(0),
                         Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
                     };
-                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None };
+                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         if let Effect::Store { addr: Some(a), value: Some(v) } = e {
                             let o = (a - base) as usize;
@@ -900,6 +900,85 @@ global_store_dwordx4 v1, v[4:7], s[2:3]
                 let mut want = vec![0u8; 2048];
                 snippet.mem.read(base, &mut want).unwrap();
                 assert!(got == want, "wave{lanes} `{}`\n{body}", st.text());
+            }
+        }
+    }
+}
+
+/// LDS reads (in lane regions) and writes (lanes in order) against the emulator: VGPRs after
+/// reads, LDS after writes, unaligned addresses and read2/write2 strides included.
+#[test]
+fn lds_accesses_match_the_emulator() {
+    let text = "ds_read_b32 v5, v1 offset:8
+ds_read_b64 v[5:6], v1 offset:4
+ds_read_b128 v[4:7], v1
+ds_read2_b32 v[5:6], v1 offset0:3 offset1:9
+ds_read2st64_b64 v[4:7], v1 offset1:1
+ds_write_b32 v1, v5 offset:12
+ds_write_b8 v1, v5 offset:1
+ds_write_b16 v1, v5 offset:3
+ds_write_b96 v1, v[4:6]
+ds_write2_b32 v1, v5, v6 offset0:1 offset1:7
+ds_write2st64_b64 v1, v[2:3], v[6:7] offset0:1
+";
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64u32 } else { 32 };
+        let code = rdna_testkit::asm_for("gfx1030", text, wave64);
+        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
+        let prog = Program::decode(&Decoder::new(target), &code, 0);
+        let mut rng = Rng(0x1d5_0001 ^ lanes as u64);
+        for st in &prog.steps {
+            assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
+            let mut b = Builder::per_lane();
+            lift::lift_lane(&mut b, st, lanes).unwrap();
+            let body = rdna_ir::optimize(&b.finish());
+            let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
+            for _ in 0..10 {
+                let mut snippet = Snippet::new(wave64);
+                for v in snippet.lds.iter_mut() {
+                    *v = rng.next() as u8;
+                }
+                let lds_in = snippet.lds.clone();
+                let mut s = [0u32; 128];
+                for v in s.iter_mut() {
+                    *v = rng.word();
+                }
+                s[125] = 0;
+                let exec = rng.next() & if wave64 { u64::MAX } else { u32::MAX as u64 };
+                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { 0 });
+                let mut vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
+                for l in 0..lanes as usize {
+                    vin[1][l] = (rng.next() % 30000) as u32;
+                }
+                snippet.wave.s = s;
+                for (r, vals) in vin.iter().enumerate() {
+                    snippet.set_v(r, |l| vals[l]);
+                }
+                snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
+                let (mut got_v, mut got_lds) = (vin.clone(), lds_in.clone());
+                for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
+                    let read = |r: Reg| match r {
+                        Reg::Sgpr(n) => Some(s[n as usize] as u64),
+                        Reg::Scc => Some(0),
+                        Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
+                    };
+                    // Reads see LDS as the instruction began (reads and writes are never in one region).
+                    let lds = |a: u32| lds_in.get(a as usize..a as usize + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &lds };
+                    for e in rdna_ir::run_known(&body, &inputs) {
+                        match e {
+                            Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,
+                            Effect::LdsStore { addr: Some(a), value: Some(v), bytes } => {
+                                got_lds[a as usize..a as usize + bytes as usize].copy_from_slice(&(v as u32).to_le_bytes()[..bytes as usize])
+                            }
+                            Effect::LdsCheck { addr: Some(a), bytes } => assert!(a as usize + bytes as usize <= 65536),
+                            other => panic!("unexpected {other:?}"),
+                        }
+                    }
+                }
+                let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
+                assert_eq!(got_v, want_v, "wave{lanes} `{}`\n{body}", st.text());
+                assert!(got_lds == snippet.lds, "wave{lanes} `{}`: LDS differs\n{body}", st.text());
             }
         }
     }

@@ -232,7 +232,7 @@ impl Builder {
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),
             Sig::Fixed(_, r) => r,
-            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
+            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::LdsStore | Sig::Check | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
         };
         let mut a = [Value(0); 3];
         a[..args.len()].copy_from_slice(args);
@@ -263,6 +263,16 @@ impl Builder {
     /// Stores `v` to device memory at `addr`, in program order.
     pub fn store(&mut self, addr: Value, v: Value) {
         self.push(Inst { op: Op::Store32, ty: Type::I32, args: [addr, v, Value(0)], imm: 0 });
+    }
+
+    /// Stops the run unless `bytes` of LDS at `addr` exist.
+    pub fn lds_check(&mut self, addr: Value, bytes: u32) {
+        self.push(Inst { op: Op::LdsCheck, ty: Type::I32, args: [addr, Value(0), Value(0)], imm: bytes as u64 });
+    }
+
+    /// Stores the low `bytes` (1 to 4) of `v` to LDS at `addr`.
+    pub fn lds_store(&mut self, addr: Value, v: Value, bytes: u32) {
+        self.push(Inst { op: Op::LdsStore, ty: Type::I32, args: [addr, v, Value(0)], imm: bytes as u64 });
     }
 
     /// An address that is always readable (see [`Op::SafeAddress`]).

@@ -22,6 +22,11 @@ pub enum Sig {
     WriteLane,
     /// `(I64 address, I32 value)`, no result: a dword stored to device memory, in program order.
     Store,
+    /// `(I32 address, I32 value)`, no result: the low `imm` bytes (1 to 4) stored to LDS.
+    LdsStore,
+    /// One `I32` address, no result: stops the run (the LDS status) unless `imm` bytes there lie
+    /// inside LDS.
+    Check,
     /// `(T, T) -> T` for an integer `T`.
     Binary,
     /// `(T, T) -> T` for any `T` (on `Bool`, the logical operation).
@@ -90,6 +95,12 @@ ops! {
     /// Stores a dword to device memory at a 4-byte-aligned address (see [`Sig::Store`]); loads
     /// after it in the region see it.
     Store32 "store" Sig::Store;
+    /// LDS bounds: see [`Sig::Check`].
+    LdsCheck "lds_check" Sig::Check;
+    /// Four bytes of LDS at any byte address, little-endian (after an [`Op::LdsCheck`] of them).
+    LdsLoad "lds_load" Sig::Fixed(&[I32], I32);
+    /// Stores to LDS (see [`Sig::LdsStore`]), in program order.
+    LdsStore "lds_store" Sig::LdsStore;
     /// An address that is always readable, for a load whose value is then discarded.
     SafeAddress "safe_address" Sig::Fixed(&[], I64);
     /// Lane regions: the running lane's bit of a lane mask (a compare or carry-out), set when
@@ -227,8 +238,8 @@ impl Op {
     pub fn arity(self) -> usize {
         match self.sig() {
             Sig::Const | Sig::ReadReg | Sig::Arg => 0,
-            Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count => 1,
-            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane | Sig::Store => 2,
+            Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count | Sig::Check => 1,
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane | Sig::Store | Sig::LdsStore => 2,
             Sig::Select | Sig::Ternary => 3,
             Sig::Fixed(args, _) => args.len(),
         }
@@ -236,13 +247,13 @@ impl Op {
 
     /// Whether the instruction produces a value.
     pub fn has_result(self) -> bool {
-        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store)
+        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::LdsStore | Sig::Check)
     }
 
     /// Whether two instances with the same arguments may differ (memory and VGPR reads, which
     /// value numbering must not merge).
     pub fn reads_state(self) -> bool {
-        matches!(self, Op::Load32 | Op::ReadLane)
+        matches!(self, Op::Load32 | Op::ReadLane | Op::LdsLoad)
     }
 
     /// Whether the operation only makes sense run once per lane ([`crate::Body::per_lane`]).

@@ -21,7 +21,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress | Op::LdsCheck | Op::LdsLoad | Op::LdsStore => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -135,7 +135,8 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
 /// Runs a verified wave region: `read` gives the registers' values as the region starts,
 /// `code_base` the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
-    let inputs = Inputs { read: &|r| Some(read(r)), load: &|_| None, code_base: Some(code_base), lane: None, vgpr_lane: &|_, _| None };
+    let read = |r| Some(read(r));
+    let inputs = Inputs { code_base: Some(code_base), ..Inputs::registers(&read) };
     run_known(body, &inputs)
         .into_iter()
         .filter_map(|e| match e {
@@ -157,6 +158,15 @@ pub struct Inputs<'a> {
     pub lane: Option<u32>,
     /// VGPR `r` of lane `l`, for wave regions.
     pub vgpr_lane: &'a dyn Fn(u8, u32) -> Option<u32>,
+    /// Four bytes of LDS at a byte address.
+    pub lds: &'a dyn Fn(u32) -> Option<u32>,
+}
+
+impl Inputs<'_> {
+    /// Nothing known beyond the registers `read` gives.
+    pub fn registers(read: &dyn Fn(Reg) -> Option<u64>) -> Inputs<'_> {
+        Inputs { read, load: &|_| None, code_base: None, lane: None, vgpr_lane: &|_, _| None, lds: &|_| None }
+    }
 }
 
 /// What a region leaves behind (`None`: not known from the inputs given).
@@ -170,12 +180,19 @@ pub enum Effect {
     LaneWrite { vgpr: u8, lane: Option<u32>, value: Option<u64> },
     /// A dword stored to device memory ([`Op::Store32`]).
     Store { addr: Option<u64>, value: Option<u64> },
+    /// The low `bytes` of a value stored to LDS ([`Op::LdsStore`]).
+    LdsStore { addr: Option<u32>, value: Option<u64>, bytes: u8 },
+    /// An LDS bounds check ([`Op::LdsCheck`]): the run stops unless `bytes` at `addr` exist.
+    LdsCheck { addr: Option<u32>, bytes: u8 },
 }
 
 /// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
 /// when the arguments it depends on are (a select's, its condition and the chosen argument).
 pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
-    let Inputs { read, load, code_base, lane, vgpr_lane } = *inputs;
+    let Inputs { read, load, code_base, lane, vgpr_lane, lds } = *inputs;
+    // LDS stores so far: (address, value, bytes); a later load that may overlap one is unknown
+    // unless it reads exactly what one stored.
+    let mut lds_stored: Vec<(Option<u32>, Option<u64>, u8)> = Vec::new();
     let mut vals: Vec<Option<u64>> = vec![None; body.insts.len()];
     let mut out = Vec::new();
     // Lanes of VGPRs the region wrote so far: (register, lane or unknown, value); and stores.
@@ -211,6 +228,25 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
                 lanes_written.push((i.imm as u8, l, v));
                 out.push(Effect::LaneWrite { vgpr: i.imm as u8, lane: l, value: v });
                 None
+            }
+            Op::LdsCheck => {
+                out.push(Effect::LdsCheck { addr: get(i.args[0]).map(|a| a as u32), bytes: i.imm as u8 });
+                None
+            }
+            Op::LdsStore => {
+                let (a, v) = (get(i.args[0]).map(|a| a as u32), get(i.args[1]));
+                lds_stored.push((a, v, i.imm as u8));
+                out.push(Effect::LdsStore { addr: a, value: v, bytes: i.imm as u8 });
+                None
+            }
+            Op::LdsLoad => {
+                let a = get(i.args[0]).map(|a| a as u32);
+                let hit = lds_stored.iter().rev().find(|(s, _, n)| s.is_none() || a.is_none() || s.is_some_and(|s| a.is_some_and(|a| s < a.wrapping_add(4) && a < s.wrapping_add(*n as u32))));
+                match hit {
+                    Some(&(s, v, 4)) if s.is_some() && s == a => v,
+                    Some(_) => None,
+                    None => a.and_then(lds).map(u64::from),
+                }
             }
             Op::Store32 => {
                 let (a, v) = (get(i.args[0]), get(i.args[1]));
@@ -279,7 +315,7 @@ pub fn fold(body: &Body) -> Body {
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
             // x op identity (either side where the operation commutes).
             _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
-            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress => None,
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress | Op::LdsCheck | Op::LdsLoad | Op::LdsStore => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
                 Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
@@ -338,7 +374,7 @@ fn identity(out: &Body, n: &Inst, vals: &[u64]) -> Option<Value> {
 pub fn dce(body: &Body) -> Body {
     let mut live = vec![false; body.insts.len()];
     for (n, i) in body.insts.iter().enumerate().rev() {
-        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::Store32) {
+        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::Store32 | Op::LdsStore | Op::LdsCheck) {
             live[n] = true;
         }
         if live[n] {

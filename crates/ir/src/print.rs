@@ -35,6 +35,8 @@ impl fmt::Display for Body {
                 Op::WriteReg => writeln!(f, "write {}, %{}", reg(), i.args[0].0)?,
                 Op::WriteLaneBit => writeln!(f, "write_lane_bit {}, %{}", reg(), i.args[0].0)?,
                 Op::Store32 => writeln!(f, "store %{}, %{}", i.args[0].0, i.args[1].0)?,
+                Op::LdsStore => writeln!(f, "lds_store.{} %{}, %{}", i.imm, i.args[0].0, i.args[1].0)?,
+                Op::LdsCheck => writeln!(f, "lds_check.{} %{}", i.imm, i.args[0].0)?,
                 Op::WriteLane => writeln!(f, "write_lane v{}, %{}, %{}", i.imm, i.args[0].0, i.args[1].0)?,
                 Op::ReadLane => writeln!(f, "%{n} = read_lane.i32 v{}, %{}", i.imm, i.args[0].0)?,
                 Op::ReadReg => writeln!(f, "%{n} = read.{} {}", i.ty, reg())?,

@@ -43,6 +43,8 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
             Sig::Arg => true,
             Sig::WriteLane => arg_tys == [Type::I32, Type::I32] && i.imm < 256 && !body.per_lane,
             Sig::Store => arg_tys == [Type::I64, Type::I32],
+            Sig::LdsStore => arg_tys == [Type::I32, Type::I32] && (1..=4).contains(&i.imm),
+            Sig::Check => arg_tys == [Type::I32] && (1..=16).contains(&i.imm),
             Sig::ReadReg | Sig::WriteReg => {
                 let Some(r) = Reg::from_index(i.imm) else { return Err(err(format!("no register {}", i.imm))) };
                 let ix = r.index();

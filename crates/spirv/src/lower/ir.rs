@@ -112,6 +112,16 @@ impl Gen {
                 }
                 IrOp::LaneId => the_lane()?,
                 IrOp::Load32 => self.load_global(a[0]),
+                IrOp::LdsCheck | IrOp::LdsLoad | IrOp::LdsStore if self.lds_bytes == 0 => return Err("a DS instruction in a kernel without LDS".into()),
+                IrOp::LdsCheck => {
+                    self.lds_check(a[0], i.imm as u32);
+                    0
+                }
+                IrOp::LdsLoad => self.lds_read32(a[0]),
+                IrOp::LdsStore => {
+                    self.lds_write(a[0], a[1], i.imm as u32);
+                    0
+                }
                 IrOp::Store32 => {
                     self.store_global(a[0], a[1]);
                     0
