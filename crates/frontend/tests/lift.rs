@@ -394,6 +394,69 @@ v_mad_u64_u32 v[5:6], vcc, v1, v2, v[3:4]
 v_mad_i64_i32 v[5:6], s[4:5], v1, v2, v[3:4]
 ";
 
+/// Random SGPRs (null zero), an EXEC of the wave's width in s[126:127] (every lane a quarter of
+/// the time), and eight VGPRs of `lanes` values each.
+fn random_wave(rng: &mut Rng, lanes: u32) -> ([u32; 128], u64, Vec<Vec<u32>>) {
+    let mut s = [0u32; 128];
+    for v in s.iter_mut() {
+        *v = rng.word();
+    }
+    s[125] = 0;
+    let exec = if rng.next() % 4 == 0 { u64::MAX } else { rng.next() } & if lanes == 64 { u64::MAX } else { u32::MAX as u64 };
+    (s[126], s[127]) = (exec as u32, (exec >> 32) as u32);
+    let v = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
+    (s, exec, v)
+}
+
+/// Addresses into a buffer at `base` for GLOBAL accesses: s[2:3] the base, v1 each lane's
+/// offset (a multiple of 4 from 16, below `16 + 4 * span`), v[2:3] each lane's full address.
+fn global_addresses(rng: &mut Rng, s: &mut [u32; 128], v: &mut [Vec<u32>], base: u64, span: u64) {
+    (s[2], s[3]) = (base as u32, (base >> 32) as u32);
+    for l in 0..v[1].len() {
+        let off = 16 + (rng.next() % span) * 4;
+        v[1][l] = off as u32;
+        let a = base + off;
+        (v[2][l], v[3][l]) = (a as u32, (a >> 32) as u32);
+    }
+}
+
+/// The registers a lane region sees in `lane` (SCC clear).
+fn lane_reader<'a>(s: &'a [u32; 128], v: &'a [Vec<u32>], lane: usize) -> impl Fn(Reg) -> Option<u64> + 'a {
+    move |r: Reg| match r {
+        Reg::Sgpr(n) => Some(s[n as usize] as u64),
+        Reg::Scc => Some(0),
+        Reg::Vgpr(n) => Some(v[n as usize][lane] as u64),
+    }
+}
+
+/// Each line of `text` (gfx1030) assembled, checked to be lifted into a lane region, lifted and
+/// optimized: its text, its bytes and its region.
+fn lane_bodies(text: &str, wave64: bool) -> Vec<(String, Vec<u8>, rdna_ir::Body)> {
+    let lanes = if wave64 { 64 } else { 32 };
+    let code = rdna_testkit::asm_for("gfx1030", text, wave64);
+    let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
+    let prog = Program::decode(&Decoder::new(target), &code, 0);
+    assert_eq!(prog.steps.len(), text.lines().filter(|l| !l.trim().is_empty()).count(), "every line decodes to one step");
+    prog.steps
+        .iter()
+        .map(|st| {
+            assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
+            let mut b = Builder::per_lane();
+            lift::lift_lane(&mut b, st, lanes).unwrap_or_else(|e| panic!("`{}`: {e}", st.text()));
+            let bytes = code[st.pc as usize..st.pc as usize + st.inst.len as usize].to_vec();
+            (st.text(), bytes, rdna_ir::optimize(&b.finish()))
+        })
+        .collect()
+}
+
+/// Puts SGPRs and VGPRs into the snippet's wave.
+fn load_wave(snippet: &mut Snippet, s: &[u32; 128], v: &[Vec<u32>]) {
+    snippet.wave.s = *s;
+    for (r, vals) in v.iter().enumerate() {
+        snippet.set_v(r, |l| vals[l]);
+    }
+}
+
 /// Each vector instruction from many wave states, in the emulator and as a lane region run for
 /// every lane EXEC enables; VGPRs (every lane), SGPRs and SCC must agree. A lane's bit written to
 /// a mask makes, over the wave, the mask of the enabled lanes' bits.
@@ -420,23 +483,10 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
         rdna_ir::verify(&opt).unwrap_or_else(|e| panic!("`{}` optimized: {e}\n{opt}", st.text()));
         let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
         for _ in 0..40 {
-            let mut s = [0u32; 128];
-            for v in s.iter_mut() {
-                *v = rng.word();
-            }
-            s[125] = 0;
+            let (s, exec, vin) = random_wave(&mut rng, lanes);
             let scc = rng.next() & 1 == 1;
-            let exec = if rng.next() % 4 == 0 { u64::MAX } else { rng.next() } & if wave64 { u64::MAX } else { u32::MAX as u64 };
-            s[126] = exec as u32;
-            if wave64 {
-                s[127] = (exec >> 32) as u32;
-            }
-            let vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
-            snippet.wave.s = s;
+            load_wave(&mut snippet, &s, &vin);
             snippet.wave.scc = scc;
-            for (r, vals) in vin.iter().enumerate() {
-                snippet.set_v(r, |l| vals[l]);
-            }
             snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
             for (form, body) in [("lifted", &body), ("optimized", &opt)] {
                 let mut got_v = vin.clone();
@@ -679,18 +729,12 @@ fn lane_reads_and_writes_match_the_emulator() {
             let body = rdna_ir::optimize(&b.finish());
             rdna_ir::verify(&body).unwrap();
             for _ in 0..60 {
-                let mut s = [0u32; 128];
-                for v in s.iter_mut() {
-                    *v = rng.word();
+                let (mut s, mut exec, vin) = random_wave(&mut rng, lanes);
+                // No lane at all a fifth of the time (v_readfirstlane then reads lane 0).
+                if rng.next() % 5 == 0 {
+                    (exec, s[126], s[127]) = (0, 0, 0);
                 }
-                s[125] = 0;
-                let exec = if rng.next() % 5 == 0 { 0 } else { rng.next() } & if wave64 { u64::MAX } else { u32::MAX as u64 };
-                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { s[127] });
-                let vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
-                snippet.wave.s = s;
-                for (r, vals) in vin.iter().enumerate() {
-                    snippet.set_v(r, |l| vals[l]);
-                }
+                load_wave(&mut snippet, &s, &vin);
                 snippet.run(&code).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let (mut got_s, mut got_v) = (s, vin.clone());
                 let read = |r: Reg| match r {
@@ -780,48 +824,20 @@ global_load_dwordx3 v[5:7], v[2:3], off offset:12
 ";
     for wave64 in [false, true] {
         let lanes = if wave64 { 64u32 } else { 32 };
-        let code = rdna_testkit::asm_for("gfx1030", text, wave64);
-        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
-        let prog = Program::decode(&Decoder::new(target), &code, 0);
-        assert_eq!(prog.steps.len(), 4);
         let mut rng = Rng(0x10ad_5eed ^ lanes as u64);
         let mut snippet = Snippet::new(wave64);
         let data: Vec<u8> = (0..4096).map(|_| rng.next() as u8).collect();
         let base = snippet.mem.map("data", &data, 4096);
-        for st in &prog.steps {
-            assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
-            let mut b = Builder::per_lane();
-            lift::lift_lane(&mut b, st, lanes).unwrap();
-            let body = rdna_ir::optimize(&b.finish());
-            let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
+        for (text, bytes, body) in lane_bodies(text, wave64) {
+            let bytes = &bytes[..];
             for _ in 0..20 {
-                let mut s = [0u32; 128];
-                for v in s.iter_mut() {
-                    *v = rng.word();
-                }
-                s[125] = 0;
-                let exec = rng.next() & if wave64 { u64::MAX } else { u32::MAX as u64 };
-                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { 0 });
-                (s[2], s[3]) = (base as u32, (base >> 32) as u32);
-                let mut vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
-                for l in 0..lanes as usize {
-                    let off = 16 + (rng.next() % 1000) * 4;
-                    vin[1][l] = off as u32;
-                    let a = base + off;
-                    (vin[2][l], vin[3][l]) = (a as u32, (a >> 32) as u32);
-                }
-                snippet.wave.s = s;
-                for (r, vals) in vin.iter().enumerate() {
-                    snippet.set_v(r, |l| vals[l]);
-                }
+                let (mut s, exec, mut vin) = random_wave(&mut rng, lanes);
+                global_addresses(&mut rng, &mut s, &mut vin, base, 1000);
+                load_wave(&mut snippet, &s, &vin);
                 snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let mut got = vin.clone();
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
-                    let read = |r: Reg| match r {
-                        Reg::Sgpr(n) => Some(s[n as usize] as u64),
-                        Reg::Scc => Some(0),
-                        Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
-                    };
+                    let read = lane_reader(&s, &vin, lane);
                     let load = |a: u64| snippet.mem.read_u32(a).ok();
                     let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
                     for e in rdna_ir::run_known(&body, &inputs) {
@@ -831,7 +847,7 @@ global_load_dwordx3 v[5:7], v[2:3], off offset:12
                     }
                 }
                 let want: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
-                assert_eq!(got, want, "wave{lanes} `{}`\n{body}", st.text());
+                assert_eq!(got, want, "wave{lanes} `{text}`\n{body}");
             }
         }
     }
@@ -847,48 +863,21 @@ global_store_dwordx4 v1, v[4:7], s[2:3]
 ";
     for wave64 in [false, true] {
         let lanes = if wave64 { 64u32 } else { 32 };
-        let code = rdna_testkit::asm_for("gfx1030", text, wave64);
-        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
-        let prog = Program::decode(&Decoder::new(target), &code, 0);
         let mut rng = Rng(0x5703_e5ed ^ lanes as u64);
-        for st in &prog.steps {
-            assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
-            let mut b = Builder::per_lane();
-            lift::lift_lane(&mut b, st, lanes).unwrap();
-            let body = rdna_ir::optimize(&b.finish());
-            let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
+        for (text, bytes, body) in lane_bodies(text, wave64) {
+            let bytes = &bytes[..];
             for _ in 0..10 {
                 let mut snippet = Snippet::new(wave64);
                 let data: Vec<u8> = (0..2048).map(|_| rng.next() as u8).collect();
                 let base = snippet.mem.map("data", &data, 2048);
-                let mut s = [0u32; 128];
-                for v in s.iter_mut() {
-                    *v = rng.word();
-                }
-                s[125] = 0;
-                let exec = rng.next() & if wave64 { u64::MAX } else { u32::MAX as u64 };
-                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { 0 });
-                (s[2], s[3]) = (base as u32, (base >> 32) as u32);
-                let mut vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
-                for l in 0..lanes as usize {
-                    // Overlapping lanes too: the later lane's store wins, as in the emulator.
-                    let off = 16 + (rng.next() % 400) * 4;
-                    vin[1][l] = off as u32;
-                    let a = base + off;
-                    (vin[2][l], vin[3][l]) = (a as u32, (a >> 32) as u32);
-                }
-                snippet.wave.s = s;
-                for (r, vals) in vin.iter().enumerate() {
-                    snippet.set_v(r, |l| vals[l]);
-                }
+                let (mut s, exec, mut vin) = random_wave(&mut rng, lanes);
+                // Lanes overlap too: the later lane's store wins, as in the emulator.
+                global_addresses(&mut rng, &mut s, &mut vin, base, 400);
+                load_wave(&mut snippet, &s, &vin);
                 snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let mut got = data.clone();
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
-                    let read = |r: Reg| match r {
-                        Reg::Sgpr(n) => Some(s[n as usize] as u64),
-                        Reg::Scc => Some(0),
-                        Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
-                    };
+                    let read = lane_reader(&s, &vin, lane);
                     let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         if let Effect::Store { addr: Some(a), value: Some(v) } = e {
@@ -899,7 +888,7 @@ global_store_dwordx4 v1, v[4:7], s[2:3]
                 }
                 let mut want = vec![0u8; 2048];
                 snippet.mem.read(base, &mut want).unwrap();
-                assert!(got == want, "wave{lanes} `{}`\n{body}", st.text());
+                assert!(got == want, "wave{lanes} `{text}`\n{body}");
             }
         }
     }
@@ -923,45 +912,24 @@ ds_write2st64_b64 v1, v[2:3], v[6:7] offset0:1
 ";
     for wave64 in [false, true] {
         let lanes = if wave64 { 64u32 } else { 32 };
-        let code = rdna_testkit::asm_for("gfx1030", text, wave64);
-        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
-        let prog = Program::decode(&Decoder::new(target), &code, 0);
         let mut rng = Rng(0x1d5_0001 ^ lanes as u64);
-        for st in &prog.steps {
-            assert!(lift::lifts_lane(st), "`{}` is lifted", st.text());
-            let mut b = Builder::per_lane();
-            lift::lift_lane(&mut b, st, lanes).unwrap();
-            let body = rdna_ir::optimize(&b.finish());
-            let bytes = &code[st.pc as usize..st.pc as usize + st.inst.len as usize];
+        for (text, bytes, body) in lane_bodies(text, wave64) {
+            let bytes = &bytes[..];
             for _ in 0..10 {
                 let mut snippet = Snippet::new(wave64);
                 for v in snippet.lds.iter_mut() {
                     *v = rng.next() as u8;
                 }
                 let lds_in = snippet.lds.clone();
-                let mut s = [0u32; 128];
-                for v in s.iter_mut() {
-                    *v = rng.word();
-                }
-                s[125] = 0;
-                let exec = rng.next() & if wave64 { u64::MAX } else { u32::MAX as u64 };
-                (s[126], s[127]) = (exec as u32, if wave64 { (exec >> 32) as u32 } else { 0 });
-                let mut vin: Vec<Vec<u32>> = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
+                let (s, exec, mut vin) = random_wave(&mut rng, lanes);
                 for l in 0..lanes as usize {
                     vin[1][l] = (rng.next() % 30000) as u32;
                 }
-                snippet.wave.s = s;
-                for (r, vals) in vin.iter().enumerate() {
-                    snippet.set_v(r, |l| vals[l]);
-                }
+                load_wave(&mut snippet, &s, &vin);
                 snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let (mut got_v, mut got_lds) = (vin.clone(), lds_in.clone());
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
-                    let read = |r: Reg| match r {
-                        Reg::Sgpr(n) => Some(s[n as usize] as u64),
-                        Reg::Scc => Some(0),
-                        Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
-                    };
+                    let read = lane_reader(&s, &vin, lane);
                     // Reads see LDS as the instruction began (reads and writes are never in one region).
                     let lds = |a: u32| lds_in.get(a as usize..a as usize + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
                     let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &lds };
@@ -977,8 +945,8 @@ ds_write2st64_b64 v1, v[2:3], v[6:7] offset0:1
                     }
                 }
                 let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
-                assert_eq!(got_v, want_v, "wave{lanes} `{}`\n{body}", st.text());
-                assert!(got_lds == snippet.lds, "wave{lanes} `{}`: LDS differs\n{body}", st.text());
+                assert_eq!(got_v, want_v, "wave{lanes} `{text}`\n{body}");
+                assert!(got_lds == snippet.lds, "wave{lanes} `{text}`: LDS differs\n{body}");
             }
         }
     }

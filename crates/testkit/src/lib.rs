@@ -248,4 +248,9 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+
+    /// A value below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
 }

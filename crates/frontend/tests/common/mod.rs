@@ -1,4 +1,5 @@
-//! Shared by the frontend's tests: a small random generator and the structurizer check.
+//! Shared by the frontend's tests: the seeded generator (from rdna-testkit) and the structurizer
+//! check.
 
 #![allow(dead_code)]
 
@@ -6,18 +7,7 @@ use rdna_frontend::structure::Structure;
 use rdna_frontend::structurize::{structurize, walk, walk_graph, Node};
 use rdna_frontend::Cfg;
 
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+pub use rdna_testkit::Rng;
 
 fn count_code(nodes: &[Node], counts: &mut [usize]) {
     for n in nodes {
