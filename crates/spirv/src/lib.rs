@@ -16,6 +16,11 @@
 //!   `ds_swizzle`, readlane) are the exact model's, with a subgroup barrier around each lane
 //!   step keeping them ordered.
 //!
+//! Within a block, scalar instructions and most vector arithmetic, compares, GLOBAL dword
+//! accesses and LDS reads and writes are lifted into IR regions (`rdna_ir`; lifting in
+//! `rdna_frontend::lift`), optimized, verified and lowered by `lower/ir.rs`; the rest is lowered
+//! from the decoded steps directly.
+//!
 //! The kernel's blocks run in a dispatch loop driven by a state variable;
 //! memory is reached by 64-bit device addresses exactly as the kernel computes them, with the
 //! kernel arguments and the dispatch packet in device buffers whose addresses arrive as push
