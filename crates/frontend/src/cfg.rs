@@ -137,7 +137,7 @@ impl Cfg {
     /// Builds the graph of the kernel entered at step `entry` and of every function it calls.
     /// `prog` must have been decoded with its base at guest address 0 (addresses are offsets).
     pub fn build(prog: &Program, entry: usize) -> Result<Cfg, CfgError> {
-        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::new(), funcs: Vec::new(), scanned: HashSet::new(), clobbers: HashMap::new(), muted: false };
+        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::new(), funcs: Vec::new(), scanned: HashSet::new(), clobbers: HashMap::new(), muted: false, lifted: HashMap::new() };
         b.function(entry);
         let mut i = 0;
         while i < b.funcs.len() {
@@ -200,6 +200,9 @@ struct Builder<'a> {
     clobbers: HashMap<usize, Option<BTreeSet<u16>>>,
     /// While a function's graph is still settling, its sites are not recorded.
     muted: bool,
+    /// Scalar steps lifted into IR regions, by step index (`None`: not liftable), made once
+    /// though the constant flow visits a step on every pass to its fixpoint.
+    lifted: HashMap<usize, Option<rdna_ir::Body>>,
 }
 
 impl Builder<'_> {
@@ -449,7 +452,13 @@ impl Builder<'_> {
                 }
             },
             _ => {
-                consts.step(st);
+                let lifted = self.lifted.entry(i).or_insert_with(|| {
+                    let mut b = rdna_ir::Builder::new();
+                    let lanes = if st.inst.wave64 { 64 } else { 32 };
+                    // PCs here are offsets in the program: `.text` starts at 0.
+                    (crate::lift::lifts(st.kind) && crate::lift::lift(&mut b, st, lanes, st.pc as u64).is_ok()).then(|| rdna_ir::optimize(&b.finish()))
+                });
+                consts.step(st, lifted.as_ref());
                 Next::Flow
             }
         }
@@ -539,31 +548,23 @@ impl Consts {
         self.set(r + 1, Some((v >> 32) as u32));
     }
 
-    /// Follows every lifted scalar operation through the IR (values stay known where their
-    /// inputs are); forgets whatever else writes.
-    fn step(&mut self, st: &Step) {
-        if crate::lift::lifts(st.kind) {
-            let mut b = rdna_ir::Builder::new();
-            let lanes = if st.inst.wave64 { 64 } else { 32 };
-            // PCs here are offsets in the program: `.text` starts at 0.
-            if crate::lift::lift(&mut b, st, lanes, st.pc as u64).is_ok() {
-                let read = |r: Reg| match r {
-                    Reg::Sgpr(n) => self.s.get(&(n as u16)).map(|&v| v as u64),
-                    Reg::Scc => self.scc.map(|c| c as u64),
-                    Reg::Vgpr(_) => None,
-                };
-                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None, lds: &|_| None };
-                for e in rdna_ir::run_known(&b.finish(), &inputs) {
-                    match e {
-                        rdna_ir::Effect::Reg { reg: Reg::Sgpr(n), value } => self.set(n as u16, value.map(|v| v as u32)),
-                        rdna_ir::Effect::Reg { reg: Reg::Scc, value } => self.scc = value.map(|v| v != 0),
-                        _ => {}
-                    }
-                }
-                return;
+    /// Follows a lifted scalar instruction (`lifted`, its IR region) through the IR's partial
+    /// interpreter, values staying known where their inputs are; forgets whatever else writes.
+    fn step(&mut self, st: &Step, lifted: Option<&rdna_ir::Body>) {
+        let Some(body) = lifted else { return self.forget_writes(st) };
+        let read = |r: Reg| match r {
+            Reg::Sgpr(n) => self.s.get(&(n as u16)).map(|&v| v as u64),
+            Reg::Scc => self.scc.map(|c| c as u64),
+            Reg::Vgpr(_) => None,
+        };
+        let inputs = rdna_ir::Inputs { code_base: Some(0), ..rdna_ir::Inputs::registers(&read) };
+        for e in rdna_ir::run_known(body, &inputs) {
+            match e {
+                rdna_ir::Effect::Reg { reg: Reg::Sgpr(n), value } => self.set(n as u16, value.map(|v| v as u32)),
+                rdna_ir::Effect::Reg { reg: Reg::Scc, value } => self.scc = value.map(|v| v != 0),
+                _ => {}
             }
         }
-        self.forget_writes(st)
     }
 
     /// Forgets every SGPR the instruction may write, VCC and SCC (conservatively).

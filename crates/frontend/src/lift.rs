@@ -635,7 +635,7 @@ pub fn lifts_lane(st: &Step) -> bool {
         && !f.is_dpp8()
         && !f.is_sdwa()
         && f != Format::Vop3p
-        && lane_op(op)
+        && defines_vector_op(op)
         && st.sw[..lane_sources.min(3)].iter().zip(wide_sources(op)).all(|(&w, wide)| w <= if wide { 2 } else { 1 })
         && st.dst < 255
         && !carry_into_exec
@@ -661,7 +661,8 @@ fn reads_mask(op: VOp) -> bool {
     matches!(op, VOp::CndmaskB32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32)
 }
 
-fn lane_op(op: VOp) -> bool {
+/// Whether [`vector_op`] defines this operation.
+pub fn defines_vector_op(op: VOp) -> bool {
     use VOp::*;
     matches!(
         op,
@@ -800,11 +801,6 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Whether [`vector_op`] defines this operation.
-pub fn defines_vector_op(op: VOp) -> bool {
-    lane_op(op)
 }
 
 /// What a lifted vector operation computes in one lane from its sources' values (`cin`: the

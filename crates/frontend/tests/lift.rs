@@ -501,7 +501,7 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                         Reg::Scc => Some(scc as u64),
                         Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
                     };
-                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
+                    let inputs = rdna_ir::Inputs { code_base: Some(0), lane: Some(lane as u32), ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(body, &inputs) {
                         match e {
                             Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,
@@ -689,7 +689,7 @@ s_buffer_load_dwordx2 s[4:5], s[12:15], 0x3
                 _ => Some(0),
             };
             let load = |a: u64| snippet.mem.read_u32(a).ok();
-            let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: None, vgpr_lane: &|_, _| None, lds: &|_| None };
+            let inputs = rdna_ir::Inputs { load: &load, code_base: Some(0), ..rdna_ir::Inputs::registers(&read) };
             for e in rdna_ir::run_known(&body, &inputs) {
                 if let Effect::Reg { reg: Reg::Sgpr(n), value } = e {
                     got[n as usize] = value.expect("known") as u32;
@@ -743,7 +743,7 @@ fn lane_reads_and_writes_match_the_emulator() {
                     Reg::Vgpr(_) => None,
                 };
                 let vgpr_lane = |r: u8, l: u32| vin.get(r as usize).map(|v| v[l as usize]);
-                let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: None, vgpr_lane: &vgpr_lane, lds: &|_| None };
+                let inputs = rdna_ir::Inputs { code_base: Some(0), vgpr_lane: &vgpr_lane, ..rdna_ir::Inputs::registers(&read) };
                 for e in rdna_ir::run_known(&body, &inputs) {
                     match e {
                         Effect::Reg { reg: Reg::Sgpr(n), value } => got_s[n as usize] = value.expect("known") as u32,
@@ -839,7 +839,7 @@ global_load_dwordx3 v[5:7], v[2:3], off offset:12
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
                     let read = lane_reader(&s, &vin, lane);
                     let load = |a: u64| snippet.mem.read_u32(a).ok();
-                    let inputs = rdna_ir::Inputs { read: &read, load: &load, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
+                    let inputs = rdna_ir::Inputs { load: &load, code_base: Some(0), lane: Some(lane as u32), ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         if let Effect::Reg { reg: Reg::Vgpr(n), value } = e {
                             got[n as usize][lane] = value.expect("known") as u32;
@@ -878,7 +878,7 @@ global_store_dwordx4 v1, v[4:7], s[2:3]
                 let mut got = data.clone();
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
                     let read = lane_reader(&s, &vin, lane);
-                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &|_| None };
+                    let inputs = rdna_ir::Inputs { code_base: Some(0), lane: Some(lane as u32), ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         if let Effect::Store { addr: Some(a), value: Some(v) } = e {
                             let o = (a - base) as usize;
@@ -932,7 +932,7 @@ ds_write2st64_b64 v1, v[2:3], v[6:7] offset0:1
                     let read = lane_reader(&s, &vin, lane);
                     // Reads see LDS as the instruction began (reads and writes are never in one region).
                     let lds = |a: u32| lds_in.get(a as usize..a as usize + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
-                    let inputs = rdna_ir::Inputs { read: &read, load: &|_| None, code_base: Some(0), lane: Some(lane as u32), vgpr_lane: &|_, _| None, lds: &lds };
+                    let inputs = rdna_ir::Inputs { code_base: Some(0), lane: Some(lane as u32), lds: &lds, ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         match e {
                             Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,

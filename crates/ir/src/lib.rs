@@ -185,11 +185,6 @@ impl Builder {
         self.body.per_lane
     }
 
-    /// Whether nothing has been emitted yet.
-    pub fn is_empty(&self) -> bool {
-        self.body.insts.is_empty()
-    }
-
     pub fn ty(&self, v: Value) -> Type {
         self.body.ty(v)
     }
