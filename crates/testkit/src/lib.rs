@@ -26,6 +26,15 @@ pub fn scratch() -> PathBuf {
     dir
 }
 
+/// A path for a temporary file no other call of this process gets, though tests run in
+/// parallel and may pass the same tag.
+pub fn temp_path(tag: &str) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tag: String = tag.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
+    std::env::temp_dir().join(format!("rdna-{}-{call}-{tag}", std::process::id()))
+}
+
 /// Compiles `src` (OpenCL C, or assembly with `-x assembler`) for `mcpu` and links a code
 /// object; returns its path. `tag` keeps builds of one file with different flags apart.
 ///
@@ -40,8 +49,13 @@ pub fn build(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> PathBuf {
         assert!(p.exists(), "RDNA_PREBUILT: {} is missing", p.display());
         return p;
     }
-    let obj = dir.join(format!("{stem}-{mcpu}-{tag}.o"));
+    // Built under names of this call's own and renamed into place at the end: tests run in
+    // parallel, and two may build the same kernel at once.
     let hsaco = dir.join(format!("{stem}-{mcpu}-{tag}.hsaco"));
+    let unique = temp_path("");
+    let unique = unique.file_name().unwrap().to_str().unwrap();
+    let obj = dir.join(format!("{stem}-{mcpu}-{tag}.{unique}.o"));
+    let linked = dir.join(format!("{stem}-{mcpu}-{tag}.{unique}.hsaco"));
     let out = Command::new("clang-19")
         .args(["--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
         .args(extra)
@@ -51,8 +65,10 @@ pub fn build(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> PathBuf {
         .output()
         .expect("clang-19 must be installed (see .ci/run)");
     assert!(out.status.success(), "clang-19 failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
-    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&hsaco).status().expect("ld.lld-19");
+    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&linked).status().expect("ld.lld-19");
     assert!(st.success());
+    let _ = std::fs::remove_file(&obj);
+    std::fs::rename(&linked, &hsaco).unwrap();
     hsaco
 }
 
@@ -226,7 +242,7 @@ pub fn cl_flags(lanes: u32) -> Vec<&'static str> {
 /// Validates a SPIR-V module with spirv-val (spirv-tools, the oracle) for Vulkan 1.3; returns
 /// its complaint, if any.
 pub fn spirv_val(words: &[u32], tag: &str) -> Result<(), String> {
-    let p = std::env::temp_dir().join(format!("rdna-spirv-val-{}-{tag}.spv", std::process::id()));
+    let p = temp_path(&format!("{tag}.spv"));
     std::fs::write(&p, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
     let out = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&p).output().expect("spirv-val (spirv-tools) must be installed");
     let _ = std::fs::remove_file(&p);

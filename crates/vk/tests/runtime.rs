@@ -11,12 +11,13 @@ use rdna_vk::{Device, VkError};
 /// Assembles and validates a shader of `tests/shaders`; returns its words.
 fn shader(name: &str) -> Vec<u32> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders").join(name);
-    let out = std::env::temp_dir().join(format!("rdna-vk-{}-{name}.spv", std::process::id()));
+    let out = rdna_testkit::temp_path(&format!("{name}.spv"));
     let st = Command::new("spirv-as").args(["--target-env", "vulkan1.3"]).arg(&src).arg("-o").arg(&out).status().expect("spirv-as (spirv-tools) must be installed");
     assert!(st.success());
     let st = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&out).status().expect("spirv-val");
     assert!(st.success());
     let bytes = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
