@@ -7,7 +7,10 @@
 //! LLVM's long branches: the same ending in `s_setpc_b64`) are followed by a small constant
 //! evaluation inside the block. What the graph cannot follow is reported, every site at once.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+// FxHash: the keys are step indices and register numbers, hashed on every step.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 
 use rdna_emu::program::{Program, Src, Step};
@@ -137,7 +140,8 @@ impl Cfg {
     /// Builds the graph of the kernel entered at step `entry` and of every function it calls.
     /// `prog` must have been decoded with its base at guest address 0 (addresses are offsets).
     pub fn build(prog: &Program, entry: usize) -> Result<Cfg, CfgError> {
-        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::new(), funcs: Vec::new(), scanned: HashSet::new(), clobbers: HashMap::new(), muted: false, lifted: HashMap::new() };
+        let follows_values = prog.steps.iter().any(|st| matches!(st.kind, Kind::Salu(Salu::SetPc | Salu::SwapPc)));
+        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::default(), funcs: Vec::new(), scanned: HashSet::default(), clobbers: HashMap::default(), muted: false, pending: Vec::new(), lifted: HashMap::default(), follows_values };
         b.function(entry);
         let mut i = 0;
         while i < b.funcs.len() {
@@ -198,11 +202,16 @@ struct Builder<'a> {
     scanned: HashSet<usize>,
     /// The SGPRs each function (with what it calls) may change; `None`: any.
     clobbers: HashMap<usize, Option<BTreeSet<u16>>>,
-    /// While a function's graph is still settling, its sites are not recorded.
+    /// While a function's graph is still settling, its sites are held in `pending` and kept
+    /// only from the pass that finds no new leader.
     muted: bool,
+    pending: Vec<(usize, Site)>,
     /// Scalar steps lifted into IR regions, by step index (`None`: not liftable), made once
     /// though the constant flow visits a step on every pass to its fixpoint.
     lifted: HashMap<usize, Option<rdna_ir::Body>>,
+    /// Whether SGPR values are followed at all: only an `s_setpc_b64` or `s_swappc_b64` reads
+    /// them, so a program without either skips the work.
+    follows_values: bool,
 }
 
 impl Builder<'_> {
@@ -216,16 +225,17 @@ impl Builder<'_> {
     }
 
     fn site(&mut self, i: usize, reason: String) {
-        if self.muted {
-            return;
-        }
         let st = &self.prog.steps[i];
         let text = match st.kind {
             Kind::Invalid(w) => format!(".long {w:#010x}"),
             _ => st.text(),
         };
-        let pc = self.prog.base + st.pc as u64;
-        self.sites.entry(i).or_insert(Site { pc, raw: st.hex_words(), text, reason });
+        let site = Site { pc: self.prog.base + st.pc as u64, raw: st.hex_words(), text, reason };
+        if self.muted {
+            self.pending.push((i, site));
+        } else {
+            self.sites.entry(i).or_insert(site);
+        }
     }
 
     /// Scans function `f` (once).
@@ -234,25 +244,33 @@ impl Builder<'_> {
             // A function's graph does not depend on its callers: its sites are recorded even
             // when a caller's pass asks for it.
             let muted = std::mem::replace(&mut self.muted, false);
+            let pending = std::mem::take(&mut self.pending);
             let entry = self.funcs[f].0;
             let runs = self.leaders(entry, f == 0);
             self.funcs[f].1 = runs;
             self.muted = muted;
+            self.pending = pending;
         }
     }
 
     /// Finds the leaders of the function entered at `entry` and, for each, where its straight
-    /// run ends (a terminator or the next leader). Repeats until no new leader appears, then
-    /// scans once more to record the sites that remain.
+    /// run ends (a terminator or the next leader). Repeats until no new leader appears; the
+    /// sites of that last pass are the function's.
     fn leaders(&mut self, entry: usize, kernel: bool) -> Runs {
         let mut leaders: BTreeSet<usize> = BTreeSet::from([entry]);
         let was_muted = self.muted;
         loop {
             self.muted = true;
+            self.pending.clear();
             let (runs, found) = self.flow(entry, &leaders, kernel);
             if found.is_empty() {
                 self.muted = was_muted;
-                return if was_muted { runs } else { self.flow(entry, &leaders, kernel).0 };
+                if !was_muted {
+                    for (i, site) in std::mem::take(&mut self.pending) {
+                        self.sites.entry(i).or_insert(site);
+                    }
+                }
+                return runs;
             }
             leaders.extend(found);
         }
@@ -264,13 +282,13 @@ impl Builder<'_> {
     /// through an address computed in an earlier block is followed. Returns the blocks and the
     /// targets that are not leaders yet.
     fn flow(&mut self, entry: usize, leaders: &BTreeSet<usize>, kernel: bool) -> (Runs, Vec<usize>) {
-        let mut out: HashMap<usize, Consts> = HashMap::new();
+        let mut out: HashMap<usize, Consts> = HashMap::default();
         // Each block's predecessors, with the callee when the edge returns from a call.
-        let mut preds: HashMap<usize, Vec<(usize, Option<usize>)>> = HashMap::new();
+        let mut preds: HashMap<usize, Vec<(usize, Option<usize>)>> = HashMap::default();
         let mut runs = Runs::new();
         let mut found = BTreeSet::new();
         let mut work = VecDeque::from([entry]);
-        let mut queued = HashSet::from([entry]);
+        let mut queued: HashSet<usize> = [entry].into_iter().collect();
         // Values only ever get forgotten, so this settles; the bound is a safety net.
         let mut budget = 64 * (leaders.len() + 16);
         while let Some(l) = work.pop_front() {
@@ -451,6 +469,7 @@ impl Builder<'_> {
                     Next::Exit(ExitAt::End)
                 }
             },
+            _ if !self.follows_values => Next::Flow,
             _ => {
                 let lifted = self.lifted.entry(i).or_insert_with(|| {
                     let mut b = rdna_ir::Builder::new();
@@ -474,7 +493,7 @@ impl Builder<'_> {
 
     /// Numbers the blocks: functions in discovery order, blocks in address order.
     fn number(self) -> Result<Cfg, CfgError> {
-        let mut id: HashMap<(usize, usize), BlockId> = HashMap::new();
+        let mut id: HashMap<(usize, usize), BlockId> = HashMap::default();
         let mut n = 0;
         for (f, (_, runs)) in self.funcs.iter().enumerate() {
             for &l in runs.keys() {

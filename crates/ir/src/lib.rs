@@ -32,7 +32,9 @@ pub use ops::{Op, Sig};
 pub use passes::{dce, eval, fold, optimize, run, run_known, uniform, Effect, Inputs};
 pub use verify::{verify, VerifyError};
 
-use std::collections::HashMap;
+// FxHash: the keys are small integers and instructions, hashed on every step; SipHash
+// was a tenth of the recompile time.
+use rustc_hash::FxHashMap as HashMap;
 
 /// A value's type. Integers carry no sign; operations say how they read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,7 +173,7 @@ impl Default for Builder {
 impl Builder {
     /// A wave region.
     pub fn new() -> Builder {
-        Builder { body: Body::default(), current: Vec::new(), written: Vec::new(), consts: HashMap::new(), lane_bits: Vec::new() }
+        Builder { body: Body::default(), current: Vec::new(), written: Vec::new(), consts: HashMap::default(), lane_bits: Vec::new() }
     }
 
     /// A lane region.

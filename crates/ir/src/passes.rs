@@ -1,6 +1,8 @@
 //! What each operation computes ([`eval`]), the reference interpreter ([`run`]) and the passes.
 
-use std::collections::HashMap;
+// FxHash: the keys are small integers and instructions, hashed on every step; SipHash
+// was a tenth of the recompile time.
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::{Body, Inst, Op, Reg, Type, Value};
 
@@ -290,7 +292,7 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
 pub fn fold(body: &Body) -> Body {
     let mut out = Body { insts: Vec::new(), per_lane: body.per_lane };
     let mut map: Vec<Value> = Vec::with_capacity(body.insts.len());
-    let mut known: HashMap<Inst, Value> = HashMap::new();
+    let mut known: HashMap<Inst, Value> = HashMap::default();
     // Constant values, by output instruction.
     let mut vals: Vec<u64> = Vec::with_capacity(body.insts.len());
     for i in &body.insts {
