@@ -1331,9 +1331,12 @@ pub fn compare_class(w: &mut Wave, st: &Step, ty: Num, x: bool) -> Result<(), Re
     let mut b: Lanes = [0; LANES];
     read_src(w, st, &m, 0, &mut a);
     read_src(w, st, &m, 1, &mut b);
+    // DPP permutes src0 as for the other compares; lanes it does not write get 0.
+    let mut mask = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { dpp(w, st, &mut a) } else { u64::MAX };
+    mask &= exec;
     let mut res = 0u64;
     for l in 0..n {
-        if exec >> l & 1 == 0 {
+        if mask >> l & 1 == 0 {
             continue;
         }
         let bit = match ty {

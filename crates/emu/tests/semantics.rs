@@ -596,6 +596,29 @@ fn gfx11_vopd_reads_both_sources_before_writing() {
 }
 
 #[test]
+fn gfx11_dpp_compares_permute_src0_and_clear_unwritten_lanes() {
+    // Class and ordinary compares with DPP read src0 from the lane the control names; a lane
+    // DPP does not write (row_mask leaves out the second row) gets 0 in the result.
+    let s = run_gfx11(
+        "v_cmp_class_f32_e64_dpp s4, v0, v1 quad_perm:[1,0,3,2] row_mask:0x1 bank_mask:0xf\n\
+         v_cmp_gt_u32_dpp vcc_lo, v2, v3 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+        false,
+        |s| {
+            // Odd lanes hold -1.0, even lanes +inf; class mask 0x200 tests for +inf.
+            s.set_v(0, |l| if l % 2 == 1 { (-1.0f32).to_bits() } else { f32::INFINITY.to_bits() });
+            s.set_v(1, |_| 0x200);
+            s.set_v(2, |l| 10 * l as u32);
+            s.set_v(3, |_| 15);
+        },
+    );
+    // Lanes 0..16: the neighbour's value, so odd lanes see +inf. Lanes 16..32: not written.
+    assert_eq!(s.wave.s[4], 0x0000_aaaa);
+    // row_shr:1 with bound_ctrl: lane l compares 10 (l - 1) > 15, the row's first lane 0 > 15.
+    let want: u32 = (0..32).filter(|&l| l % 16 != 0 && 10 * (l - 1) > 15).map(|l| 1u32 << l).sum();
+    assert_eq!(s.wave.s[106], want);
+}
+
+#[test]
 fn gfx11_ds_cmpstore_takes_the_new_value_first() {
     // gfx11 ds_cmpstore_rtn_b32 vdst, addr, data(new), data2(compare): the reverse of gfx10's
     // ds_cmpst_rtn_b32 vdst, addr, data(compare), data2(new).

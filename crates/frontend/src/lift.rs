@@ -648,7 +648,7 @@ fn f32_result(op: VOp) -> bool {
         op,
         AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | CvtF32I32 | CvtF32U32 | TruncF32 | FloorF32
             | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32 | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtF32Ubyte0
-            | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F16
+            | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F16 | CvtOffF32I4 | Dot2F32F16 | Dot2cF32F16 | MaxminF32 | MinmaxF32 | MullitF32
     )
 }
 
@@ -676,13 +676,19 @@ pub fn defines_vector_op(op: VOp) -> bool {
             | FmaF64 | MinF64 | MaxF64 | TruncF32 | FloorF32 | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32
             | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
     ) || half_result(op)
-        || matches!(op, MadU32U16 | MadI32I16 | CvtF32F16)
+        || matches!(
+            op,
+            MadU32U16 | MadI32I16 | CvtF32F16 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32 | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16
+                | CvtPknormU16F16 | CvtOffF32I4 | Dot2U32U16 | Dot2I32I16 | Dot4I32I8 | Dot4cI32I8 | Dot4U32U8 | Dot8I32I4 | Dot8U32U4
+                | Dot2F32F16 | Dot2cF32F16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | MaxminF32 | MinmaxF32 | CvtI32I16 | CvtU32U16
+                | MullitF32
+        )
 }
 
 /// The lifted operations with an f16 result (written as [`u16_result`]'s are).
 pub fn f16_result(op: VOp) -> bool {
     use VOp::*;
-    matches!(op, AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 | CvtF16F32)
+    matches!(op, AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 | CvtF16F32 | MaxminF16 | MinmaxF16)
 }
 
 /// The lifted operations with a 16-bit result of either kind.
@@ -697,7 +703,8 @@ pub fn u16_result(op: VOp) -> bool {
     matches!(
         op,
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
-            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16
+            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 | SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16
+            | CvtNormI16F16 | CvtNormU16F16
     )
 }
 
@@ -757,7 +764,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     // Two-address forms: accumulate into VDST, or take the literal constant K.
     let k = st.inst.literal.unwrap_or(0);
     match op {
-        VOp::FmacF32 => s.push(l.b.read(Reg::Vgpr(st.dst as u8))),
+        VOp::FmacF32 | VOp::Dot2cF32F16 | VOp::Dot4cI32I8 => s.push(l.b.read(Reg::Vgpr(st.dst as u8))),
         VOp::FmamkF32 => {
             s.push(s[1]);
             s[1] = l.b.c32(k);
@@ -1191,9 +1198,192 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
             let p = l.op(Op::IMul, &[x, y]);
             l.op(Op::IAdd, &[p, c()?])
         }
+        // Saturated to 16 bits each, packed low then high.
+        CvtPkU16U32 => {
+            let m = k(&mut l, 0xffff);
+            let x = min_max(&mut l, Op::ULt, a, m);
+            let y = b()?;
+            let y = min_max(&mut l, Op::ULt, y, m);
+            pack16(&mut l, x, y)
+        }
+        CvtPkI16I32 => {
+            let (lo, hi) = (k(&mut l, -32768i32 as u32), k(&mut l, 32767));
+            let clamp = |l: &mut Lifter, v: Value| {
+                let v = min_max(l, Op::SGt, v, lo);
+                min_max(l, Op::SLt, v, hi)
+            };
+            let x = clamp(&mut l, a);
+            let y = b()?;
+            let y = clamp(&mut l, y);
+            pack16(&mut l, x, y)
+        }
+        // Each signed 16-bit half saturated to an unsigned byte.
+        SatPkU8I16 => {
+            let (z, m) = (k(&mut l, 0), k(&mut l, 255));
+            let sat = |l: &mut Lifter, v: Value| {
+                let v = s16(l, v);
+                let v = min_max(l, Op::SGt, v, z);
+                min_max(l, Op::SLt, v, m)
+            };
+            let x = sat(&mut l, a);
+            let k16 = k(&mut l, 16);
+            let hi = l.op(Op::LShr, &[a, k16]);
+            let y = sat(&mut l, hi);
+            let k8 = k(&mut l, 8);
+            let y = l.op(Op::Shl, &[y, k8]);
+            l.op(Op::Or, &[x, y])
+        }
+        // The float rounded to nearest even and saturated to a byte (NaN: 0), into byte c[1:0]
+        // of c.
+        CvtPkU8F32 => {
+            let r = l.op(Op::FRndne, &[a]);
+            let (z, top) = (k(&mut l, 0), k(&mut l, 255.0f32.to_bits()));
+            let r = l.op(Op::FMax, &[r, z]);
+            let r = l.op(Op::FMin, &[r, top]);
+            let v = l.op(Op::FToU, &[r]);
+            let nan = l.op(Op::FUnord, &[a, a]);
+            let v = l.op(Op::Select, &[nan, z, v]);
+            let cc = c()?;
+            let (three, eight, ff) = (k(&mut l, 3), k(&mut l, 8), k(&mut l, 0xff));
+            let at = l.op(Op::And, &[cc, three]);
+            let at = l.op(Op::IMul, &[at, eight]);
+            let hole = l.op(Op::Shl, &[ff, at]);
+            let hole = l.op(Op::Not, &[hole]);
+            let kept = l.op(Op::And, &[cc, hole]);
+            let v = l.op(Op::Shl, &[v, at]);
+            l.op(Op::Or, &[kept, v])
+        }
+        CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16 | CvtPknormU16F16 => {
+            let signed = matches!(op, CvtPknormI16F32 | CvtPknormI16F16);
+            let half = matches!(op, CvtPknormI16F16 | CvtPknormU16F16);
+            let y = b()?;
+            let (x, y) = if half { (l.op(Op::HalfToF32, &[a]), l.op(Op::HalfToF32, &[y])) } else { (a, y) };
+            let x = norm16(&mut l, x, signed);
+            let y = norm16(&mut l, y, signed);
+            pack16(&mut l, x, y)
+        }
+        CvtNormI16F16 | CvtNormU16F16 => {
+            let x = l.op(Op::HalfToF32, &[a]);
+            norm16(&mut l, x, op == CvtNormI16F16)
+        }
+        // The signed 4-bit field a[3:0] as a fraction of 16.
+        CvtOffF32I4 => {
+            let k28 = k(&mut l, 28);
+            let x = l.op(Op::Shl, &[a, k28]);
+            let x = l.op(Op::AShr, &[x, k28]);
+            let x = l.op(Op::SToF, &[x]);
+            let sixteenth = k(&mut l, (1.0f32 / 16.0).to_bits());
+            l.op(Op::FMul, &[x, sixteenth])
+        }
+        // Wrapping sums of products of 16-, 8- or 4-bit fields (extended by signedness), plus c.
+        Dot2U32U16 | Dot2I32I16 | Dot4I32I8 | Dot4cI32I8 | Dot4U32U8 | Dot8I32I4 | Dot8U32U4 => {
+            let (bits, signed) = match op {
+                Dot2U32U16 => (16, false),
+                Dot2I32I16 => (16, true),
+                Dot4I32I8 | Dot4cI32I8 => (8, true),
+                Dot4U32U8 => (8, false),
+                Dot8I32I4 => (4, true),
+                _ => (4, false),
+            };
+            let y = b()?;
+            let mut t = c()?;
+            for i in 0..32 / bits {
+                let (fx, fy) = (field(&mut l, a, bits * i, bits, signed), field(&mut l, y, bits * i, bits, signed));
+                let p = l.op(Op::IMul, &[fx, fy]);
+                t = l.op(Op::IAdd, &[t, p]);
+            }
+            t
+        }
+        // c + lo·lo, then + hi·hi, each sum rounded in f32 (the products of f16s are exact).
+        Dot2F32F16 | Dot2cF32F16 => {
+            let y = b()?;
+            let k16 = k(&mut l, 16);
+            let (ah, bh) = (l.op(Op::LShr, &[a, k16]), l.op(Op::LShr, &[y, k16]));
+            let [al, bl, ah, bh] = [a, y, ah, bh].map(|v| l.op(Op::HalfToF32, &[v]));
+            let lo = l.op(Op::FMul, &[al, bl]);
+            let hi = l.op(Op::FMul, &[ah, bh]);
+            let t = l.op(Op::FAdd, &[c()?, lo]);
+            l.op(Op::FAdd, &[t, hi])
+        }
+        // maxmin: min(max(a, b), c); minmax: max(min(a, b), c).
+        MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 => {
+            let (first, second) = match op {
+                MaxminI32 => (Op::SGt, Op::SLt),
+                MinmaxI32 => (Op::SLt, Op::SGt),
+                MaxminU32 => (Op::UGt, Op::ULt),
+                _ => (Op::ULt, Op::UGt),
+            };
+            let x = min_max(&mut l, first, a, b()?);
+            min_max(&mut l, second, x, c()?)
+        }
+        MaxminF32 | MinmaxF32 => {
+            let (first, second) = if op == MaxminF32 { (Op::FMax, Op::FMin) } else { (Op::FMin, Op::FMax) };
+            let x = l.op(first, &[a, b()?]);
+            l.op(second, &[x, c()?])
+        }
+        MaxminF16 | MinmaxF16 => {
+            let (first, second) = if op == MaxminF16 { (Op::FMax, Op::FMin) } else { (Op::FMin, Op::FMax) };
+            let (y, z) = (b()?, c()?);
+            let [x, y, z] = [a, y, z].map(|v| l.op(Op::HalfToF32, &[v]));
+            let x = l.op(first, &[x, y]);
+            let x = l.op(second, &[x, z]);
+            l.op(Op::F32ToHalf, &[x])
+        }
+        CvtI32I16 => s16(&mut l, a),
+        CvtU32U16 => u16v(&mut l, a),
+        AndB16 => l.op(Op::And, &[a, b()?]),
+        OrB16 => l.op(Op::Or, &[a, b()?]),
+        XorB16 => l.op(Op::Xor, &[a, b()?]),
+        NotB16 => l.op(Op::Not, &[a]),
+        // a · b, or -f32::MAX where b is -f32::MAX, -infinity or NaN, or c is not above 0.
+        MullitF32 => {
+            let (y, z) = (b()?, c()?);
+            let (lowest, ninf, zero) = (k(&mut l, (-f32::MAX).to_bits()), k(&mut l, f32::NEG_INFINITY.to_bits()), k(&mut l, 0));
+            let conds = [l.op(Op::FEq, &[y, lowest]), l.op(Op::FEq, &[y, ninf]), l.op(Op::FUnord, &[y, y]), l.op(Op::FLt, &[z, zero]), l.op(Op::FEq, &[z, zero]), l.op(Op::FUnord, &[z, z])];
+            let any = conds[1..].iter().fold(conds[0], |acc, &c| {
+                let (ai, ci) = (l.op(Op::BoolToInt, &[acc]), l.op(Op::BoolToInt, &[c]));
+                let o = l.op(Op::Or, &[ai, ci]);
+                let one = l.b.c32(1);
+                l.op(Op::Eq, &[o, one])
+            });
+            let p = l.op(Op::FMul, &[a, y]);
+            l.op(Op::Select, &[any, lowest, p])
+        }
         _ => return Err(format!("internal: vector operation {op:?} is not lifted")),
     };
     Ok((r, carry))
+}
+
+/// The low 16 bits of `x` and of `y`, as one word (`y` high).
+fn pack16(l: &mut Lifter, x: Value, y: Value) -> Value {
+    let (m, k16) = (l.b.c32(0xffff), l.b.c32(16));
+    let x = l.op(Op::And, &[x, m]);
+    let y = l.op(Op::Shl, &[y, k16]);
+    l.op(Op::Or, &[x, y])
+}
+
+/// The `bits`-wide field of `v` at bit `at`, extended by signedness.
+fn field(l: &mut Lifter, v: Value, at: u32, bits: u32, signed: bool) -> Value {
+    let (up, down) = (l.b.c32(32 - at - bits), l.b.c32(32 - bits));
+    let x = l.op(Op::Shl, &[v, up]);
+    l.op(if signed { Op::AShr } else { Op::LShr }, &[x, down])
+}
+
+/// An f32 as a normalized 16-bit integer (signed: [-1, 1] to ±32767; unsigned: [0, 1] to
+/// 65535), rounded to nearest even; NaN gives 0. In the low 16 bits.
+fn norm16(l: &mut Lifter, x: Value, signed: bool) -> Value {
+    let (lo, hi, scale) = if signed { (-1.0f32, 1.0f32, 32767.0f32) } else { (0.0, 1.0, 65535.0) };
+    let (lo, hi, scale) = (l.b.c32(lo.to_bits()), l.b.c32(hi.to_bits()), l.b.c32(scale.to_bits()));
+    let v = l.op(Op::FMax, &[x, lo]);
+    let v = l.op(Op::FMin, &[v, hi]);
+    let v = l.op(Op::FMul, &[v, scale]);
+    let v = l.op(Op::FRndne, &[v]);
+    let v = l.op(if signed { Op::FToS } else { Op::FToU }, &[v]);
+    let m = l.b.c32(0xffff);
+    let v = l.op(Op::And, &[v, m]);
+    let nan = l.op(Op::FUnord, &[x, x]);
+    let z = l.b.c32(0);
+    l.op(Op::Select, &[nan, z, v])
 }
 
 impl Lifter<'_> {

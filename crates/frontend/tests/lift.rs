@@ -623,6 +623,55 @@ fn float_operations_match_the_emulator() {
     check_lanes(&FLOATS.replace("vcc_lo", "vcc").replace(" s4,", " s[4:5],"), true);
 }
 
+/// Packing conversions, normalized conversions, dot products with an accumulator and
+/// v_mullit: random words cover NaNs, infinities, out-of-range values and every byte select.
+const PACKING: &str = "
+v_cvt_pk_u16_u32 v5, v1, v2
+v_cvt_pk_i16_i32 v5, v1, v2
+v_sat_pk_u8_i16 v5, v1
+v_cvt_pk_u8_f32 v5, v1, v2, v3
+v_cvt_pknorm_i16_f32 v5, v1, v2
+v_cvt_pknorm_u16_f32 v5, v1, v2
+v_cvt_pknorm_i16_f16 v5, v1, v2
+v_cvt_pknorm_u16_f16 v5, v1, v2
+v_cvt_norm_i16_f16 v5, v1
+v_cvt_norm_u16_f16 v5, v1
+v_cvt_off_f32_i4 v5, v1
+v_dot2c_f32_f16 v5, v1, v2
+v_dot4c_i32_i8 v5, v1, v2
+v_mullit_f32 v5, v1, v2, v3
+v_cvt_pknorm_i16_f32 v5, -v1, |v2|
+";
+
+#[test]
+fn packing_conversions_and_dot_products_match_the_emulator() {
+    check_lanes(PACKING, false);
+}
+
+/// gfx11's three-operand min/max, 16-bit logic and 16-to-32-bit conversions.
+#[test]
+fn gfx11_min_max_and_16_bit_operations_match_the_emulator() {
+    check_lanes_on(
+        "gfx1100",
+        "v_maxmin_i32 v5, v1, v2, v3
+v_minmax_i32 v5, v1, v2, v3
+v_maxmin_u32 v5, v1, v2, v3
+v_minmax_u32 v5, v1, v2, v3
+v_maxmin_f32 v5, v1, v2, v3
+v_minmax_f32 v5, v1, v2, v3
+v_maxmin_f16 v5, v1, v2, v3
+v_minmax_f16 v5, v1, v2, v3
+v_cvt_i32_i16 v5, v1
+v_cvt_u32_u16 v5, v1
+v_and_b16 v5, v1, v2
+v_or_b16 v5, v1, v2
+v_xor_b16 v5, v1, v2
+v_not_b16 v5, v1
+",
+        false,
+    );
+}
+
 /// gfx11 dual issue: both halves read before either writes (the Y half reads v5, which the X
 /// half writes).
 #[test]

@@ -144,4 +144,7 @@ pub const STATUS_LDS_OUT_OF_BOUNDS: u32 = 2;
 pub const STATUS_SCRATCH_OUT_OF_BOUNDS: u32 = 3;
 /// The status word's value after a return to an address that is not a call's return point.
 pub const STATUS_BAD_JUMP: u32 = 4;
+/// The status word's value after a VGPR-indexed move (`v_movrels_b32` and the like) named a
+/// register past v255 (the emulator faults there too).
+pub const STATUS_VGPR_INDEX: u32 = 5;
 

@@ -24,6 +24,7 @@ const EXIT: u32 = u32::MAX;
 const BAD_JUMP: u32 = u32::MAX - 1;
 /// SGPR numbers of the registers with a meaning of their own.
 const VCC: u16 = 106;
+const M0: u16 = 124;
 const NULL: u16 = 125;
 const EXEC: u16 = 126;
 
@@ -99,6 +100,10 @@ fn vgprs_used(prog: &Program, cfg: &Cfg) -> u32 {
     let mut n = 3u32;
     for b in &cfg.blocks {
         for st in &prog.steps[b.first..=b.last] {
+            // An index in M0 may reach any register.
+            if matches!(st.kind, Kind::Valu(op) if valu::indexes_vgprs(op)) {
+                return 256;
+            }
             for op in st.inst.entry.operands {
                 let source_field = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2);
                 if !source_field && (op.class == rdna_isa::Class::Vgpr || matches!(op.field, Field::Vdst | Field::Addr | Field::Data | Field::Vdata | Field::Vaddr)) {
@@ -165,7 +170,7 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
     let f = st.inst.format;
     match st.kind {
         Kind::Valu(op) => {
-            if matches!(op, ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32) || f.is_dpp16() || f.is_dpp8() || f.is_sdwa() || f == Format::Vop3p {
+            if matches!(op, ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32) || valu::indexes_vgprs(op) || f.is_dpp16() || f.is_dpp8() || f.is_sdwa() || f == Format::Vop3p {
                 return None;
             }
             // A carry-in or v_cndmask mask (SRC2) is read one bit per lane.
@@ -177,7 +182,7 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
                 a.mask = Some(st.carry_dst());
             }
         }
-        Kind::Vcmp { x: false, .. } | Kind::VcmpClass { x: false, .. } => {
+        Kind::Vcmp { x: false, .. } | Kind::VcmpClass { x: false, .. } if !f.is_dpp16() && !f.is_dpp8() => {
             for i in 0..2 {
                 read(&mut a, st.src[i], st.sw[i]);
             }
@@ -600,6 +605,37 @@ impl Gen {
     fn vreg(&mut self, r: u16) -> Word {
         let i = self.c32(r as u32);
         self.b.access_chain(self.t.fn_u32, None, self.vregs, [i]).unwrap()
+    }
+
+    /// A pointer to the lane's own VGPR whose number is the value `r` (a u32 below the
+    /// kernel's registers), for VGPR-indexed moves.
+    fn own_v_ptr_at(&mut self, r: Word, lane: Word) -> (Word, bool) {
+        if self.own_lane.is_some() {
+            return (self.b.access_chain(self.t.fn_u32, None, self.vregs, [r]).unwrap(), false);
+        }
+        let u64t = self.t.u64;
+        let (r, l) = (self.b.u_convert(u64t, None, r).unwrap(), self.b.u_convert(u64t, None, lane).unwrap());
+        let row = self.c64(self.lanes as u64);
+        let at = self.b.i_mul(u64t, None, r, row).unwrap();
+        let at = self.b.i_add(u64t, None, at, l).unwrap();
+        let four = self.c64(4);
+        let at = self.b.i_mul(u64t, None, at, four).unwrap();
+        let a = self.b.i_add(u64t, None, self.vbase, at).unwrap();
+        (self.b.convert_u_to_ptr(self.t.psb_u32, None, a).unwrap(), true)
+    }
+
+    fn rd_v_at(&mut self, r: Word, lane: Word) -> Word {
+        match self.own_v_ptr_at(r, lane) {
+            (p, true) => self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap(),
+            (p, false) => self.b.load(self.t.u32, None, p, None, []).unwrap(),
+        }
+    }
+
+    fn wr_v_at(&mut self, r: Word, lane: Word, v: Word) {
+        match self.own_v_ptr_at(r, lane) {
+            (p, true) => self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap(),
+            (p, false) => self.b.store(p, v, None, []).unwrap(),
+        }
     }
 
     /// Subgroup model: `v` as lane `lane` holds it (every lane of the wave must take part).
@@ -2028,33 +2064,38 @@ impl Gen {
 
     /// Compares the IR does not lift (SDWA sources): the sources as `vsrc` reads them, the
     /// relation from its one definition (`rdna_frontend::lift::compare_values`).
+    /// Compares the IR does not lift (SDWA and DPP sources, op_sel): the sources as `vsrc`
+    /// reads them, the compare from its one definition (`rdna_frontend::lift::compare_values`).
     fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {
-        let m = rdna_emu::valu::mods(st);
-        self.mask_begin();
-        let st2 = st.clone();
         let wide = matches!(ty, Num::I64 | Num::U64 | Num::F64);
         let t = if wide { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 };
-        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let (a, b) = (g.vsrc(&st2, &m, 0, lane)?, g.vsrc(&st2, &m, 1, lane)?);
-            let r = g.ir_function(lane, &[(a, t), (b, t)], &mut |b, args| Ok(vec![rdna_frontend::lift::compare_values(b, ty, cond, args[0], args[1])?]))?[0];
-            g.mask_set(lane, r);
-            Ok(())
-        })?;
-        self.mask_end(if x { EXEC } else { st.dst });
-        Ok(())
+        self.compare_lanes(st, x, &mut |g, lane, a, b| g.ir_function(lane, &[(a, t), (b, t)], &mut |b, args| Ok(vec![rdna_frontend::lift::compare_values(b, ty, cond, args[0], args[1])?])))
     }
-    /// `v_cmp_class_*` forms the IR does not lift (SDWA sources): the sources as `vsrc` reads
-    /// them, the class test from its one definition (`rdna_frontend::lift::class_test`).
+
+    /// `v_cmp_class_*` forms the IR does not lift (SDWA and DPP sources), the class test from
+    /// its one definition (`rdna_frontend::lift::class_test`).
     fn vcmp_class(&mut self, st: &Step, ty: Num, x: bool) -> Lowered {
+        let t = if ty == Num::F64 { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 };
+        self.compare_lanes(st, x, &mut |g, lane, a, mask| g.ir_function(lane, &[(a, t), (mask, rdna_ir::Type::I32)], &mut |b, args| Ok(vec![rdna_frontend::lift::class_test(b, ty, args[0], args[1])?])))
+    }
+
+    /// A compare's lane loop: each enabled lane's bit is `test` of its two sources, written to
+    /// the compare's mask (EXEC for v_cmpx). With DPP, src0 comes permuted from the spare row
+    /// and lanes DPP does not write get 0, as in the emulator.
+    fn compare_lanes(&mut self, st: &Step, x: bool, test: &mut dyn FnMut(&mut Gen, Word, Word, Word) -> Result<Vec<Word>, String>) -> Lowered {
         let m = rdna_emu::valu::mods(st);
+        let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
         self.mask_begin();
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let (a, mask) = (g.vsrc(&st2, &m, 0, lane)?, g.vsrc(&st2, &m, 1, lane)?);
-            let t = g.ir_function(lane, &[(a, if ty == Num::F64 { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 }), (mask, rdna_ir::Type::I32)], &mut |b, args| {
-                Ok(vec![rdna_frontend::lift::class_test(b, ty, args[0], args[1])?])
-            })?[0];
-            g.mask_set(lane, t);
+            let a = if dpp.is_some() { g.rd_row(g.spare_row(), lane) } else { g.vsrc(&st2, &m, 0, lane)? };
+            let b = g.vsrc(&st2, &m, 1, lane)?;
+            let mut bit = test(g, lane, a, b)?[0];
+            if let Some(written) = dpp {
+                let on = g.mask_bit(written, lane);
+                bit = g.op(spirv::Op::LogicalAnd, g.t.bool, &[bit, on]);
+            }
+            g.mask_set(lane, bit);
             Ok(())
         })?;
         self.mask_end(if x { EXEC } else { st.dst });

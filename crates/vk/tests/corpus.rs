@@ -149,7 +149,8 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
     lines
 }
 
-/// A hand-written kernel: the code of `tests/asm/NAME.s` wrapped in a gfx1030 wave32 kernel
+/// A hand-written kernel: the code of `tests/asm/NAME.s` wrapped in a wave32 kernel (for
+/// gfx1100 where NAME starts with `gfx11_`, else gfx1030)
 /// `NAME` with two buffer arguments, `in` and `out`, and 4 KiB of LDS, built with clang-19. A
 /// common prologue comes first: s[0:1] and s[2:3] hold the addresses of `in` and `out`; v1, v2
 /// and v3 hold the lane's three dwords of `in` (at 12 × lane) multiplied by large odd constants,
@@ -157,8 +158,9 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 /// (256 × lane bytes).
 fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
     let code = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/asm/{name}.s"))).unwrap();
+    let mcpu = if name.starts_with("gfx11_") { "gfx1100" } else { "gfx1030" };
     let source = format!(
-        r#"    .amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
+        r#"    .amdgcn_target "amdgcn-amd-amdhsa--{mcpu}"
     .text
     .globl {name}
     .p2align 8
@@ -212,11 +214,11 @@ amdhsa.kernels:
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.s"));
     std::fs::write(&path, source).unwrap();
-    rdna_testkit::compile_for(&path, "gfx1030", "vk", &[])
+    rdna_testkit::compile_for(&path, mcpu, "vk", &[])
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus.
 #[test]
@@ -258,4 +260,22 @@ fn a_return_to_an_unknown_address_stops_the_run() {
     let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
     let e = run_job(&dev, &job).err().expect("the recompiled run must stop");
     assert!(e.contains("return point"), "{e}");
+}
+
+/// A VGPR-indexed move past v255 (`tests/asm/movrel_out_of_range.s`): the emulator faults, and
+/// the recompiled kernel must stop with an error that says why.
+#[test]
+fn a_vgpr_index_past_v255_stops_the_run() {
+    let co = asm_kernel("movrel_out_of_range");
+    let k = &co.kernels[0];
+    let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
+    let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
+    assert!(e.to_string().contains("out of range"), "{e}");
+    let dev = Device::open().unwrap();
+    let data = rdna_testkit::buffer_data(k, 1);
+    let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
+    let (grid, wg) = rdna_testkit::plain_grid(k);
+    let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
+    let e = run_job(&dev, &job).err().expect("the recompiled run must stop");
+    assert!(e.contains("past v255"), "{e}");
 }

@@ -125,37 +125,6 @@ impl Gen {
                 }
                 t
             }
-            Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 => {
-                // Wrapping sums of the products of 8- or 4-bit fields, extended by signedness.
-                let (bits, signed) = match op {
-                    Dot4U32U8 => (8, false),
-                    Dot4I32I8 => (8, true),
-                    Dot8I32I4 => (4, true),
-                    _ => (4, false),
-                };
-                let ext = if signed { Op::BitFieldSExtract } else { Op::BitFieldUExtract };
-                let w = self.c32(bits);
-                let mut t = c;
-                for k in 0..32 / bits {
-                    let at = self.c32(bits * k);
-                    let (x, y) = (self.op(ext, u, &[a, at, w]), self.op(ext, u, &[b, at, w]));
-                    let p = self.op(Op::IMul, u, &[x, y]);
-                    t = self.op(Op::IAdd, u, &[t, p]);
-                }
-                t
-            }
-            Dot2I32I16 => {
-                let c16 = self.c32(16);
-                let sext = |g: &mut Gen, x: Word, hi: bool| {
-                    let x = if hi { x } else { g.op(Op::ShiftLeftLogical, u, &[x, c16]) };
-                    g.op(Op::ShiftRightArithmetic, u, &[x, c16])
-                };
-                let (al, bl, ah, bh) = (sext(self, a, false), sext(self, b, false), sext(self, a, true), sext(self, b, true));
-                let p = self.op(Op::IMul, u, &[al, bl]);
-                let q = self.op(Op::IMul, u, &[ah, bh]);
-                let t = self.op(Op::IAdd, u, &[p, q]);
-                self.op(Op::IAdd, u, &[t, c])
-            }
             _ => return None,
         })
     }

@@ -16,7 +16,7 @@ pub(crate) enum Packed {
     Float,
     Int,
     Mix,
-    /// Dot products of whole 32-bit sources (`bytes.rs`).
+    /// Dot products of whole 32-bit sources (defined in the IR).
     Dot,
 }
 
@@ -27,7 +27,7 @@ pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
         PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16
         | PkMadI16 | PkAddI16 | PkSubI16 => Packed::Int,
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
-        Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 => Packed::Dot,
+        Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 | Dot2U32U16 | Dot2F32F16 => Packed::Dot,
         _ => return None,
     })
 }
@@ -207,6 +207,9 @@ impl Gen {
             let (lo16, c16) = (g.c32(0xffff), g.c32(16));
             let r = if mix {
                 g.fma_mix(&st2, op, &m, src, lane)?
+            } else if class == Packed::Dot {
+                // Whole 32-bit sources: the IR's definition (`rdna_frontend::lift::vector_op`).
+                g.vector_op_ir(op, src, None, lane)?
             } else if let Some(r) = g.byte_op(op, src) {
                 r
             } else {

@@ -21,12 +21,13 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             _ => Err("SDWA operand selection is not recompiled yet for this operation".into()),
         },
         Kind::Valu(op) if format.is_dpp16() || format.is_dpp8() => {
-            // VOP1/VOP2 DPP of operations with one 32- or 16-bit result and no carry-out.
+            // DPP (VOP1/VOP2, and gfx11's VOP3) of operations with one 32- or 16-bit result,
+            // carry-outs included.
             let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32 | super::valu::Out::U16 | super::valu::Out::F16));
-            if format.is_vop3() || !plain || super::valu::writes_carry(op) {
-                Err("DPP lane permutation is not recompiled yet for this encoding or operation".into())
-            } else {
+            if plain {
                 Ok(())
+            } else {
+                Err(format!("DPP lane permutation is not recompiled yet for {op:?}"))
             }
         }
         Kind::Valu(op) if super::wmma::is_wmma(op) => Ok(()),
@@ -34,9 +35,9 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             Some(_) => Ok(()),
             None => Err(format!("packed operation {op:?} is not recompiled yet")),
         },
+        Kind::Valu(op) if super::valu::indexes_vgprs(op) => Ok(()),
         Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32 | VOp::SwapB32) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
-        Kind::Vcmp { .. } | Kind::VcmpClass { .. } if format.is_dpp16() || format.is_dpp8() => Err("compares with DPP are not recompiled yet".into()),
         // Every number type (`Gen::vcmp`).
         Kind::Vcmp { .. } => Ok(()),
         Kind::VcmpClass { ty: Num::F16 | Num::F32 | Num::F64, .. } => Ok(()),

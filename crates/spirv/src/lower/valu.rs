@@ -50,7 +50,12 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | MulHiU32U24 | MulHiI32I24 | MadU32U24 | MadI32I24 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32
         | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
         | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
-        | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 => Out::U32,
+        | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32
+        | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16 | CvtPknormU16F16 | Dot2U32U16 | Dot4cI32I8 | MaxminI32 | MinmaxI32 | MaxminU32
+        | MinmaxU32 | CvtI32I16 | CvtU32U16 => Out::U32,
+        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CvtNormI16F16 | CvtNormU16F16 => Out::U16,
+        MaxminF16 | MinmaxF16 => Out::F16,
+        CvtOffF32I4 | Dot2F32F16 | Dot2cF32F16 | MaxminF32 | MinmaxF32 | MullitF32 => Out::F32,
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
         | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
         MadU32U16 | MadI32I16 => Out::U32,
@@ -72,6 +77,12 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | FrexpMantF64 | SqrtF64 | FractF64 => Out::F64,
         _ => return None,
     })
+}
+
+/// VGPR-indexed moves: M0 adds to the source and/or destination register number.
+pub(super) fn indexes_vgprs(op: VOp) -> bool {
+    use VOp::*;
+    matches!(op, MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32 | SwaprelB32)
 }
 
 /// Operations whose third source is a lane mask (VCC, or SRC2 in VOP3), not a lane value.
@@ -519,6 +530,9 @@ impl Gen {
             }
             _ => {}
         }
+        if indexes_vgprs(op) {
+            return self.indexed_move(st, op);
+        }
         let Some(out) = out_of(op) else { return Err(format!("internal: vector operation {op:?} admitted by `supports` without a lowering")) };
         if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64 | Out::F16) {
             return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
@@ -547,7 +561,7 @@ impl Gen {
             }
             // Two-address forms: accumulate into VDST, or take the literal constant K.
             match op {
-                FmacF32 | FmacF16 | FmacLegacyF32 => s[2] = g.rd_v(st.dst, lane)?,
+                FmacF32 | FmacF16 | FmacLegacyF32 | Dot2cF32F16 | Dot4cI32I8 => s[2] = g.rd_v(st.dst, lane)?,
                 FmamkF32 => {
                     s[2] = s[1];
                     s[1] = g.c32(st.inst.literal.unwrap_or(0));
@@ -601,27 +615,81 @@ impl Gen {
         Ok(())
     }
 
-    /// DPP16 and DPP8 (VOP1/VOP2 encodings), as `rdna_emu::valu::dpp` applies them: every
-    /// lane's src0 (modifiers applied) read from the lane the control selects, into the spare
-    /// row; returns the mask of lanes the instruction writes (all lanes for DPP8; for DPP16 the
-    /// row and bank masks, and lanes whose source is missing or disabled only with bound_ctrl,
-    /// which reads 0 there).
-    fn dpp_gather(&mut self, st: &Step, m: &Mods) -> Result<Word, String> {
+    /// `v_movrels/movreld/movrelsd/movrelsd_2_b32` and `v_swaprel_b32`, as the emulator runs
+    /// them: M0 (or for _2 and swaprel its bits [9:0] and [25:16]) added to the source and/or
+    /// destination register; each enabled lane moves (swaprel: exchanges) its own registers. An
+    /// index past v255 stops the run with [`crate::STATUS_VGPR_INDEX`] whatever EXEC is.
+    fn indexed_move(&mut self, st: &Step, op: VOp) -> Lowered {
+        use VOp::*;
+        let Src::Vgpr(s) = st.src[0] else { return Err("a VGPR-indexed move of a non-VGPR".into()) };
+        let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let m0 = self.rd_s(super::M0);
+        let two = matches!(op, Movrelsd2B32 | SwaprelB32);
+        let (src_off, dst_off) = if two {
+            let (m10, k16) = (self.c32(0x3ff), self.c32(16));
+            let lo = self.op(Op::BitwiseAnd, u, &[m0, m10]);
+            let hi = self.op(Op::ShiftRightLogical, u, &[m0, k16]);
+            (lo, self.op(Op::BitwiseAnd, u, &[hi, m10]))
+        } else {
+            (m0, m0)
+        };
+        let zero = self.c32(0);
+        let (src_off, dst_off) = match op {
+            MovrelsB32 => (src_off, zero),
+            MovreldB32 => (zero, dst_off),
+            _ => (src_off, dst_off),
+        };
+        // Register numbers in 64 bits (M0 is a whole u32), checked against the 256 registers.
+        let index = |g: &mut Gen, base: u16, off: Word| {
+            let b = g.c64(base as u64);
+            let o = g.op(Op::UConvert, u64t, &[off]);
+            g.op(Op::IAdd, u64t, &[b, o])
+        };
+        let (src, dst) = (index(self, s, src_off), index(self, st.dst, dst_off));
+        let limit = self.c64(256);
+        let bad_s = self.op(Op::UGreaterThanEqual, boolt, &[src, limit]);
+        let bad_d = self.op(Op::UGreaterThanEqual, boolt, &[dst, limit]);
+        let bad = self.op(Op::LogicalOr, boolt, &[bad_s, bad_d]);
+        self.if_then(bad, &mut |g: &mut Gen| g.fail(crate::STATUS_VGPR_INDEX));
+        // Kept inside the registers once the run has stopped.
+        let top = self.c64(255);
+        let clamp = |g: &mut Gen, x: Word| {
+            let x = g.gl(GLOp::UMin, u64t, &[x, top]);
+            g.op(Op::UConvert, u, &[x])
+        };
+        let (src, dst) = (clamp(self, src), clamp(self, dst));
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let x = g.rd_v_at(src, lane);
+            if op == SwaprelB32 {
+                let y = g.rd_v_at(dst, lane);
+                g.wr_v_at(src, lane, y);
+            }
+            g.wr_v_at(dst, lane, x);
+            Ok(())
+        })
+    }
+
+    /// DPP16 and DPP8 (VOP1/VOP2/VOPC encodings, and gfx11's VOP3 ones), as
+    /// `rdna_emu::valu::dpp` applies them: every lane's src0 (modifiers applied) read from the
+    /// lane the control selects, into the spare row; returns the mask of lanes the instruction
+    /// writes (all lanes for DPP8; for DPP16 the row and bank masks, and lanes whose source is
+    /// missing or disabled only with bound_ctrl, which reads 0 there). A lane that does not
+    /// read another's keeps its own src0 in the row, as in the emulator: a carry-out is
+    /// computed from it though the result is not written.
+    pub(super) fn dpp_gather(&mut self, st: &Step, m: &Mods) -> Result<Word, String> {
         if st.sw[0] != 1 || !matches!(st.src[0], Src::Vgpr(_)) {
             return Err("DPP on other than a 32-bit VGPR source is not recompiled".into());
         }
-        let raw = st.inst.raw;
+        // The DPP dword follows the first (VOP1/VOP2/VOPC) or the first two (VOP3, where the
+        // src0 field naming DPP8 with fetch-inactive is in the second).
+        let vop3 = st.inst.format.is_vop3();
+        let raw = if vop3 { (st.inst.ext as u64) << 32 } else { st.inst.raw };
+        let src0_field = if vop3 { (st.inst.raw >> 32) as u32 & 0x1ff } else { st.inst.raw as u32 & 0x1ff };
         let bits = |lo: u32, n: u32| ((raw >> lo) & ((1u64 << n) - 1)) as u32;
         let dpp8 = st.inst.format.is_dpp8();
-        let fi = if dpp8 { bits(0, 9) == rdna_isa::src::DPP8_FI as u32 } else { bits(50, 1) != 0 };
+        let fi = if dpp8 { src0_field == rdna_isa::src::DPP8_FI as u32 } else { bits(50, 1) != 0 };
         let (ctrl, bound_ctrl, bank_mask, row_mask) = (bits(40, 9), bits(51, 1) != 0, bits(56, 4), bits(60, 4));
         let lanes = self.lanes;
-        if !dpp8 && !matches!(ctrl, 0x000..=0x0ff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x140 | 0x141 | 0x150..=0x15f | 0x160..=0x16f) {
-            // No source lane: the emulator writes 0 with bound_ctrl, nothing without.
-            if !bound_ctrl {
-                return Ok(self.c64(0));
-            }
-        }
         let exec = self.exec();
         let spare = self.spare_row();
         self.mask_begin();
@@ -727,9 +795,18 @@ impl Gen {
             let from = g.sel(u, has, from, l);
             let live = if fi { tru } else { g.mask_bit(exec, from) };
             let ok = g.op(Op::LogicalAnd, boolt, &[has, live]);
+            // As the emulator: a disabled lane keeps its own src0; an enabled one reads its
+            // source lane's, or without one 0 (bound_ctrl, DPP8) or again its own.
             let v = g.vsrc(&st2, &m2, 0, from)?;
-            let z = c(g, 0);
-            let v = g.sel(u, ok, v, z);
+            let v = if dpp8 {
+                let z = c(g, 0);
+                g.sel(u, ok, v, z)
+            } else {
+                let mine = g.vsrc(&st2, &m2, 0, l)?;
+                let missing = if bound_ctrl { c(g, 0) } else { mine };
+                let v = g.sel(u, ok, v, missing);
+                g.sel(u, enabled, v, mine)
+            };
             g.wr_row(spare, l, v);
             let write = if bound_ctrl || dpp8 { enabled } else { g.op(Op::LogicalAnd, boolt, &[enabled, ok]) };
             g.mask_set(l, write);
