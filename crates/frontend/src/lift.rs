@@ -38,7 +38,7 @@ fn lifts_salu(op: Salu) -> bool {
             | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
             | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
             | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 | GetPc | SetPc | SwapPc | CallB64 | SetregB32
-            | SetregImm32B32 | BfmB64 | BrevB64 | Bitset0B64 | Bitset1B64 | QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64
+            | SetregImm32B32 | BfmB64 | BrevB64 | Bitset0B64 | Bitset1B64 | QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64 | BitreplicateB64 | Version
     )
 }
 
@@ -250,7 +250,24 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             let pc = l.b.code_address(text_offset + st.inst.len as u64);
             l.set64(d, pc);
         }
-        SetPc => {}
+        // s_version states the code's ISA version; it does nothing.
+        SetPc | Version => {}
+        // Each bit of the source twice, side by side: spread the bits to the even positions
+        // (halving the stride each step), then copy them one up.
+        BitreplicateB64 => {
+            let a = a32(l)?;
+            let mut x = l.op(Op::ZExt, &[a]);
+            for (shift, mask) in [(16u64, 0x0000_ffff_0000_ffffu64), (8, 0x00ff_00ff_00ff_00ff), (4, 0x0f0f_0f0f_0f0f_0f0f), (2, 0x3333_3333_3333_3333), (1, 0x5555_5555_5555_5555)] {
+                let (k, m) = (l.b.c64(shift), l.b.c64(mask));
+                let up = l.op(Op::Shl, &[x, k]);
+                let y = l.op(Op::Or, &[x, up]);
+                x = l.op(Op::And, &[y, m]);
+            }
+            let one = l.b.c64(1);
+            let up = l.op(Op::Shl, &[x, one]);
+            let r = l.op(Op::Or, &[x, up]);
+            l.set64(d, r);
+        }
         // Hardware registers other than MODE are only seen through s_getreg, which is not
         // recompiled; so writing them changes nothing a recompiled kernel can see (clang's
         // prologue sets FLAT_SCR_LO/HI).

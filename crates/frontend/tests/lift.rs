@@ -26,6 +26,9 @@ s_not_b32 s5, s1
 s_not_b64 s[4:5], s[2:3]
 s_brev_b32 s5, s1
 s_brev_b64 s[4:5], s[2:3]
+s_bitreplicate_b64_b32 s[4:5], s2
+s_bitreplicate_b64_b32 s[4:5], 0x80000001
+s_version 0x2006
 s_bcnt0_i32_b32 s5, s1
 s_bcnt1_i32_b32 s5, s1
 s_bcnt0_i32_b64 s5, s[2:3]

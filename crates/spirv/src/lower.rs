@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use rdna_emu::program::{Program, Src, Step};
-use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, MemKind, Num};
+use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, MemKind, Num, Salu, VOp};
 use rdna_frontend::{kernel_flow, Cfg, Exit, FlowError, Site};
 use rdna_hsa::{CodeObject, Kernel, SgprInput};
 use rdna_isa::{Field, Format};
@@ -1693,6 +1693,117 @@ impl Gen {
     }
 
 
+    /// `s_movrels/movreld_b32/b64` and `s_movrelsd_2_b32`, as the emulator runs them: the low
+    /// 16 bits of M0 (for _2, its fields [9:0] and [25:16]) added to the source and/or
+    /// destination SGPR number; a source past s127 reads 0, a destination past it (or NULL)
+    /// is not written.
+    fn sgpr_indexed_move(&mut self, st: &Step, op: Salu) -> Lowered {
+        use Salu::*;
+        let Src::Sgpr(r) = st.src[0] else {
+            return match op {
+                MovreldB32 | MovreldB64 => self.sgpr_indexed_write(st, op),
+                _ => Err("s_movrels of a non-register source".into()),
+            };
+        };
+        if matches!(op, MovreldB32 | MovreldB64) {
+            return self.sgpr_indexed_write(st, op);
+        }
+        let u = self.t.u32;
+        let m0 = self.rd_s(M0);
+        let (src_off, dst_off) = if op == Movrelsd2B32 {
+            let (m10, k16) = (self.c32(0x3ff), self.c32(16));
+            let lo = self.b.bitwise_and(u, None, m0, m10).unwrap();
+            let hi = self.b.shift_right_logical(u, None, m0, k16).unwrap();
+            (lo, Some(self.b.bitwise_and(u, None, hi, m10).unwrap()))
+        } else {
+            let m16 = self.c32(0xffff);
+            (self.b.bitwise_and(u, None, m0, m16).unwrap(), None)
+        };
+        // The register number wraps at 16 bits; the second word of a pair is the next one.
+        let words = if op == MovrelsB64 { 2 } else { 1 };
+        let base = self.c32(r as u32);
+        let first = self.b.i_add(u, None, base, src_off).unwrap();
+        let m16 = self.c32(0xffff);
+        let first = self.b.bitwise_and(u, None, first, m16).unwrap();
+        let mut vals = Vec::new();
+        for k in 0..words {
+            let kk = self.c32(k);
+            let at = self.b.i_add(u, None, first, kk).unwrap();
+            vals.push(self.rd_s_at(at));
+        }
+        match dst_off {
+            None => {
+                for (k, v) in vals.into_iter().enumerate() {
+                    self.wr_s(st.dst + k as u16, v);
+                }
+            }
+            Some(off) => {
+                let base = self.c32(st.dst as u32);
+                let at = self.b.i_add(u, None, base, off).unwrap();
+                self.wr_s_at(at, vals[0]);
+            }
+        }
+        Ok(())
+    }
+
+    /// `s_movreld_b32/b64`: the source written to SDST + M0[15:0] (each word guarded).
+    fn sgpr_indexed_write(&mut self, st: &Step, op: Salu) -> Lowered {
+        let u = self.t.u32;
+        let words = if op == Salu::MovreldB64 { 2 } else { 1 };
+        let v = if words == 2 { Some(self.src64(st.src[0], None)?) } else { None };
+        let vals = match v {
+            Some(v) => {
+                let (lo, hi) = self.split64(v);
+                vec![lo, hi]
+            }
+            None => vec![self.src32(st.src[0], None)?],
+        };
+        let m0 = self.rd_s(M0);
+        let m16 = self.c32(0xffff);
+        let off = self.b.bitwise_and(u, None, m0, m16).unwrap();
+        let base = self.c32(st.dst as u32);
+        let at = self.b.i_add(u, None, base, off).unwrap();
+        let at = self.b.bitwise_and(u, None, at, m16).unwrap();
+        // A 64-bit write whose first register is NULL writes neither word.
+        let null = self.c32(NULL as u32);
+        let first_null = self.b.i_equal(self.t.bool, None, at, null).unwrap();
+        for (k, v) in vals.into_iter().enumerate() {
+            let kk = self.c32(k as u32);
+            let r = self.b.i_add(u, None, at, kk).unwrap();
+            let keep = self.rd_s_at(r);
+            let v = if words == 2 { self.b.select(u, None, first_null, keep, v).unwrap() } else { v };
+            self.wr_s_at(r, v);
+        }
+        Ok(())
+    }
+
+    /// The SGPR whose number is the value `r` (a u32): 0 past s127.
+    fn rd_s_at(&mut self, r: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let top = self.c32(127);
+        let inside = self.b.u_less_than_equal(boolt, None, r, top).unwrap();
+        let at = self.gl(spirv::GLOp::UMin, u, &[r, top]);
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [at]).unwrap();
+        let v = self.b.load(u, None, p, None, []).unwrap();
+        let z = self.c32(0);
+        self.b.select(u, None, inside, v, z).unwrap()
+    }
+
+    /// Writes the SGPR whose number is the value `r` (a u32), unless it is past s127 or NULL.
+    fn wr_s_at(&mut self, r: Word, v: Word) {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let top = self.c32(127);
+        let inside = self.b.u_less_than_equal(boolt, None, r, top).unwrap();
+        let null = self.c32(NULL as u32);
+        let not_null = self.b.i_not_equal(boolt, None, r, null).unwrap();
+        let ok = self.b.logical_and(boolt, None, inside, not_null).unwrap();
+        let at = self.gl(spirv::GLOp::UMin, u, &[r, top]);
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [at]).unwrap();
+        let old = self.b.load(u, None, p, None, []).unwrap();
+        let v = self.b.select(u, None, ok, v, old).unwrap();
+        self.b.store(p, v, None, []).unwrap();
+    }
+
     fn branch_cond(&mut self, c: BranchIf) -> Word {
         let z = self.c64(0);
         match c {
@@ -1727,7 +1838,10 @@ impl Gen {
             // Several waves: cut there by `dispatch_loop`; one wave has nothing to wait for.
             Kind::Barrier => Ok(()),
             Kind::Ds(k) => self.ds(st, k),
+            // Hints and exception-state clears with no effect a kernel can see (as in the emulator).
+            Kind::Valu(VOp::Nop | VOp::Pipeflush | VOp::Clrexcp) => Ok(()),
             Kind::Valu(op) => self.valu(st, op),
+            Kind::Salu(op @ (Salu::MovrelsB32 | Salu::MovrelsB64 | Salu::MovreldB32 | Salu::MovreldB64 | Salu::Movrelsd2B32)) => self.sgpr_indexed_move(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),

@@ -4,7 +4,7 @@
 //! operands (op_sel, clamp on integers, d16, a message other than MSG_DEALLOC_VGPRS) are made
 //! by the lowering itself.
 
-use rdna_emu::sem::{Atomic, DsKind, Kind, MemKind, Num, VOp};
+use rdna_emu::sem::{Atomic, DsKind, Kind, MemKind, Num, Salu, VOp};
 use rdna_isa::Format;
 
 /// `Ok` when instructions of this kind in this encoding are lowered; else why not.
@@ -14,6 +14,8 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Ds(k) => ds(k),
         Kind::Smem(_) => Ok(()),
         Kind::Salu(_) if rdna_frontend::lift::lifts(kind) => Ok(()),
+        Kind::Salu(Salu::MovrelsB32 | Salu::MovrelsB64 | Salu::MovreldB32 | Salu::MovreldB64 | Salu::Movrelsd2B32) => Ok(()),
+        Kind::Valu(VOp::Nop | VOp::Pipeflush | VOp::Clrexcp) => Ok(()),
         Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
         Kind::Valu(op) if format.is_sdwa() => match super::valu::out_of(op) {
             // VOP1/VOP2 SDWA of operations with a 32-bit (or 16-bit) result.
