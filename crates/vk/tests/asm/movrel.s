@@ -1,6 +1,7 @@
 // No-op hints first (v_nop, v_pipeflush, v_clrexcp, s_version); then VGPR-indexed moves:
-// M0 (or its two 10-bit fields) offsets the source, the destination or both; a swap of two indexed registers; an index computed from data (the same in every lane
-// of the wave); and partial EXEC. out[64 lane + k].
+// M0 (or its two 10-bit fields) offsets the source, the destination or both; a swap of two
+// indexed registers; an index computed from data (the same in every lane of the wave); and
+// partial EXEC. out[64 lane + k].
 // Code only: the test wraps it in a kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
     v_nop
