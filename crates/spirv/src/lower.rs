@@ -1843,6 +1843,7 @@ impl Gen {
             Kind::Valu(op) => self.valu(st, op),
             Kind::Salu(op @ (Salu::MovrelsB32 | Salu::MovrelsB64 | Salu::MovreldB32 | Salu::MovreldB64 | Salu::Movrelsd2B32)) => self.sgpr_indexed_move(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
+            Kind::Mem(MemKind::Addtid { store }) => self.global_addtid(st, store),
             Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             // Lifted into IR regions by `dispatch_loop`.
@@ -2033,6 +2034,32 @@ impl Gen {
         let lo = self.b.i_mul(u64t, None, l, per).unwrap();
         let base = self.b.i_add(u64t, None, self.scratch_base, lo).unwrap();
         self.b.i_add(u64t, None, base, a64).unwrap()
+    }
+
+    /// `global_load/store_dword_addtid`: SADDR (or 0 for NULL) + offset + 4 × lane, one
+    /// dword per enabled lane, as the emulator runs them.
+    fn global_addtid(&mut self, st: &Step, store: bool) -> Lowered {
+        let raw = st.inst.raw;
+        let u64t = self.t.u64;
+        let saddr = st.inst.field(Field::Saddr);
+        let base = if saddr == NULL { self.c64(0) } else { self.rd_s64(saddr) };
+        let offset = self.c64((((raw & 0xfff) << 20) as u32 as i32 >> 20) as i64 as u64);
+        let base = self.b.i_add(u64t, None, base, offset).unwrap();
+        let reg = (if store { raw >> 40 } else { raw >> 56 } & 0xff) as u16;
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let l = g.b.u_convert(u64t, None, lane).unwrap();
+            let four = g.c64(4);
+            let at = g.b.i_mul(u64t, None, l, four).unwrap();
+            let a = g.b.i_add(u64t, None, base, at).unwrap();
+            if store {
+                let v = g.rd_v(reg, lane)?;
+                g.store_global(a, v);
+                Ok(())
+            } else {
+                let v = g.load_global(a);
+                g.wr_v(reg, lane, v)
+            }
+        })
     }
 
     fn load_global(&mut self, addr: Word) -> Word {

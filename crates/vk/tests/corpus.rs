@@ -218,7 +218,7 @@ amdhsa.kernels:
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus.
 #[test]

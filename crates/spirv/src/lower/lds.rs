@@ -371,6 +371,25 @@ impl Gen {
                 })
             }
             DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => self.lane_permute(k, addr_r, d0, vdst, offset),
+            // M0[15:0] + offset + 4 × lane: one dword per lane, no address VGPR.
+            DsKind::ReadAddtid | DsKind::WriteAddtid => {
+                let m0 = self.m0_base(offset);
+                self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                    let four = g.c32(4);
+                    let at = g.op(Op::IMul, g.t.u32, &[lane, four]);
+                    let a = g.op(Op::IAdd, g.t.u32, &[m0, at]);
+                    g.lds_check(a, 4);
+                    if k == DsKind::ReadAddtid {
+                        let v = g.lds_read32(a);
+                        g.wr_v(vdst, lane, v)
+                    } else {
+                        let v = g.rd_v(d0, lane)?;
+                        g.lds_write(a, v, 4);
+                        Ok(())
+                    }
+                })
+            }
+            DsKind::Append | DsKind::Consume => self.append(k == DsKind::Append, offset, vdst),
             other => Err(format!("internal: LDS operation {other:?} admitted by `supports` without a lowering")),
         }
     }
@@ -578,6 +597,51 @@ impl Gen {
         self.b.branch_conditional(taken, merge, header, []).unwrap();
         self.b.begin_block(Some(merge)).unwrap();
         self.subgroup_barrier();
+    }
+
+    /// M0[15:0] + `offset` (wrapping), the base of the M0-addressed DS forms.
+    fn m0_base(&mut self, offset: u32) -> Word {
+        let u = self.t.u32;
+        let m0 = self.rd_s(super::M0);
+        let (m16, o) = (self.c32(0xffff), self.c32(offset));
+        let m0 = self.op(Op::BitwiseAnd, u, &[m0, m16]);
+        self.op(Op::IAdd, u, &[m0, o])
+    }
+
+    /// `ds_append` / `ds_consume`, as the emulator runs them: one add (subtract) of the
+    /// number of enabled lanes to the dword at M0[15:0] + offset, for the whole wave; every
+    /// enabled lane gets the value from before. Subgroup model: under the workgroup's LDS lock
+    /// (as the other LDS atomics), every lane reads, then lane 0 writes.
+    fn append(&mut self, add: bool, offset: u32, vdst: u16) -> Lowered {
+        let u = self.t.u32;
+        let a = self.m0_base(offset);
+        let exec = self.exec();
+        let (lo, hi) = self.split64(exec);
+        let (lo, hi) = (self.op(Op::BitCount, u, &[lo]), self.op(Op::BitCount, u, &[hi]));
+        let count = self.op(Op::IAdd, u, &[lo, hi]);
+        let me = self.own_lane;
+        let shared = me.is_some() && self.waves > 1;
+        if let (Some(me), true) = (me, shared) {
+            self.lds_lock(me, true);
+        }
+        self.lds_check(a, 4);
+        let old = self.lds_read32(a);
+        let new = self.op(if add { Op::IAdd } else { Op::ISub }, u, &[old, count]);
+        match me {
+            Some(me) => {
+                self.subgroup_barrier();
+                let z = self.c32(0);
+                let lane0 = self.op(Op::IEqual, self.t.bool, &[me, z]);
+                self.if_then(lane0, &mut |g: &mut Gen| g.lds_write(a, new, 4));
+                if shared {
+                    self.lds_lock(me, false);
+                } else {
+                    self.subgroup_barrier();
+                }
+            }
+            None => self.lds_write(a, new, 4),
+        }
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| g.wr_v(vdst, lane, old))
     }
 
     /// ADDR + offset for one lane (wrapping, as the emulator computes it).

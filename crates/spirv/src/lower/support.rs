@@ -44,6 +44,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Vcmp { .. } => Ok(()),
         Kind::VcmpClass { ty: Num::F16 | Num::F32 | Num::F64, .. } => Ok(()),
         Kind::VcmpClass { ty, .. } => Err(format!("{ty:?} class compares are not recompiled yet")),
+        Kind::Mem(MemKind::Addtid { .. }) if format == Format::Global => Ok(()),
         Kind::Mem(k) if format == Format::Global => global(k),
         Kind::Mem(k @ MemKind::Atomic { .. }) if format == Format::Mubuf => global(k),
         Kind::Mem(k) if matches!(format, Format::Scratch | Format::Mubuf) => match k {
@@ -63,7 +64,7 @@ fn integer_atomic(op: Atomic) -> bool {
 fn ds(k: DsKind) -> Result<(), String> {
     match k {
         DsKind::Nop | DsKind::Read { .. } | DsKind::Write { .. } | DsKind::Read2 { .. } | DsKind::Write2 { .. } => Ok(()),
-        DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => Ok(()),
+        DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute | DsKind::ReadAddtid | DsKind::WriteAddtid | DsKind::Append | DsKind::Consume => Ok(()),
         DsKind::Atomic { op, .. } | DsKind::CmpStore { op, .. } if integer_atomic(op) => Ok(()),
         DsKind::Atomic { op: Atomic::FAdd, x2: false, .. } => Ok(()),
         DsKind::Atomic { op: Atomic::FMin | Atomic::FMax | Atomic::FCmpSwap, .. } | DsKind::CmpStore { op: Atomic::FCmpSwap, .. } => Ok(()),
