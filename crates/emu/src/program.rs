@@ -93,11 +93,12 @@ impl Step {
     pub fn hex_words(&self) -> String {
         let i = &self.inst;
         let n = (i.len as usize / 4).max(1);
+        // The encoding's own dwords (one or two), then any extra ones, then the literal.
+        let body = (n - i.literal.is_some() as usize).max(1);
         let mut w = vec![i.raw as u32];
-        if n >= 2 {
+        if body >= 2 {
             w.push((i.raw >> 32) as u32);
         }
-        let body = n - i.literal.is_some() as usize;
         // Dwords between the first two and the literal: the gfx11 VOP3 DPP word or MIMG NSA words.
         let mut extra = std::iter::once(i.ext).chain(i.nsa);
         while w.len() < body {

@@ -163,3 +163,12 @@ fn a_diamond_puts_its_join_after_a_breakable_block() {
     ];
     assert_eq!(tree, vec![want]);
 }
+
+/// A site's dwords are the instruction's as llvm-mc-19 encodes them: a one-dword encoding
+/// with a literal is two dwords, a two-dword one with a literal three.
+#[test]
+fn site_dwords_follow_the_encoding() {
+    let p = program("v_fmamk_f16 v10, v7, 0x3e00, v8\n v_add3_u32 v1, v2, v3, 0x12345\n v_mov_b32 v1, v2\n s_endpgm");
+    let words: Vec<String> = p.steps.iter().map(|s| s.hex_words()).collect();
+    assert_eq!(words[..3], ["6E141107 00003E00", "D76D0001 03FE0702 00012345", "7E020302"]);
+}

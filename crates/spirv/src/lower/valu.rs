@@ -59,7 +59,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
         | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
         MadU32U16 | MadI32I16 => Out::U32,
-        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | FmamkF16 | FmaakF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16
         | CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16
         | CvtF16U16 | CvtF16I16 => Out::F16,
         CvtU16F16 | CvtI16F16 | FrexpExpI16F16 => Out::U16,
@@ -562,11 +562,11 @@ impl Gen {
             // Two-address forms: accumulate into VDST, or take the literal constant K.
             match op {
                 FmacF32 | FmacF16 | FmacLegacyF32 | Dot2cF32F16 | Dot4cI32I8 => s[2] = g.rd_v(st.dst, lane)?,
-                FmamkF32 => {
+                FmamkF32 | FmamkF16 => {
                     s[2] = s[1];
                     s[1] = g.c32(st.inst.literal.unwrap_or(0));
                 }
-                FmaakF32 => s[2] = g.c32(st.inst.literal.unwrap_or(0)),
+                FmaakF32 | FmaakF16 => s[2] = g.c32(st.inst.literal.unwrap_or(0)),
                 _ => {}
             }
             let r = g.lane_op(op, s, mask_in, lane)?;
@@ -1032,7 +1032,7 @@ impl Gen {
                 let q = self.op(Op::BitwiseOr, u64t, &[a, quiet]);
                 self.sel(u64t, nan, q, r)
             }
-            FmaF16 | FmacF16 => {
+            FmaF16 | FmacF16 | FmamkF16 | FmaakF16 => {
                 let (x, y, z) = (self.f16_to_f32(a), self.f16_to_f32(b), self.f16_to_f32(c));
                 self.fma16(x, y, z)
             }

@@ -1,8 +1,10 @@
 // Dot products (VOP3P, and the accumulating VOP2 forms with DPP), packing conversions in
-// SDWA and DPP forms, on whole random words and on moderate f16 values. One result per
-// operation: out[64 lane + k]. The recompiler's results are compared with the emulator's.
+// SDWA and DPP forms and f16 fma with a literal (v_fmamk/fmaak_f16), on whole random words
+// and on moderate f16 values. One result per operation: out[64 lane + k]. The recompiler's
+// results are compared with the emulator's.
 // Code only: the test wraps it in a kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
+    v_xor_b32 v4, v1, v3
     v_cvt_f32_i32 v7, v2
     v_mul_f32 v7, 0x38000000, v7
     v_cvt_f16_f32 v7, v7
@@ -37,4 +39,10 @@
     global_store_dword v5, v10, s[2:3] offset:36
     v_cvt_pk_u8_f32 v10, v8, 2, v3
     global_store_dword v5, v10, s[2:3] offset:40
+    v_mov_b32 v10, v4
+    v_fmamk_f16 v10, v7, 0x3e00, v8
+    global_store_dword v5, v10, s[2:3] offset:44
+    v_mov_b32 v10, v4
+    v_fmaak_f16 v10, v7, v8, 0xc100
+    global_store_dword v5, v10, s[2:3] offset:48
     s_endpgm
