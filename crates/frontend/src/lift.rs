@@ -675,7 +675,7 @@ fn writes_carry(op: VOp) -> bool {
 }
 
 fn reads_mask(op: VOp) -> bool {
-    matches!(op, VOp::CndmaskB32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32)
+    matches!(op, VOp::CndmaskB32 | VOp::CndmaskB16 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32)
 }
 
 /// Whether [`vector_op`] defines this operation.
@@ -698,14 +698,14 @@ pub fn defines_vector_op(op: VOp) -> bool {
             MadU32U16 | MadI32I16 | CvtF32F16 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32 | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16
                 | CvtPknormU16F16 | CvtOffF32I4 | Dot2U32U16 | Dot2I32I16 | Dot4I32I8 | Dot4cI32I8 | Dot4U32U8 | Dot8I32I4 | Dot8U32U4
                 | Dot2F32F16 | Dot2cF32F16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | MaxminF32 | MinmaxF32 | CvtI32I16 | CvtU32U16
-                | MullitF32
+                | MullitF32 | CvtPkI16F32 | CvtPkU16F32
         )
 }
 
 /// The lifted operations with an f16 result (written as [`u16_result`]'s are).
 pub fn f16_result(op: VOp) -> bool {
     use VOp::*;
-    matches!(op, AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 | CvtF16F32 | MaxminF16 | MinmaxF16)
+    matches!(op, AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 | CvtF16F32 | MaxminF16 | MinmaxF16 | Dot2F16F16)
 }
 
 /// The lifted operations with a 16-bit result of either kind.
@@ -720,7 +720,7 @@ pub fn u16_result(op: VOp) -> bool {
     matches!(
         op,
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
-            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 | SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16
+            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 | SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16
             | CvtNormI16F16 | CvtNormU16F16
     )
 }
@@ -1345,6 +1345,40 @@ pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> R
             let x = l.op(first, &[x, y]);
             let x = l.op(second, &[x, z]);
             l.op(Op::F32ToHalf, &[x])
+        }
+        CndmaskB16 => l.op(Op::Select, &[cin()?, b()?, a]),
+        // Truncated to an integer, saturated to 16 bits (NaN: 0), packed low then high.
+        CvtPkI16F32 | CvtPkU16F32 => {
+            let signed = op == CvtPkI16F32;
+            let (lo, hi) = if signed { (k(&mut l, -32768i32 as u32), k(&mut l, 32767)) } else { (k(&mut l, 0), k(&mut l, 0xffff)) };
+            let sat = |l: &mut Lifter, v: Value| {
+                let v = l.op(if signed { Op::FToS } else { Op::FToU }, &[v]);
+                if signed {
+                    let v = min_max(l, Op::SGt, v, lo);
+                    min_max(l, Op::SLt, v, hi)
+                } else {
+                    min_max(l, Op::ULt, v, hi)
+                }
+            };
+            let x = sat(&mut l, a);
+            let y = b()?;
+            let y = sat(&mut l, y);
+            pack16(&mut l, x, y)
+        }
+        // In half precision: c + lo·lo rounded to f16, then + hi·hi rounded again.
+        Dot2F16F16 => {
+            let y = b()?;
+            let k16 = k(&mut l, 16);
+            let (ah, bh) = (l.op(Op::LShr, &[a, k16]), l.op(Op::LShr, &[y, k16]));
+            let cc = c()?;
+            let [al, bl, ah, bh, cc] = [a, y, ah, bh, cc].map(|v| l.op(Op::HalfToF32, &[v]));
+            let lo = l.op(Op::FMul, &[al, bl]);
+            let t = l.op(Op::FAdd, &[cc, lo]);
+            let t = l.op(Op::F32ToHalf, &[t]);
+            let t = l.op(Op::HalfToF32, &[t]);
+            let hi = l.op(Op::FMul, &[ah, bh]);
+            let t = l.op(Op::FAdd, &[t, hi]);
+            l.op(Op::F32ToHalf, &[t])
         }
         CvtI32I16 => s16(&mut l, a),
         CvtU32U16 => u16v(&mut l, a),

@@ -651,7 +651,8 @@ fn packing_conversions_and_dot_products_match_the_emulator() {
     check_lanes(PACKING, false);
 }
 
-/// gfx11's three-operand min/max, 16-bit logic and 16-to-32-bit conversions.
+/// gfx11's three-operand min/max, 16-bit logic and selects, 16-to-32-bit conversions, f32 to
+/// saturated 16-bit pairs and the f16 dot product.
 #[test]
 fn gfx11_min_max_and_16_bit_operations_match_the_emulator() {
     check_lanes_on(
@@ -670,6 +671,11 @@ v_and_b16 v5, v1, v2
 v_or_b16 v5, v1, v2
 v_xor_b16 v5, v1, v2
 v_not_b16 v5, v1
+v_cndmask_b16 v5, v1, v2, s4
+v_cndmask_b16 v5, v1, v2, vcc_lo
+v_cvt_pk_i16_f32 v5, v1, v2
+v_cvt_pk_u16_f32 v5, v1, v2
+v_dot2_f16_f16 v5, v1, v2, v3
 ",
         false,
     );

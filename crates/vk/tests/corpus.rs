@@ -220,10 +220,12 @@ amdhsa.kernels:
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
 const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append"];
 
-/// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus.
+/// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus;
+/// every kernel runs, and the failures are reported together.
 #[test]
 fn hand_written_kernels_match_the_emulator() {
     let dev = Device::open().unwrap();
+    let mut failures = Vec::new();
     for name in HAND_WRITTEN {
         let co = asm_kernel(name);
         let k = &co.kernels[0];
@@ -236,12 +238,23 @@ fn hand_written_kernels_match_the_emulator() {
         let data = rdna_testkit::buffer_data(k, 7);
         let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
         let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
-        let out = run_job(&dev, &job).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = match run_job(&dev, &job) {
+            Ok(out) => out,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
         let differ = differences(&out.buffers, &mem);
-        assert!(differ.is_empty(), "{name}: {}", differ.join("\n"));
+        if !differ.is_empty() {
+            failures.push(format!("{name}: {}", differ.join("\n")));
+        }
         // The results are not all zero (the kernel ran and stored).
-        assert!(out.buffers[1].iter().any(|&b| b != 0), "{name}: nothing stored");
+        if out.buffers[1].iter().all(|&b| b == 0) {
+            failures.push(format!("{name}: nothing stored"));
+        }
     }
+    assert!(failures.is_empty(), "{} of {} hand-written kernels fail:\n{}", failures.len(), HAND_WRITTEN.len(), failures.join("\n"));
 }
 
 /// A callee that returns past its return point (`tests/asm/stray_return.s`): the emulator goes

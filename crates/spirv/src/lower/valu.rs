@@ -52,9 +52,9 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32
         | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16 | CvtPknormU16F16 | Dot2U32U16 | Dot4cI32I8 | MaxminI32 | MinmaxI32 | MaxminU32
-        | MinmaxU32 | CvtI32I16 | CvtU32U16 => Out::U32,
-        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CvtNormI16F16 | CvtNormU16F16 => Out::U16,
-        MaxminF16 | MinmaxF16 => Out::F16,
+        | MinmaxU32 | CvtI32I16 | CvtU32U16 | CvtPkI16F32 | CvtPkU16F32 => Out::U32,
+        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16 | CvtNormI16F16 | CvtNormU16F16 => Out::U16,
+        MaxminF16 | MinmaxF16 | Dot2F16F16 => Out::F16,
         CvtOffF32I4 | Dot2F32F16 | Dot2cF32F16 | MaxminF32 | MinmaxF32 | MullitF32 => Out::F32,
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
         | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
@@ -88,7 +88,7 @@ pub(super) fn indexes_vgprs(op: VOp) -> bool {
 /// Operations whose third source is a lane mask (VCC, or SRC2 in VOP3), not a lane value.
 pub(super) fn reads_mask(op: VOp) -> bool {
     use VOp::*;
-    matches!(op, CndmaskB32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32)
+    matches!(op, CndmaskB32 | CndmaskB16 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32)
 }
 
 pub(super) fn writes_carry(op: VOp) -> bool {

@@ -1,7 +1,8 @@
 // Dot products (VOP3P, and the accumulating VOP2 forms with DPP), packing conversions in
 // SDWA and DPP forms and f16 fma with a literal (v_fmamk/fmaak_f16), on whole random words
-// and on moderate f16 values. One result per operation: out[64 lane + k]. The recompiler's
-// results are compared with the emulator's.
+// and on moderate float values (an arithmetic NaN's payload differs between devices). One
+// result per operation: out[64 lane + k]. The recompiler's results are compared with the
+// emulator's.
 // Code only: the test wraps it in a kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
     v_xor_b32 v4, v1, v3
@@ -21,7 +22,9 @@
     global_store_dword v5, v10, s[2:3] offset:8
     v_dot8_u32_u4 v10, v1, v2, v3
     global_store_dword v5, v10, s[2:3] offset:12
-    v_dot2_f32_f16 v10, v7, v8, v3
+    v_cvt_f32_i32 v9, v1
+    v_mul_f32 v9, 0x30000000, v9
+    v_dot2_f32_f16 v10, v7, v8, v9
     global_store_dword v5, v10, s[2:3] offset:16
     v_mov_b32 v10, v3
     v_dot4c_i32_i8_dpp v10, v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
