@@ -3,7 +3,7 @@
 // the M0-addressed LDS forms: ds_write/read_addtid_b32 (M0[15:0] + offset + 4 × lane; each
 // wave its own 128 bytes, read back shifted by a lane across the barrier), and ds_append /
 // ds_consume under partial EXEC on a counter per wave (so that the waves' order does not
-// matter), with the first counter's final value. out[64 lane + k].
+// matter), with the wave's counter's final value. out[64 lane + k].
 // Code only: the test wraps it in a kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
     v_readfirstlane_b32 s10, v0
@@ -34,7 +34,7 @@
     ds_consume v14 offset:0
     s_mov_b32 exec_lo, s13
     s_waitcnt lgkmcnt(0)
-    v_mov_b32 v15, 0
+    v_mov_b32 v15, s12
     ds_read_b32 v15, v15 offset:0x400
     s_waitcnt lgkmcnt(0)
     global_store_dword v5, v12, s[2:3] offset:8
