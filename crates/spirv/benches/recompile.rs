@@ -2,9 +2,13 @@
 //! per kernel of the test corpus (gfx1030 and gfx1100, wave32 and wave64), on one core. Reports
 //! the median and worst kernel, the cost per 1,000 instructions, how it grows with kernel size,
 //! and, as a peer measured in the same run, `spirv-val` checking the same modules.
-//! Run with `cargo bench -p rdna-spirv` (needs clang-19, ld.lld-19 and spirv-val).
+//! Run with `cargo bench -p rdna-spirv` (needs clang-19, ld.lld-19 and spirv-val). The
+//! allocator is the `rdna` binary's (mimalloc), so the figures are the command's.
 
 use std::process::Command;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::{Duration, Instant};
 
 struct Row {
