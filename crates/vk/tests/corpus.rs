@@ -266,12 +266,7 @@ fn a_return_to_an_unknown_address_stops_the_run() {
     let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
     rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
     assert_eq!(mem.contents("b1").unwrap()[..4], 7u32.to_le_bytes(), "the emulator skips the branch after the call");
-    let dev = Device::open().unwrap();
-    let data = rdna_testkit::buffer_data(k, 1);
-    let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
-    let (grid, wg) = rdna_testkit::plain_grid(k);
-    let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
-    let e = run_job(&dev, &job).err().expect("the recompiled run must stop");
+    let e = recompiled_run_error(&co);
     assert!(e.contains("return point"), "{e}");
 }
 
@@ -284,11 +279,18 @@ fn a_vgpr_index_past_v255_stops_the_run() {
     let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
     let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
     assert!(e.to_string().contains("out of range"), "{e}");
+    let e = recompiled_run_error(&co);
+    assert!(e.contains("past v255"), "{e}");
+}
+
+/// Runs the code object's kernel recompiled, with the inputs seed 1 gives, on the machine's
+/// device; the error that stopped it (the run must stop).
+fn recompiled_run_error(co: &rdna_hsa::CodeObject) -> String {
+    let k = &co.kernels[0];
     let dev = Device::open().unwrap();
     let data = rdna_testkit::buffer_data(k, 1);
     let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
     let (grid, wg) = rdna_testkit::plain_grid(k);
-    let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
-    let e = run_job(&dev, &job).err().expect("the recompiled run must stop");
-    assert!(e.contains("past v255"), "{e}");
+    let job = Job { code: co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
+    run_job(&dev, &job).err().expect("the recompiled run must stop")
 }
