@@ -378,8 +378,20 @@ pub fn classify(inst: &Inst) -> Kind {
     if inst.format == Format::Vopd {
         return Kind::Vopd;
     }
+    // Classifying goes by name (string matching); a kernel repeats few mnemonics, so each
+    // thread remembers what each opcode-table entry's name in each format and generation is.
+    type Key = (rdna_isa::Generation, usize, usize, Format);
+    thread_local! {
+        static KNOWN: std::cell::RefCell<rustc_hash::FxHashMap<Key, Kind>> = Default::default();
+    }
+    let key = (inst.gen, inst.entry.name.as_ptr() as usize, inst.entry.name.len(), inst.format);
+    if let Some(k) = KNOWN.with(|m| m.borrow().get(&key).copied()) {
+        return k;
+    }
     // gfx11 swapped the operands of the LDS compare-store (DATA0 is the new value): CmpStore.
-    classify_in(inst.gen, base_name(inst.entry.name), inst.format)
+    let k = classify_in(inst.gen, base_name(inst.entry.name), inst.format);
+    KNOWN.with(|m| m.borrow_mut().insert(key, k));
+    k
 }
 
 /// What an operation (by name without encoding suffix) does in a generation.

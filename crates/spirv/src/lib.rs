@@ -28,6 +28,7 @@
 //!
 //! What is not lowered yet is reported, every site at once, with its PC, text and reason.
 
+mod emit;
 mod lower;
 
 use rdna_frontend::{CfgError, Site};

@@ -12,8 +12,8 @@ use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, MemKind, Num, Salu, VOp};
 use rdna_frontend::{kernel_flow, Cfg, Exit, FlowError, Site};
 use rdna_hsa::{CodeObject, Kernel, SgprInput};
 use rdna_isa::{Field, Format};
-use rspirv::binary::Assemble;
-use rspirv::dr::{Builder, Operand};
+use crate::emit::Builder;
+use rspirv::dr::Operand;
 use rspirv::spirv::{self, Capability, StorageClass, Word};
 
 use crate::{Compiled, RecompileError, WaveModel};
@@ -81,7 +81,7 @@ pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynami
     // block's lane loops, the scheduler's passes over the waves).
     let iteration_margin = (lds_bytes as u32).div_ceil(64) + waves * (lanes + 4) + (g.max_block_loops + 2) * lanes + 8;
     let wave_bytes = g.wave_bytes();
-    let words = g.b.module().assemble();
+    let words = g.b.assemble();
     let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
     Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, uses_image })
 }
@@ -2141,10 +2141,7 @@ impl Gen {
             Or => O::AtomicOr,
             _ => O::AtomicXor,
         };
-        let id = self.b.id();
-        let inst = rspirv::dr::Instruction::new(code, Some(ty), Some(id), vec![Operand::IdRef(p), Operand::IdRef(scope), Operand::IdRef(relaxed), Operand::IdRef(data)]);
-        self.b.insert_into_block(rspirv::dr::InsertPoint::End, inst).unwrap();
-        Ok(id)
+        Ok(self.b.value(code, ty, None, &[p, scope, relaxed, data]))
     }
 
     /// Pointer type to one byte of device memory (declaring 8-bit storage on first use).

@@ -12,7 +12,7 @@
 use rdna_emu::program::{Src, Step};
 use rdna_emu::sem::VOp;
 use rdna_emu::valu::{mods, sign_bit, Mods};
-use rspirv::dr::{InsertPoint, Instruction, Operand};
+use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, GLOp, Op, Word};
 
 use super::{Gen, Lowered};
@@ -99,9 +99,7 @@ pub(super) fn writes_carry(op: VOp) -> bool {
 impl Gen {
     /// Appends `code` with result type `ty` and id operands `args`; returns the result id.
     pub(super) fn op(&mut self, code: Op, ty: Word, args: &[Word]) -> Word {
-        let id = self.b.id();
-        let inst = Instruction::new(code, Some(ty), Some(id), args.iter().map(|&a| Operand::IdRef(a)).collect());
-        self.b.insert_into_block(InsertPoint::End, inst).unwrap();
+        let id = self.b.value(code, ty, None, args);
         // Each float operation rounds on its own: a driver must not fuse a multiply and an add.
         if matches!(code, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) {
             self.b.decorate(id, Decoration::NoContraction, []);
@@ -183,9 +181,8 @@ impl Gen {
         self.cached_type(CachedType::F64, |b| b.type_float(64))
     }
 
-    /// A type declared once: rspirv looks a type up by scanning every type declared so far, so
-    /// types asked for per instruction are remembered here.
-    pub(super) fn cached_type(&mut self, key: CachedType, make: impl FnOnce(&mut rspirv::dr::Builder) -> Word) -> Word {
+    /// A type declared once, remembered here by a small key.
+    pub(super) fn cached_type(&mut self, key: CachedType, make: impl FnOnce(&mut crate::emit::Builder) -> Word) -> Word {
         if let Some(&t) = self.type_cache.get(&key) {
             return t;
         }
