@@ -117,8 +117,10 @@ impl Step {
 /// A decoded program.
 pub struct Program {
     pub steps: Vec<Step>,
-    /// `index[offset / 4]`: the step starting at that byte offset, or `u32::MAX`.
+    /// `index[offset / 4 - first_word]`: the step starting at that byte offset, or `u32::MAX`
+    /// (only the decoded range is indexed: a code object can hold much more code).
     index: Vec<u32>,
+    first_word: usize,
     /// Guest address of byte 0 of the program.
     pub base: u64,
     pub wave64: bool,
@@ -135,15 +137,16 @@ impl Program {
     /// Decodes only `code[range]` (offsets stay those of `code`): one function of a code object
     /// holding many, when only that one is needed.
     pub fn decode_range(dec: &Decoder, code: &[u8], base: u64, range: std::ops::Range<usize>) -> Program {
-        let mut steps = Vec::new();
-        let mut index = vec![u32::MAX; code.len().div_ceil(4)];
         let end = range.end.min(code.len());
+        let first_word = range.start / 4;
+        let mut steps = Vec::with_capacity(end.saturating_sub(range.start) / 6);
+        let mut index = vec![u32::MAX; end.div_ceil(4).saturating_sub(first_word)];
         let mut off = range.start;
         while off + 4 <= end {
             let (inst, len) = match dec.decode_at(&code[..end], off) {
                 Ok(x) => x,
                 Err(_) => {
-                    index[off / 4] = steps.len() as u32;
+                    index[off / 4 - first_word] = steps.len() as u32;
                     // An invalid word still needs an Inst for the trace: decode s_nop's shape
                     // would mislead, so keep a placeholder with the raw word.
                     let w = u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
@@ -154,11 +157,11 @@ impl Program {
                     continue;
                 }
             };
-            index[off / 4] = steps.len() as u32;
+            index[off / 4 - first_word] = steps.len() as u32;
             steps.push(resolve(inst, off as u32));
             off += len;
         }
-        Program { steps, index, base, wave64: dec.target.wave64, target: dec.target.name }
+        Program { steps, index, first_word, base, wave64: dec.target.wave64, target: dec.target.name }
     }
 
     /// The step at byte offset `off`, if an instruction starts there.
@@ -167,7 +170,7 @@ impl Program {
         if off % 4 != 0 {
             return None;
         }
-        let i = *self.index.get((off / 4) as usize)?;
+        let i = *self.index.get(((off / 4) as usize).checked_sub(self.first_word)?)?;
         (i != u32::MAX).then_some(i as usize)
     }
 }

@@ -61,7 +61,7 @@ macro_rules! ops {
             pub const ALL: &'static [Op] = &[$(Op::$name),*];
 
             /// The operation's type rule.
-            pub fn sig(self) -> Sig {
+            pub const fn sig(self) -> Sig {
                 match self { $(Op::$name => $sig,)* }
             }
 
@@ -233,10 +233,9 @@ ops! {
     BoolToInt "bool_to_int" Sig::Fixed(&[Bool], I32);
 }
 
-impl Op {
-    /// How many arguments the operation takes.
-    pub fn arity(self) -> usize {
-        match self.sig() {
+impl Sig {
+    const fn arity(self) -> usize {
+        match self {
             Sig::Const | Sig::ReadReg | Sig::Arg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count | Sig::Check => 1,
             Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane | Sig::Store | Sig::LdsStore => 2,
@@ -245,9 +244,33 @@ impl Op {
         }
     }
 
+    const fn has_result(self) -> bool {
+        !matches!(self, Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::LdsStore | Sig::Check)
+    }
+}
+
+/// Each operation's arity and whether it has a result, by `Op as usize` (the passes ask for
+/// these per instruction; the `sig` match is computed once, at compile time).
+const SHAPE: [(u8, bool); Op::ALL.len()] = {
+    let mut t = [(0u8, false); Op::ALL.len()];
+    let mut i = 0;
+    while i < t.len() {
+        let sig = Op::ALL[i].sig();
+        t[i] = (sig.arity() as u8, sig.has_result());
+        i += 1;
+    }
+    t
+};
+
+impl Op {
+    /// How many arguments the operation takes.
+    pub fn arity(self) -> usize {
+        SHAPE[self as usize].0 as usize
+    }
+
     /// Whether the instruction produces a value.
     pub fn has_result(self) -> bool {
-        !matches!(self.sig(), Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::LdsStore | Sig::Check)
+        SHAPE[self as usize].1
     }
 
     /// Whether two instances with the same arguments may differ (memory and VGPR reads, which
@@ -259,5 +282,29 @@ impl Op {
     /// Whether the operation only makes sense run once per lane ([`crate::Body::per_lane`]).
     pub fn per_lane(self) -> bool {
         matches!(self, Op::WriteLaneBit | Op::LaneId)
+    }
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+
+    /// `SHAPE` is indexed by `Op as usize`: that must be the operation's place in `ALL`, and
+    /// the table must say what the type rule says.
+    #[test]
+    fn shape_table_follows_the_type_rules() {
+        for (i, &op) in Op::ALL.iter().enumerate() {
+            assert_eq!(op as usize, i);
+            let sig = op.sig();
+            let arity = match sig {
+                Sig::Fixed(args, _) => args.len(),
+                Sig::Select | Sig::Ternary => 3,
+                Sig::Const | Sig::ReadReg | Sig::Arg => 0,
+                Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count | Sig::Check => 1,
+                _ => 2,
+            };
+            assert_eq!(op.arity(), arity, "{op:?}");
+        }
+        assert!(Op::IAdd.has_result() && !Op::Store32.has_result() && !Op::WriteReg.has_result());
     }
 }

@@ -290,9 +290,9 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
 /// (value numbering), and drops writes of a register's own value. Leaves dead instructions for
 /// [`dce`].
 pub fn fold(body: &Body) -> Body {
-    let mut out = Body { insts: Vec::new(), per_lane: body.per_lane };
+    let mut out = Body { insts: Vec::with_capacity(body.insts.len()), per_lane: body.per_lane };
     let mut map: Vec<Value> = Vec::with_capacity(body.insts.len());
-    let mut known: HashMap<Inst, Value> = HashMap::default();
+    let mut known: HashMap<Inst, Value> = HashMap::with_capacity_and_hasher(body.insts.len(), Default::default());
     // Constant values, by output instruction.
     let mut vals: Vec<u64> = Vec::with_capacity(body.insts.len());
     for i in &body.insts {
