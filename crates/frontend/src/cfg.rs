@@ -257,7 +257,8 @@ impl Builder<'_> {
     /// run ends (a terminator or the next leader). Repeats until no new leader appears; the
     /// sites of that last pass are the function's.
     fn leaders(&mut self, entry: usize, kernel: bool) -> Runs {
-        let mut leaders: BTreeSet<usize> = BTreeSet::from([entry]);
+        let mut leaders = Leaders::new(self.prog.steps.len() + 1);
+        leaders.insert(entry);
         let was_muted = self.muted;
         loop {
             self.muted = true;
@@ -272,7 +273,9 @@ impl Builder<'_> {
                 }
                 return runs;
             }
-            leaders.extend(found);
+            for t in found {
+                leaders.insert(t);
+            }
         }
     }
 
@@ -281,7 +284,7 @@ impl Builder<'_> {
     /// not count; a call's continuation keeps what the callee leaves alone), so that a call
     /// through an address computed in an earlier block is followed. Returns the blocks and the
     /// targets that are not leaders yet.
-    fn flow(&mut self, entry: usize, leaders: &BTreeSet<usize>, kernel: bool) -> (Runs, Vec<usize>) {
+    fn flow(&mut self, entry: usize, leaders: &Leaders, kernel: bool) -> (Runs, Vec<usize>) {
         let mut out: HashMap<usize, Consts> = HashMap::default();
         // Each block's predecessors, with the callee when the edge returns from a call.
         let mut preds: HashMap<usize, Vec<(usize, Option<usize>)>> = HashMap::default();
@@ -290,7 +293,7 @@ impl Builder<'_> {
         let mut work = VecDeque::from([entry]);
         let mut queued: HashSet<usize> = [entry].into_iter().collect();
         // Values only ever get forgotten, so this settles; the bound is a safety net.
-        let mut budget = 64 * (leaders.len() + 16);
+        let mut budget = 64 * (leaders.count + 16);
         while let Some(l) = work.pop_front() {
             queued.remove(&l);
             if budget == 0 {
@@ -312,7 +315,7 @@ impl Builder<'_> {
             let changed = out.get(&l) != Some(&end);
             out.insert(l, end);
             for (t, via) in succs {
-                if !leaders.contains(&t) {
+                if !leaders.contains(t) {
                     found.insert(t);
                 }
                 let ps = preds.entry(t).or_default();
@@ -383,7 +386,7 @@ impl Builder<'_> {
     }
 
     /// Scans from `start` to the end of its block; returns the last step and the exit.
-    fn scan(&mut self, start: usize, leaders: &BTreeSet<usize>, kernel: bool, mut consts: Consts) -> (usize, ExitAt, Consts) {
+    fn scan(&mut self, start: usize, leaders: &Leaders, kernel: bool, mut consts: Consts) -> (usize, ExitAt, Consts) {
         let mut i = start;
         loop {
             let Some(st) = self.prog.steps.get(i) else {
@@ -396,7 +399,7 @@ impl Builder<'_> {
                 Next::Exit(e) => return (i, e, consts),
                 Next::Flow => {}
             }
-            if i + 1 < self.prog.steps.len() && leaders.contains(&(i + 1)) {
+            if i + 1 < self.prog.steps.len() && leaders.contains(i + 1) {
                 return (i, ExitAt::Goto(i + 1), consts);
             }
             if self.prog.steps.get(i + 1).is_some_and(|n| n.pc != st.pc + st.inst.len as u32) {
@@ -518,6 +521,31 @@ impl Builder<'_> {
             functions.push(Function { entry: local(*entry), blocks: runs.keys().map(|&l| local(l)).collect() });
         }
         Ok(Cfg { blocks, functions })
+    }
+}
+
+/// The steps that start a block, as one flag per step: the scan asks after every instruction.
+struct Leaders {
+    is: Vec<bool>,
+    count: usize,
+}
+
+impl Leaders {
+    fn new(steps: usize) -> Leaders {
+        Leaders { is: vec![false; steps], count: 0 }
+    }
+
+    fn insert(&mut self, i: usize) {
+        if i >= self.is.len() {
+            self.is.resize(i + 1, false);
+        }
+        if !std::mem::replace(&mut self.is[i], true) {
+            self.count += 1;
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.is.get(i).copied().unwrap_or(false)
     }
 }
 

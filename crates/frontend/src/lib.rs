@@ -37,11 +37,17 @@ pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize
     let dec = Decoder::new(target);
     if let (Some(f), Some(off)) = (code.functions.iter().find(|f| f.addr == kernel.entry), kernel.entry.checked_sub(code.text_addr)) {
         let start = off as usize;
-        let end = start + code.code_to_next(f).len();
-        let prog = Program::decode_range(&dec, &code.text, code.text_addr, start..end);
-        if let Some(entry) = prog.at(off) {
-            if let Ok(cfg) = Cfg::build(&prog, entry) {
-                return Ok((prog, entry, cfg));
+        let to_next = code.code_to_next(f).len();
+        // The symbol's size first (it leaves out the padding that follows a kernel, often
+        // longer than the kernel), then up to the next function.
+        let sized = f.size as usize;
+        let lens: &[usize] = if sized > 0 && sized < to_next { &[sized, to_next] } else { &[to_next] };
+        for &len in lens {
+            let prog = Program::decode_range(&dec, &code.text, code.text_addr, start..start + len);
+            if let Some(entry) = prog.at(off) {
+                if let Ok(cfg) = Cfg::build(&prog, entry) {
+                    return Ok((prog, entry, cfg));
+                }
             }
         }
     }

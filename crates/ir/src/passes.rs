@@ -297,12 +297,8 @@ pub fn fold(body: &Body) -> Body {
     let mut vals: Vec<u64> = Vec::with_capacity(body.insts.len());
     for i in &body.insts {
         let mut n = *i;
-        for a in &mut n.args[..i.op.arity()] {
-            *a = map[a.0 as usize];
-        }
-        for a in &mut n.args[i.op.arity()..] {
-            *a = Value(0);
-        }
+        let arity = i.op.arity();
+        n.args = std::array::from_fn(|k| if k < arity { map[i.args[k].0 as usize] } else { Value(0) });
         let is_const = |v: Value| out.insts[v.0 as usize].op == Op::Const;
         let folded = match n.op {
             Op::WriteReg => {

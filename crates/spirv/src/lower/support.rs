@@ -78,6 +78,8 @@ fn global(k: MemKind) -> Result<(), String> {
     match k {
         MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
         MemKind::Atomic { op: Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor | Inc | Dec | FMin | FMax | FCmpSwap | CSub, .. } => Ok(()),
+        // f32 add (gfx11's global/flat/buffer_atomic_add_f32): the compare-exchange loop.
+        MemKind::Atomic { op: FAdd, x2: false } => Ok(()),
         MemKind::Atomic { op, .. } => Err(format!("atomic {op:?} is not recompiled yet")),
         other => Err(format!("global access {other:?} is not recompiled yet")),
     }
