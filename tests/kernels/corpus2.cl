@@ -432,3 +432,15 @@ __kernel void k_div64(__global const ulong *a, __global const ulong *b, __global
     out[2 * i + 0] = as_ulong(as_double(x) / as_double(y));
     out[2 * i + 1] = as_ulong((double)(long)x / ((double)(y >> 11) + 1.0));
 }
+
+// v_trig_preop_f64: 53-bit windows of 2/π for argument reduction, over any input (exponents past
+// 1077 move the window, from 1968 the result is scaled up) and any selector (low 5 bits used).
+__kernel void k_trig_preop(__global const ulong *in, __global double *out, uint n) {
+    uint i = GID;
+    if (i >= n) return;
+    // Exponent bits from the index too, so that any input covers the whole range.
+    ulong b = in[i] ^ (ulong)(i * 8) << 52;
+    double x = as_double(b);
+    out[2 * i + 0] = __builtin_amdgcn_trig_preop(x, (int)(b >> 3));
+    out[2 * i + 1] = __builtin_amdgcn_trig_preop(x, (int)(i & 31));
+}

@@ -1337,3 +1337,57 @@ fn f64_division_sequence_rounds_correctly() {
         }
     });
 }
+
+/// `x * 2^n` exactly where representable (one rounding at the end), as powers of two in steps.
+fn scale2(x: f64, n: i64) -> f64 {
+    let (mut r, mut k) = (x, n);
+    while k > 900 {
+        r *= 2f64.powi(900);
+        k -= 900;
+    }
+    while k < -900 {
+        r *= 2f64.powi(-900);
+        k += 900;
+    }
+    r * 2f64.powi(k as i32)
+}
+
+/// `v_trig_preop_f64` as the ISA defines it: window `sel * 53` (moved on by the exponent's
+/// excess over 1077) of 2/π's bits, times 2^-(53 + shift) (2^128 more from exponent 1968). The
+/// test reads 2/π's first bits from the first windows, checks the very first against Rust's
+/// FRAC_2_PI (2/π rounded to nearest: one ulp above the truncation), and then every other
+/// result against the windows those bits give.
+#[test]
+fn trig_preop_reads_windows_of_two_over_pi() {
+    each_wave2(|co, lanes| {
+        let exps = [0u64, 1, 600, 1023, 1077, 1078, 1100, 1500, 1967, 1968, 2000, 2046, 2047];
+        let n = exps.len() * 32;
+        let mut r = Rng(88);
+        let input: Vec<u64> = (0..n).map(|i| exps[i / 32] << 52 | (r.next() & 0x800f_ffff_ffff_ffff)).collect();
+        // The kernel XORs (8i mod 2048) into the exponent.
+        let given: Vec<u64> = input.iter().enumerate().map(|(i, &x)| x ^ ((i as u64 * 8) & 0x7ff) << 52).collect();
+        let mut b = vec![bytes_u64(&given), vec![0u8; 16 * n]];
+        ok(co, "k_trig_preop", n as u32, 64, &mut b, &[S::U32(n as u32)]);
+        let out: Vec<f64> = u64s(&b[1]).into_iter().map(f64::from_bits).collect();
+        // Input 4*32 + s has exponent 1077 (no excess): its second result is window s.
+        let window = |s: usize| scale2(out[2 * (4 * 32 + s) + 1], 53 * (s as i64 + 1)) as u64;
+        assert_eq!(out[2 * (4 * 32) + 1].to_bits(), std::f64::consts::FRAC_2_PI.to_bits() - 1, "wave{lanes}: 2/π truncated to 53 bits");
+        // Windows up to 17 end above 2^-1022: exact. Bits of 2/π, most significant first.
+        let bits: Vec<u64> = (0..18).flat_map(|s| (0..53).rev().map(move |k| (s, k))).map(|(s, k)| window(s) >> k & 1).collect();
+        let mut checked = 0;
+        for (i, &x) in input.iter().enumerate() {
+            let e = (x >> 52 & 0x7ff) as i64;
+            for (j, sel) in [(0, (x >> 3) as u32), (1, i as u32 & 31)] {
+                let shift = (sel & 31) as i64 * 53 + (e - 1077).max(0);
+                if shift + 53 > bits.len() as i64 {
+                    continue;
+                }
+                let mant = (0..53).fold(0u64, |m, k| m << 1 | bits[(shift + k) as usize]);
+                let want = scale2(mant as f64, -53 - shift + if e >= 1968 { 128 } else { 0 });
+                assert_eq!(out[2 * i + j].to_bits(), want.to_bits(), "wave{lanes} input {x:#018x} sel {sel}");
+                checked += 1;
+            }
+        }
+        assert!(checked > n / 2, "wave{lanes}: only {checked} results checked");
+    });
+}

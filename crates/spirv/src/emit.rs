@@ -286,6 +286,10 @@ impl Builder {
         self.constant(Op::Constant, ty, &[v])
     }
 
+    pub fn constant_composite(&mut self, ty: Word, parts: &[Word]) -> Word {
+        self.constant(Op::ConstantComposite, ty, parts)
+    }
+
     pub fn constant_bit64(&mut self, ty: Word, v: u64) -> Word {
         self.constant(Op::Constant, ty, &[v as u32, (v >> 32) as u32])
     }

@@ -396,6 +396,9 @@ struct Gen {
     /// Scratch bytes per lane (rounded up to whole dwords), and the selected wave's scratch.
     scratch: u32,
     scratch_base: Word,
+    /// `v_trig_preop_f64`'s table of 2/π bits (a Function array of u32), where the kernel
+    /// has that instruction.
+    two_over_pi: Word,
 }
 
 /// Values every wave of the workgroup shares (see `workgroup_setup`).
@@ -451,7 +454,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0 }
     }
 
     // ---- constants and register access ----
@@ -973,6 +976,9 @@ impl Gen {
         let fn_u64 = self.b.type_pointer(None, StorageClass::Function, self.t.u64);
         self.atomic_old = self.b.variable(fn_u64, None, StorageClass::Function, None);
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        if prog.steps.iter().any(|st| st.kind == Kind::Valu(VOp::TrigPreopF64)) {
+            self.two_over_pi = self.two_over_pi_table();
+        }
         if self.model == WaveModel::Subgroup {
             self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
             let n = self.c32(self.vgprs + self.spare_rows);

@@ -74,7 +74,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         AddNcI32 | SubNcI32 | CvtFlrI32F32 | CvtRpiI32F32 => Out::U32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
         AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
-        | FrexpMantF64 | SqrtF64 | FractF64 => Out::F64,
+        | FrexpMantF64 | SqrtF64 | FractF64 | TrigPreopF64 => Out::F64,
         _ => return None,
     })
 }
@@ -392,6 +392,80 @@ impl Gen {
             }
         }
         self.scale_f64(r, k)
+    }
+
+    /// The table `v_trig_preop_f64` reads: the bits of 2/π after the point
+    /// ([`rdna_emu::valu::TWO_OVER_PI`]), 32 to a word, first bit the most significant, with
+    /// zero words after them for the widest window an exponent can ask for (bit 2613 + 53).
+    pub(super) fn two_over_pi_table(&mut self) -> Word {
+        const WORDS: u32 = 85;
+        let digits = rdna_emu::valu::TWO_OVER_PI.as_bytes();
+        let words: Vec<Word> = (0..WORDS as usize)
+            .map(|w| {
+                let v = (0..8).fold(0u32, |acc, k| acc << 4 | digits.get(8 * w + k).and_then(|c| (*c as char).to_digit(16)).unwrap_or(0));
+                self.c32(v)
+            })
+            .collect();
+        let u32t = self.t.u32;
+        let n = self.c32(WORDS);
+        let arr = self.b.type_array(u32t, n);
+        let table = self.b.constant_composite(arr, &words);
+        let ptr = self.b.type_pointer(None, rspirv::spirv::StorageClass::Function, arr);
+        self.b.variable(ptr, None, rspirv::spirv::StorageClass::Function, Some(table))
+    }
+
+    /// `v_trig_preop_f64` as `rdna_emu::valu::trig_preop`: the 53 bits of 2/π from bit
+    /// `(sel & 31) * 53` (further by the exponent's excess over 1077), times 2^-(53 + that bit).
+    fn trig_preop(&mut self, bits: Word, sel: Word) -> Word {
+        let (i, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let c52 = self.c64(52);
+        let e = self.op(Op::ShiftRightLogical, u64t, &[bits, c52]);
+        let e = self.op(Op::UConvert, i, &[e]);
+        let m7ff = self.c32(0x7ff);
+        let e = self.op(Op::BitwiseAnd, i, &[e, m7ff]);
+        let (m31, c53) = (self.c32(31), self.c32(53));
+        let s = self.op(Op::BitwiseAnd, i, &[sel, m31]);
+        let base = self.op(Op::IMul, i, &[s, c53]);
+        let c1077 = self.c32(1077);
+        let big = self.op(Op::UGreaterThan, boolt, &[e, c1077]);
+        let excess = self.op(Op::ISub, i, &[e, c1077]);
+        let zero = self.c32(0);
+        let excess = self.sel(i, big, excess, zero);
+        let shift = self.op(Op::IAdd, i, &[base, excess]);
+        let c5 = self.c32(5);
+        let w = self.op(Op::ShiftRightLogical, i, &[shift, c5]);
+        let r = self.op(Op::BitwiseAnd, i, &[shift, m31]);
+        let fn_u32 = self.t.fn_u32;
+        let word = |g: &mut Self, k: u32| {
+            let kc = g.c32(k);
+            let idx = g.op(Op::IAdd, i, &[w, kc]);
+            let p = g.b.access_chain(fn_u32, None, g.two_over_pi, [idx]).unwrap();
+            let v = g.b.load(i, None, p, None, []).unwrap();
+            g.op(Op::UConvert, u64t, &[v])
+        };
+        let (w0, w1, w2) = (word(self, 0), word(self, 1), word(self, 2));
+        let c32 = self.c64(32);
+        let hi = self.op(Op::ShiftLeftLogical, u64t, &[w0, c32]);
+        let hi = self.op(Op::BitwiseOr, u64t, &[hi, w1]);
+        let r64 = self.op(Op::UConvert, u64t, &[r]);
+        let top = self.op(Op::ShiftLeftLogical, u64t, &[hi, r64]);
+        let low = self.op(Op::ShiftLeftLogical, u64t, &[w2, r64]);
+        let low = self.op(Op::ShiftRightLogical, u64t, &[low, c32]);
+        let top = self.op(Op::BitwiseOr, u64t, &[top, low]);
+        let c11 = self.c64(11);
+        let mant = self.op(Op::ShiftRightLogical, u64t, &[top, c11]);
+        let ft = self.f64t();
+        let m = self.op(Op::ConvertUToF, ft, &[mant]);
+        // 2^-(53 + shift), and 2^128 more for exponents from 1968 (as the emulator).
+        let m53 = self.c32(-53i32 as u32);
+        let scale = self.op(Op::ISub, i, &[m53, shift]);
+        let c1968 = self.c32(1968);
+        let huge = self.op(Op::UGreaterThanEqual, boolt, &[e, c1968]);
+        let c128 = self.c32(128);
+        let up = self.op(Op::IAdd, i, &[scale, c128]);
+        let scale = self.sel(i, huge, up, scale);
+        let r = self.ldexp64(m, scale);
+        self.from_f64(r)
     }
 
     /// `rdna_emu::float::frexp64` on an f64 given as bits: (mantissa bits, exponent); zero,
@@ -1224,6 +1298,7 @@ impl Gen {
             CeilF64 => f64un(self, GLOp::Ceil, a),
             RndneF64 => self.round_int(a, true, false),
             FrexpMantF64 => self.frexp64(a).0,
+            TrigPreopF64 => self.trig_preop(a, b),
             _ => return Err(format!("internal: {op:?} is listed as lowered but has no lowering")),
         })
     }
