@@ -444,3 +444,21 @@ __kernel void k_trig_preop(__global const ulong *in, __global double *out, uint 
     out[2 * i + 0] = __builtin_amdgcn_trig_preop(x, (int)(b >> 3));
     out[2 * i + 1] = __builtin_amdgcn_trig_preop(x, (int)(i & 31));
 }
+
+// The clock (instructions executed, in the emulator) around a loop whose length varies by lane,
+// and hardware registers: MODE (whole, and FP_DENORM alone), HW_ID, GPR_ALLOC, LDS_ALLOC.
+__kernel void k_clock_hwreg(__global const uint *in, __global ulong *out, __global uint *regs) {
+    uint i = GID;
+    ulong t0 = __builtin_readcyclecounter();
+    uint acc = in[i];
+    for (uint k = 0; k < (in[i] & 7); k++) acc = acc * 3 + k;
+    ulong t1 = __builtin_readsteadycounter();
+    out[3 * i + 0] = t0;
+    out[3 * i + 1] = t1;
+    out[3 * i + 2] = acc;
+    regs[5 * i + 0] = __builtin_amdgcn_s_getreg(1 | 31 << 11);
+    regs[5 * i + 1] = __builtin_amdgcn_s_getreg(1 | 4 << 6 | 3 << 11);
+    regs[5 * i + 2] = __builtin_amdgcn_s_getreg(4 | 31 << 11);
+    regs[5 * i + 3] = __builtin_amdgcn_s_getreg(5 | 31 << 11);
+    regs[5 * i + 4] = __builtin_amdgcn_s_getreg(6 | 31 << 11);
+}

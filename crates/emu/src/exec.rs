@@ -149,20 +149,45 @@ fn sext(v: u64, width: u32) -> u64 {
 }
 
 /// Hardware register numbers of `s_getreg`/`s_setreg`.
-const HW_REG_MODE: u32 = 1;
-const HW_REG_STATUS: u32 = 2;
-const HW_REG_HW_ID: u32 = 4;
-const HW_REG_GPR_ALLOC: u32 = 5;
-const HW_REG_LDS_ALLOC: u32 = 6;
+pub const HW_REG_MODE: u32 = 1;
+pub const HW_REG_STATUS: u32 = 2;
+pub const HW_REG_HW_ID: u32 = 4;
+pub const HW_REG_GPR_ALLOC: u32 = 5;
+pub const HW_REG_LDS_ALLOC: u32 = 6;
+
+/// The GPR_ALLOC value every wave reads: all 256 VGPRs (in blocks of 8, less one).
+pub const GPR_ALLOC: u32 = (256 / 8 - 1) << 8;
+
+/// LDS_ALLOC for a workgroup's LDS bytes: the size in 512-byte blocks, at bit 12.
+pub fn lds_alloc(lds_bytes: u32) -> u32 {
+    (lds_bytes / 512) << 12
+}
+
+/// STATUS as the emulator keeps it: SCC (bit 0), EXECZ (9), VCCZ (10).
+pub fn status(scc: bool, exec_zero: bool, vcc_zero: bool) -> u32 {
+    scc as u32 | (exec_zero as u32) << 9 | (vcc_zero as u32) << 10
+}
+
+/// A field of a hardware register, as `s_getreg_b32`'s immediate selects it: the register
+/// (bits 5:0), the first bit (10:6) and the width less one (15:11).
+pub fn hwreg_field(simm: u16) -> (u32, u32, u32) {
+    (simm as u32 & 0x3f, simm as u32 >> 6 & 0x1f, (simm as u32 >> 11 & 0x1f) + 1)
+}
+
+/// `value`'s bits from `offset`, `size` of them.
+pub fn hwreg_extract(value: u32, offset: u32, size: u32) -> u32 {
+    let v = value >> offset;
+    if size >= 32 { v } else { v & ((1 << size) - 1) }
+}
 
 fn hwreg_read(w: &Wave, sh: &Shared, id: u32) -> u32 {
     match id {
         HW_REG_MODE => w.mode.0,
         // STATUS: SCC (bit 0), EXECZ (9), VCCZ (10), IN_BARRIER.. kept simple.
-        HW_REG_STATUS => w.scc as u32 | ((w.exec() == 0) as u32) << 9 | ((w.vcc() == 0) as u32) << 10,
+        HW_REG_STATUS => status(w.scc, w.exec() == 0, w.vcc() == 0),
         HW_REG_HW_ID => w.wave_id,
         HW_REG_GPR_ALLOC => ((w.v.len() / crate::wave::LANES / 8).saturating_sub(1) as u32) << 8,
-        HW_REG_LDS_ALLOC => (sh.lds.len() as u32 / 512) << 12,
+        HW_REG_LDS_ALLOC => lds_alloc(sh.lds.len() as u32),
         _ => w.hwreg.get(id as usize).copied().unwrap_or(0),
     }
 }
@@ -477,9 +502,9 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         Bitcmp0B64 => w.scc = a64() >> (b32() & 63) & 1 == 0,
         Bitcmp1B64 => w.scc = a64() >> (b32() & 63) & 1 == 1,
         GetregB32 => {
-            let (id, offset, size) = (simm as u32 & 0x3f, simm as u32 >> 6 & 0x1f, (simm as u32 >> 11 & 0x1f) + 1);
-            let v = hwreg_read(w, sh, id) >> offset;
-            w.write_s(d, if size >= 32 { v } else { v & ((1 << size) - 1) });
+            let (id, offset, size) = hwreg_field(simm);
+            let v = hwreg_read(w, sh, id);
+            w.write_s(d, hwreg_extract(v, offset, size));
         }
         SetregB32 => hwreg_write(w, simm as u32, dval)?,
         SetregImm32B32 => hwreg_write(w, simm as u32, st.inst.literal.unwrap_or(0))?,

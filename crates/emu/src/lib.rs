@@ -307,9 +307,7 @@ impl Env<'_> {
             }
         }
         w.set_exec(exec);
-        let rsrc1 = kd.compute_pgm_rsrc1;
-        // MODE: FP_ROUND [3:0] and FP_DENORM [7:4] come straight from RSRC1[19:12].
-        w.mode = Mode((rsrc1 >> 12 & 0xff) | (kd.enable_dx10_clamp() as u32) << 8 | (kd.enable_ieee_mode() as u32) << 9);
+        w.mode = Mode(initial_mode(kd));
         w
     }
 
@@ -508,3 +506,9 @@ fn _assert_send_sync() {
 
 #[allow(unused_imports)]
 use sreg as _;
+
+/// The MODE register a wave starts with: FP_ROUND [3:0] and FP_DENORM [7:4] straight from
+/// RSRC1[19:12], DX10_CLAMP (8) and IEEE (9) from their RSRC1 bits.
+pub fn initial_mode(kd: &rdna_hsa::KernelDescriptor) -> u32 {
+    (kd.compute_pgm_rsrc1 >> 12 & 0xff) | (kd.enable_dx10_clamp() as u32) << 8 | (kd.enable_ieee_mode() as u32) << 9
+}

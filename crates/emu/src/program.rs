@@ -249,6 +249,12 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
             (Field::Simm16, _) => {
                 step.src[0] = Src::Const(raw as u64);
             }
+            // s_memtime and s_memrealtime: SMEM encodings whose SDATA is a plain destination
+            // (loads address their registers from the raw word).
+            (Field::Sdata, _) if matches!(step.kind, Kind::Salu(_)) => {
+                step.dst = raw;
+                step.dw = width;
+            }
             _ => {}
         }
     }

@@ -1391,3 +1391,40 @@ fn trig_preop_reads_windows_of_two_over_pi() {
         assert!(checked > n / 2, "wave{lanes}: only {checked} results checked");
     });
 }
+
+/// `k_clock_hwreg`: the clock counts instructions (each wave from its first, so every wave
+/// reads the same start; the end grows with the loop's longest trip in the wave), and
+/// `s_getreg_b32` reads MODE as RSRC1 and the IEEE/DX10 bits set it, the wave's index in its
+/// workgroup, all 256 VGPRs allocated and no LDS.
+#[test]
+fn clock_counts_instructions_and_getreg_reads_hardware_registers() {
+    each_wave2(|co, lanes| {
+        let n = 256usize;
+        let mut r = Rng(91);
+        let input: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let mut b = vec![bytes_u32(&input), vec![0u8; 24 * n], vec![0u8; 20 * n]];
+        ok(co, "k_clock_hwreg", n as u32, 64, &mut b, &[]);
+        let out = u64s(&b[1]);
+        let regs = u32s(&b[2]);
+        let kd = &co.kernels.iter().find(|k| k.name == "k_clock_hwreg").unwrap().kd;
+        let mode = (kd.compute_pgm_rsrc1 >> 12 & 0xff) | (kd.enable_dx10_clamp() as u32) << 8 | (kd.enable_ieee_mode() as u32) << 9;
+        let gfx11 = co.mcpu == Some("gfx1100");
+        for i in 0..n {
+            let wave = (i % 64) / lanes as usize;
+            let acc = (0..input[i] & 7).fold(input[i], |a, k| a.wrapping_mul(3).wrapping_add(k));
+            assert_eq!(out[3 * i + 2], acc as u64, "wave{lanes} acc {i}");
+            assert_eq!(&regs[5 * i..5 * i + 5], &[mode, mode >> 4 & 15, wave as u32, 31 << 8, 0], "wave{lanes} registers of {i}");
+            // gfx11 reads cycles from SHADER_CYCLES, which the emulator keeps at 0.
+            let (t0, t1) = (out[3 * i], out[3 * i + 1]);
+            if gfx11 {
+                assert_eq!(t0, 0, "wave{lanes} item {i}");
+            } else {
+                assert_eq!(t0, out[0], "wave{lanes}: every wave reads its clock at the same instruction");
+                assert!(t0 > 0, "wave{lanes}: the clock counts the instruction that reads it");
+            }
+            let trips = (i / lanes as usize * lanes as usize..).take(lanes as usize).map(|j| input[j] & 7).max().unwrap() as u64;
+            let base = out[1] - (input[..lanes as usize].iter().map(|x| x & 7).max().unwrap() as u64) * 9;
+            assert_eq!(t1, base + trips * 9, "wave{lanes} item {i}: 9 instructions per trip of the wave's longest loop");
+        }
+    });
+}

@@ -30,6 +30,7 @@ const EXEC: u16 = 126;
 
 mod bytes;
 mod divide;
+mod hwstate;
 pub(crate) mod half;
 mod lds;
 mod ir;
@@ -399,6 +400,8 @@ struct Gen {
     /// `v_trig_preop_f64`'s table of 2/π bits (a Function array of u32), where the kernel
     /// has that instruction.
     two_over_pi: Word,
+    /// The clock and hardware registers (see `hwstate`).
+    hw: hwstate::HwState,
 }
 
 /// Values every wave of the workgroup shares (see `workgroup_setup`).
@@ -416,6 +419,9 @@ const SLOT_BYTES: u64 = 544;
 const SLOT_SCC: u32 = 128;
 const SLOT_STATE: u32 = 129;
 const SLOT_STATUS: u32 = 130;
+/// The wave's clock (two dwords; see `hwstate`) and its index in the workgroup (HW_ID).
+const SLOT_CLOCK: u32 = 131;
+const SLOT_WAVE_ID: u32 = 133;
 const WAVE_RUNNING: u32 = 0;
 const WAVE_AT_BARRIER: u32 = 1;
 const WAVE_DONE: u32 = 2;
@@ -454,7 +460,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0 }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, hw: Default::default() }
     }
 
     // ---- constants and register access ----
@@ -979,6 +985,7 @@ impl Gen {
         if prog.steps.iter().any(|st| st.kind == Kind::Valu(VOp::TrigPreopF64)) {
             self.two_over_pi = self.two_over_pi_table();
         }
+        self.hw_setup(kernel, prog, cfg, self.lds_bytes);
         if self.model == WaveModel::Subgroup {
             self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
             let n = self.c32(self.vgprs + self.spare_rows);
@@ -1384,6 +1391,7 @@ impl Gen {
         self.wr_slot(SLOT_SCC, c);
         let st = self.b.load(self.t.u32, None, self.state, None, []).unwrap();
         self.wr_slot(SLOT_STATE, st);
+        self.clock_save(SLOT_CLOCK);
     }
 
     /// The selected wave's SGPRs, SCC and state from its slot.
@@ -1401,6 +1409,7 @@ impl Gen {
         self.wr_scc(c);
         let st = self.slot_load(SLOT_STATE);
         self.b.store(self.state, st, None, []).unwrap();
+        self.clock_restore(SLOT_CLOCK);
     }
 
     /// SGPRs from the kernel descriptor, work-item ids in v0–v2 (packed in v0 on gfx11), EXEC
@@ -1495,6 +1504,7 @@ impl Gen {
         let (done, running) = (self.c32(WAVE_DONE), self.c32(WAVE_RUNNING));
         let s = self.b.select(u32t, None, none, done, running).unwrap();
         self.wr_slot(SLOT_STATUS, s);
+        self.hw_wave_init(wave);
         Ok(())
     }
 
@@ -1522,6 +1532,7 @@ impl Gen {
             let mut lane_region: Option<(rdna_ir::Builder, usize)> = None;
             for i in blk.first..=blk.last {
                 let step = &prog.steps[i];
+                self.count_step();
                 // Steps that emit nothing stay inside a run.
                 if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm) || (step.kind == Kind::Barrier && self.waves == 1) {
                     continue;
@@ -1566,6 +1577,7 @@ impl Gen {
                 }
                 self.flush_lane_region(prog, &mut lane_region, &mut sites);
                 if step.kind == Kind::Barrier {
+                    self.clock_advance();
                     let r = self.c32(resume);
                     self.b.store(self.state, r, None, []).unwrap();
                     let t = self.b.constant_true(self.t.bool);
@@ -1587,6 +1599,7 @@ impl Gen {
             if let Some((b, first)) = region.take() {
                 self.region(prog, b, first, &mut sites);
             }
+            self.clock_advance();
             let next = match blk.exit {
                 Exit::Goto(t) => Some(self.c32(t as u32)),
                 Exit::End => Some(self.c32(EXIT)),
@@ -1848,6 +1861,7 @@ impl Gen {
             Kind::Valu(VOp::Nop | VOp::Pipeflush | VOp::Clrexcp) => Ok(()),
             Kind::Valu(op) => self.valu(st, op),
             Kind::Salu(op @ (Salu::MovrelsB32 | Salu::MovrelsB64 | Salu::MovreldB32 | Salu::MovreldB64 | Salu::Movrelsd2B32)) => self.sgpr_indexed_move(st, op),
+            Kind::Salu(op @ (Salu::Memtime | Salu::Memrealtime | Salu::SendmsgRtnB32 | Salu::SendmsgRtnB64 | Salu::GetregB32 | Salu::DenormMode | Salu::RoundMode)) => self.hw_state(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(MemKind::Addtid { store }) => self.global_addtid(st, store),
             Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),

@@ -218,7 +218,7 @@ amdhsa.kernels:
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus;
 /// every kernel runs, and the failures are reported together.
@@ -255,6 +255,42 @@ fn hand_written_kernels_match_the_emulator() {
         }
     }
     assert!(failures.is_empty(), "{} of {} hand-written kernels fail:\n{}", failures.len(), HAND_WRITTEN.len(), failures.join("\n"));
+}
+
+/// `tests/asm/hw_state.s` in the emulator, against the values the ISA defines, worked out
+/// here: the clock counts the instructions executed (11 in the prologue), MODE is the kernel
+/// descriptor's (denormals kept, DX10 clamp and IEEE on: 0x3f0), HW_ID the wave's index,
+/// LDS_ALLOC 4 KiB in 512-byte blocks at bit 12, STATUS has SCC in bit 0 and VCCZ in bit 10.
+/// (The hand-written kernel test then holds the recompiled kernel to the same values.)
+#[test]
+fn hw_state_reads_what_the_isa_defines() {
+    let co = asm_kernel("hw_state");
+    let k = &co.kernels[0];
+    let (mut launch, mut mem) = rdna_testkit::launch_filled(&co, k, 7);
+    (launch.grid, launch.workgroup) = ([64, 1, 1], [64, 1, 1]);
+    rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
+    let out = mem.contents("b1").unwrap();
+    for lane in [0usize, 31, 32, 63] {
+        let w: Vec<u32> = (0..9).map(|k| u32::from_le_bytes(out[256 * lane + 4 * k..][..4].try_into().unwrap())).collect();
+        let wave = (lane / 32) as u32;
+        // Wave 0 does not branch: three more s_nop before the second clock read.
+        let realtime = if wave == 0 { 26 } else { 23 };
+        assert_eq!(w, [14, 0, 0x3f0, wave, 8 << 12, 1 | 1 << 10, wave, realtime, 0], "lane {lane}");
+    }
+}
+
+/// `tests/asm/mode_changes.s`: each refused site is listed with its text and why; the mode
+/// change that keeps the mode is not among them.
+#[test]
+fn mode_changes_are_refused() {
+    let co = asm_kernel("mode_changes");
+    let k = &co.kernels[0];
+    let Err(rdna_spirv::RecompileError::Unsupported(sites)) = rdna_spirv::recompile(&co, k, [64, 1, 1], 0, rdna_spirv::WaveModel::Exact) else { panic!("recompiled") };
+    let found: Vec<(String, String)> = sites.iter().map(|s| (s.text.clone(), s.reason.clone())).collect();
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].0.starts_with("s_denorm_mode 0") && found[0].1.contains("flushing denormals"), "{found:?}");
+    assert!(found[1].0.starts_with("s_round_mode 0x3") && found[1].1.contains("rounding"), "{found:?}");
+    assert!(found[2].0.starts_with("s_getreg_b32") && found[2].1.contains("also writes"), "{found:?}");
 }
 
 /// A callee that returns past its return point (`tests/asm/stray_return.s`): the emulator goes

@@ -16,6 +16,8 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Salu(_) if rdna_frontend::lift::lifts(kind) => Ok(()),
         Kind::Salu(Salu::MovrelsB32 | Salu::MovrelsB64 | Salu::MovreldB32 | Salu::MovreldB64 | Salu::Movrelsd2B32) => Ok(()),
         Kind::Valu(VOp::Nop | VOp::Pipeflush | VOp::Clrexcp) => Ok(()),
+        // The clock, hardware registers and float mode (`hwstate`; some operands are refused there).
+        Kind::Salu(Salu::Memtime | Salu::Memrealtime | Salu::SendmsgRtnB32 | Salu::SendmsgRtnB64 | Salu::GetregB32 | Salu::DenormMode | Salu::RoundMode) => Ok(()),
         Kind::Salu(op) => Err(format!("scalar operation {op:?} is not recompiled yet")),
         Kind::Valu(op) if format.is_sdwa() => match super::valu::out_of(op) {
             // VOP1/VOP2 SDWA of operations with a 32-bit (or 16-bit) result.
