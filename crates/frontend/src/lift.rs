@@ -268,9 +268,9 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             let r = l.op(Op::Or, &[x, up]);
             l.set64(d, r);
         }
-        // Hardware registers other than MODE are only seen through s_getreg, which is not
-        // recompiled; so writing them changes nothing a recompiled kernel can see (clang's
-        // prologue sets FLAT_SCR_LO/HI).
+        // Hardware registers other than MODE are only seen through s_getreg, which the
+        // recompiler refuses for a register the kernel writes; so writing them changes nothing
+        // a recompiled kernel can see (clang's prologue sets FLAT_SCR_LO/HI).
         SetregB32 | SetregImm32B32 => {
             let id = simm()? & 0x3f;
             if id == 1 || id >= 32 {
