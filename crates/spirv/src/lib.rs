@@ -148,4 +148,7 @@ pub const STATUS_BAD_JUMP: u32 = 4;
 /// The status word's value after a VGPR-indexed move (`v_movrels_b32` and the like) named a
 /// register past v255 (the emulator faults there too).
 pub const STATUS_VGPR_INDEX: u32 = 5;
+/// Status word: a typed buffer access named a format that is not one, or stored to an 11- or
+/// 10-bit float component (the emulator faults on both).
+pub const STATUS_BUFFER_FORMAT: u32 = 6;
 

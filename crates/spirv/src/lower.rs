@@ -36,6 +36,7 @@ mod lds;
 mod ir;
 pub(crate) mod support;
 mod transcendental;
+mod typed;
 mod valu;
 pub(crate) mod wmma;
 
@@ -265,7 +266,8 @@ impl Run {
 enum Place {
     Global { sbase: Option<Word>, vaddr: u16, offset: i64 },
     Scratch { sgpr: Option<Word>, vgpr: Option<u16>, offset: u32, bytes: u32 },
-    Buffer { rs: [Word; 4], soff: Word, offset: u32, offen: bool, idxen: bool, vaddr: u16, bytes: u32 },
+    /// MUBUF/MTBUF; `size` (a u32 id) replaces `bytes` for a typed access's element.
+    Buffer { rs: [Word; 4], soff: Word, offset: u32, offen: bool, idxen: bool, vaddr: u16, bytes: u32, size: Option<Word> },
     /// FLAT: a 64-bit address that may lie in the shared (LDS) or private (scratch) aperture.
     Flat { vaddr: u16, offset: u64, bytes: u32 },
 }
@@ -400,6 +402,8 @@ struct Gen {
     /// `v_trig_preop_f64`'s table of 2/π bits (a Function array of u32), where the kernel
     /// has that instruction.
     two_over_pi: Word,
+    /// The table of buffer format words (`typed::table_word`), where the kernel needs it.
+    format_table: Word,
     /// The clock and hardware registers (see `hwstate`).
     hw: hwstate::HwState,
 }
@@ -460,7 +464,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, hw: Default::default() }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default() }
     }
 
     // ---- constants and register access ----
@@ -984,6 +988,10 @@ impl Gen {
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         if prog.steps.iter().any(|st| st.kind == Kind::Valu(VOp::TrigPreopF64)) {
             self.two_over_pi = self.two_over_pi_table();
+        }
+        if prog.steps.iter().any(|st| matches!(st.kind, Kind::Mem(MemKind::Format { .. })) && st.inst.format == Format::Mubuf) {
+            let gen = prog.steps.iter().map(|st| st.inst.gen).next().unwrap_or(rdna_isa::Generation::Gfx10);
+            self.format_table = self.buffer_format_table(gen);
         }
         self.hw_setup(kernel, prog, cfg, self.lds_bytes);
         if self.model == WaveModel::Subgroup {
@@ -1864,6 +1872,7 @@ impl Gen {
             Kind::Salu(op @ (Salu::Memtime | Salu::Memrealtime | Salu::SendmsgRtnB32 | Salu::SendmsgRtnB64 | Salu::GetregB32 | Salu::DenormMode | Salu::RoundMode)) => self.hw_state(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(MemKind::Addtid { store }) => self.global_addtid(st, store),
+            Kind::Mem(MemKind::Format { store, comps, d16, hi }) => self.typed_buffer(st, store, comps, d16, hi),
             Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             // Lifted into IR regions by `dispatch_loop`.
@@ -1884,8 +1893,8 @@ impl Gen {
         let f = st.inst.format;
         let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
         let vaddr = (raw >> 32 & 0xff) as u16;
-        if f == Format::Mubuf {
-            if (!g11 && raw >> 16 & 1 != 0) || raw >> (if g11 { 53 } else { 55 }) & 1 != 0 {
+        if matches!(f, Format::Mubuf | Format::Mtbuf) {
+            if (f == Format::Mubuf && !g11 && raw >> 16 & 1 != 0) || raw >> (if g11 { 53 } else { 55 }) & 1 != 0 {
                 return Err("buffer lds/tfe forms are not recompiled yet".into());
             }
             let srsrc = ((raw >> 48 & 0x1f) * 4) as u16;
@@ -1893,7 +1902,7 @@ impl Gen {
             let soffset = st.inst.field(Field::Soffset);
             let soff = if soffset == NULL { self.c32(0) } else { self.src32(rdna_emu::program::operand(soffset, rdna_isa::ImmTy::B32, 1, st.inst.literal), None)? };
             let (offen, idxen) = if g11 { (raw >> 54 & 1 != 0, raw >> 55 & 1 != 0) } else { (raw >> 12 & 1 != 0, raw >> 13 & 1 != 0) };
-            return Ok(Place::Buffer { rs: [rs[0], rs[1], rs[2], rs[3]], soff, offset: (raw & 0xfff) as u32, offen, idxen, vaddr, bytes });
+            return Ok(Place::Buffer { rs: [rs[0], rs[1], rs[2], rs[3]], soff, offset: (raw & 0xfff) as u32, offen, idxen, vaddr, bytes, size: None });
         }
         if !g11 && raw >> 13 & 1 != 0 {
             return Err("loads into LDS are not recompiled yet".into());
@@ -1962,7 +1971,7 @@ impl Gen {
                 }
                 Ok(Target { addr: self.scratch_addr(a, bytes, lane), live: None, lds: None })
             }
-            Place::Buffer { rs, soff, offset, offen, idxen, vaddr, bytes } => {
+            Place::Buffer { rs, soff, offset, offen, idxen, vaddr, bytes, size } => {
                 // As `rdna_emu::vmem`: base (48 bits), stride, records and add_tid from the
                 // resource; offset = VGPR offset + instruction offset; index = VGPR index
                 // (+ lane); out of range by bytes (stride 0) or by index.
@@ -1989,7 +1998,10 @@ impl Gen {
                 let stride = wide(self, stride);
                 let z64 = self.c64(0);
                 let no_stride = self.b.i_equal(boolt, None, stride, z64).unwrap();
-                let size = self.c64(bytes as u64);
+                let size = match size {
+                    Some(s) => wide(self, s),
+                    None => self.c64(bytes as u64),
+                };
                 let end = self.b.i_add(u64t, None, off, size).unwrap();
                 let oob_bytes = self.b.u_greater_than(boolt, None, end, records).unwrap();
                 let oob_index = self.b.u_greater_than_equal(boolt, None, index, records).unwrap();
@@ -2005,7 +2017,7 @@ impl Gen {
                 let win = self.c64(1 << 32);
                 let in_window = self.b.u_less_than(boolt, None, rel, win).unwrap();
                 let rel32 = self.b.u_convert(u, None, rel).unwrap();
-                let s_addr = self.scratch_addr_if(rel32, bytes, lane, in_window);
+                let s_addr = self.scratch_addr_if(rel32, size, lane, in_window);
                 let addr = self.b.select(u64t, None, in_window, s_addr, a).unwrap();
                 let live = self.b.logical_not(boolt, None, oob).unwrap();
                 Ok(Target { addr, live: Some(live), lds: None })
@@ -2018,7 +2030,8 @@ impl Gen {
                 let (shared, private) = (self.c32(rdna_emu::wave::SHARED_APERTURE_HI), self.c32(rdna_emu::wave::PRIVATE_APERTURE_HI));
                 let is_lds = self.b.i_equal(boolt, None, hi, shared).unwrap();
                 let is_private = self.b.i_equal(boolt, None, hi, private).unwrap();
-                let s_addr = self.scratch_addr_if(lo, bytes, lane, is_private);
+                let n = self.c64(bytes as u64);
+                let s_addr = self.scratch_addr_if(lo, n, lane, is_private);
                 let addr = self.b.select(u64t, None, is_private, s_addr, a).unwrap();
                 Ok(Target { addr, live: None, lds: Some((is_lds, lo)) })
             }
@@ -2029,11 +2042,13 @@ impl Gen {
     /// segment the run stops (as the emulator faults) and the address is the lane's byte 0.
     fn scratch_addr(&mut self, a: Word, n: u32, lane: Word) -> Word {
         let t = self.b.constant_true(self.t.bool);
+        let n = self.c64(n as u64);
         self.scratch_addr_if(a, n, lane, t)
     }
 
-    /// [`Gen::scratch_addr`] where `when` holds (a buffer access in the scratch window).
-    fn scratch_addr_if(&mut self, a: Word, n: u32, lane: Word, when: Word) -> Word {
+    /// [`Gen::scratch_addr`] where `when` holds (a buffer access in the scratch window), for
+    /// `n` (a u64 id) bytes.
+    fn scratch_addr_if(&mut self, a: Word, n: Word, lane: Word, when: Word) -> Word {
         let (u64t, boolt) = (self.t.u64, self.t.bool);
         if self.scratch == 0 {
             // No private segment: every scratch access is out of bounds.
@@ -2041,8 +2056,7 @@ impl Gen {
             return self.slot;
         }
         let a64 = self.b.u_convert(u64t, None, a).unwrap();
-        let cn = self.c64(n as u64);
-        let end = self.b.i_add(u64t, None, a64, cn).unwrap();
+        let end = self.b.i_add(u64t, None, a64, n).unwrap();
         let size = self.c64(self.scratch as u64);
         let out = self.b.u_greater_than(boolt, None, end, size).unwrap();
         let fault = self.b.logical_and(boolt, None, out, when).unwrap();

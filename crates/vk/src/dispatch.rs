@@ -99,6 +99,9 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         if status == rdna_spirv::STATUS_VGPR_INDEX {
             return Err("a VGPR-indexed move named a register past v255 (M0 out of range) and stopped the kernel (the emulator faults there too)".into());
         }
+        if status == rdna_spirv::STATUS_BUFFER_FORMAT {
+            return Err("a typed buffer access named an invalid buffer format, or stored to an 11- or 10-bit float component, and stopped the kernel (the emulator faults there too)".into());
+        }
         if status == rdna_spirv::STATUS_BAD_JUMP {
             return Err("the kernel returned to an address other than its call's return point: the recompiler follows calls and returns only (the emulator goes to any instruction of the kernel), so the run was stopped".into());
         }

@@ -218,9 +218,10 @@ amdhsa.kernels:
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state", "buffer_formats", "buffer_format_stores", "gfx11_buffer_formats", "gfx11_buffer_format_stores"];
 
-/// The [`HAND_WRITTEN`] kernels, recompiled, run and compared with the emulator like the corpus;
+/// The [`HAND_WRITTEN`] kernels, recompiled (both wave models pass spirv-val), run and compared
+/// with the emulator like the corpus;
 /// every kernel runs, and the failures are reported together.
 #[test]
 fn hand_written_kernels_match_the_emulator() {
@@ -232,6 +233,13 @@ fn hand_written_kernels_match_the_emulator() {
         // One workgroup of two waves: the kernels address memory by work-item id within the
         // workgroup, so several workgroups would race on their atomics.
         let (grid, wg) = ([64, 1, 1], [64, 1, 1]);
+        // Both wave models' modules pass spirv-val.
+        for model in [WaveModel::Exact, WaveModel::Subgroup] {
+            match rdna_spirv::recompile(&co, k, wg, 0, model) {
+                Ok(c) => spirv_val(&c.words, &format!("{name} ({model})")),
+                Err(e) => failures.push(format!("{name} ({model}): {e}")),
+            }
+        }
         let (mut launch, mut mem) = rdna_testkit::launch_filled(&co, k, 7);
         (launch.grid, launch.workgroup) = (grid, wg);
         rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
@@ -317,6 +325,22 @@ fn a_vgpr_index_past_v255_stops_the_run() {
     assert!(e.to_string().contains("out of range"), "{e}");
     let e = recompiled_run_error(&co);
     assert!(e.contains("past v255"), "{e}");
+}
+
+/// Typed buffer accesses the emulator refuses (`tests/asm/buffer_format_invalid.s`: format
+/// number 0, with no lane enabled; `buffer_format_float_store.s`: a store to an 11-bit float):
+/// the emulator faults, and the recompiled kernel must stop with an error that says why.
+#[test]
+fn refused_buffer_formats_stop_the_run() {
+    for (name, emulator_says) in [("buffer_format_invalid", "buffer format 0 is not valid"), ("buffer_format_float_store", "stores to 10-bit float")] {
+        let co = asm_kernel(name);
+        let k = &co.kernels[0];
+        let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
+        let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
+        assert!(e.to_string().contains(emulator_says), "{name}: {e}");
+        let e = recompiled_run_error(&co);
+        assert!(e.contains("invalid buffer format, or stored to an 11- or 10-bit float"), "{name}: {e}");
+    }
 }
 
 /// Runs the code object's kernel recompiled, with the inputs seed 1 gives, on the machine's

@@ -49,6 +49,8 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Mem(MemKind::Addtid { .. }) if format == Format::Global => Ok(()),
         Kind::Mem(k) if format == Format::Global => global(k),
         Kind::Mem(k @ MemKind::Atomic { .. }) if format == Format::Mubuf => global(k),
+        // Typed buffer accesses (`typed.rs`), every format and d16 form.
+        Kind::Mem(MemKind::Format { .. }) if matches!(format, Format::Mubuf | Format::Mtbuf) => Ok(()),
         Kind::Mem(k) if matches!(format, Format::Scratch | Format::Mubuf) => match k {
             MemKind::Load { .. } | MemKind::Store { .. } => Ok(()),
             other => Err(format!("{format:?} access {other:?} is not recompiled yet")),

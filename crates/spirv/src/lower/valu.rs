@@ -398,18 +398,20 @@ impl Gen {
     /// ([`rdna_emu::valu::TWO_OVER_PI`]), 32 to a word, first bit the most significant, with
     /// zero words after them for the widest window an exponent can ask for (bit 2613 + 53).
     pub(super) fn two_over_pi_table(&mut self) -> Word {
-        const WORDS: u32 = 85;
+        const WORDS: usize = 85;
         let digits = rdna_emu::valu::TWO_OVER_PI.as_bytes();
-        let words: Vec<Word> = (0..WORDS as usize)
-            .map(|w| {
-                let v = (0..8).fold(0u32, |acc, k| acc << 4 | digits.get(8 * w + k).and_then(|c| (*c as char).to_digit(16)).unwrap_or(0));
-                self.c32(v)
-            })
-            .collect();
+        let words: Vec<u32> = (0..WORDS).map(|w| (0..8).fold(0u32, |acc, k| acc << 4 | digits.get(8 * w + k).and_then(|c| (*c as char).to_digit(16)).unwrap_or(0))).collect();
+        self.u32_table(&words)
+    }
+
+    /// A Function-scope array of u32 initialised with `words` (read with an access chain and
+    /// `t.fn_u32`).
+    pub(super) fn u32_table(&mut self, words: &[u32]) -> Word {
+        let ids: Vec<Word> = words.iter().map(|&w| self.c32(w)).collect();
         let u32t = self.t.u32;
-        let n = self.c32(WORDS);
+        let n = self.c32(words.len() as u32);
         let arr = self.b.type_array(u32t, n);
-        let table = self.b.constant_composite(arr, &words);
+        let table = self.b.constant_composite(arr, &ids);
         let ptr = self.b.type_pointer(None, rspirv::spirv::StorageClass::Function, arr);
         self.b.variable(ptr, None, rspirv::spirv::StorageClass::Function, Some(table))
     }
