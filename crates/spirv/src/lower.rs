@@ -172,7 +172,7 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
     let f = st.inst.format;
     match st.kind {
         Kind::Valu(op) => {
-            if matches!(op, ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32) || valu::indexes_vgprs(op) || f.is_dpp16() || f.is_dpp8() || f.is_sdwa() || f == Format::Vop3p {
+            if matches!(op, ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32 | Permlane64B32) || valu::indexes_vgprs(op) || f.is_dpp16() || f.is_dpp8() || f.is_sdwa() || f == Format::Vop3p {
                 return None;
             }
             // A carry-in or v_cndmask mask (SRC2) is read one bit per lane.

@@ -149,8 +149,8 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
     lines
 }
 
-/// A hand-written kernel: the code of `tests/asm/NAME.s` wrapped in a wave32 kernel (for
-/// gfx1100 where NAME starts with `gfx11_`, else gfx1030)
+/// A hand-written kernel: the code of `tests/asm/NAME.s` wrapped in a wave32 kernel (wave64
+/// where NAME contains `_w64_`; for gfx1100 where NAME starts with `gfx11_`, else gfx1030)
 /// `NAME` with two buffer arguments, `in` and `out`, and 4 KiB of LDS, built with clang-19. A
 /// common prologue comes first: s[0:1] and s[2:3] hold the addresses of `in` and `out`; v1, v2
 /// and v3 hold the lane's three dwords of `in` (at 12 × lane) multiplied by large odd constants,
@@ -159,6 +159,8 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
     let code = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/asm/{name}.s"))).unwrap();
     let mcpu = if name.starts_with("gfx11_") { "gfx1100" } else { "gfx1030" };
+    // `_w64_` in the name: one wave64 instead of two wave32s.
+    let (w32, lanes) = if name.contains("_w64_") { (0, 64) } else { (1, 32) };
     let source = format!(
         r#"    .amdgcn_target "amdgcn-amd-amdhsa--{mcpu}"
     .text
@@ -184,7 +186,7 @@ fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
         .amdhsa_next_free_vgpr 16
         .amdhsa_next_free_sgpr 40
         .amdhsa_user_sgpr_kernarg_segment_ptr 1
-        .amdhsa_wavefront_size32 1
+        .amdhsa_wavefront_size32 {w32}
         .amdhsa_float_denorm_mode_32 3
         .amdhsa_group_segment_fixed_size 4096
     .end_amdhsa_kernel
@@ -199,7 +201,7 @@ amdhsa.kernels:
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 4096
     .private_segment_fixed_size: 0
-    .wavefront_size: 32
+    .wavefront_size: {lanes}
     .sgpr_count: 40
     .vgpr_count: 16
     .max_flat_workgroup_size: 64
@@ -214,11 +216,12 @@ amdhsa.kernels:
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.s"));
     std::fs::write(&path, source).unwrap();
-    rdna_testkit::compile_for(&path, mcpu, "vk", &[])
+    let wave64: &[&str] = if lanes == 64 { &["-mwavefrontsize64"] } else { &[] };
+    rdna_testkit::compile_for(&path, mcpu, "vk", wave64)
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state", "buffer_formats", "buffer_format_stores", "gfx11_buffer_formats", "gfx11_buffer_format_stores"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state", "buffer_formats", "buffer_format_stores", "gfx11_buffer_formats", "gfx11_buffer_format_stores", "sad_and_pk_fmac", "gfx11_w64_lane_ops"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled (both wave models pass spirv-val), run and compared
 /// with the emulator like the corpus;

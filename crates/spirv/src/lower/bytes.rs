@@ -31,18 +31,7 @@ impl Gen {
         let (u, boolt) = (self.t.u32, self.t.bool);
         Some(match op {
             SadU8 | SadHiU8 | MsadU8 => {
-                let mut t = self.c32(0);
-                for k in 0..4 {
-                    let (x, y) = (self.byte(a, k), self.byte(b, k));
-                    let mut d = self.abs_diff(x, y);
-                    if op == MsadU8 {
-                        // Bytes of S1 that are zero are masked out.
-                        let z = self.c32(0);
-                        let masked = self.op(Op::IEqual, boolt, &[y, z]);
-                        d = self.sel(u, masked, z, d);
-                    }
-                    t = self.op(Op::IAdd, u, &[t, d]);
-                }
+                let mut t = self.sad_bytes(a, b, op == MsadU8);
                 if op == SadHiU8 {
                     let c16 = self.c32(16);
                     t = self.op(Op::ShiftLeftLogical, u, &[t, c16]);
@@ -125,7 +114,47 @@ impl Gen {
                 }
                 t
             }
+            // Four sums of absolute differences (a's bytes from k, k = 0..3, against b's four),
+            // each plus a 16-bit field of the 64-bit c, packed into 64 bits; a and c are u64.
+            QsadPkU16U8 | MqsadPkU16U8 => {
+                let u64t = self.t.u64;
+                let mut t = self.c64(0);
+                for k in 0..4u64 {
+                    let sh = self.c64(8 * k);
+                    let src = self.op(Op::ShiftRightLogical, u64t, &[a, sh]);
+                    let src = self.op(Op::UConvert, u, &[src]);
+                    let s = self.sad_bytes(src, b, op == MqsadPkU16U8);
+                    let sh = self.c64(16 * k);
+                    let acc = self.op(Op::ShiftRightLogical, u64t, &[c, sh]);
+                    let acc = self.op(Op::UConvert, u, &[acc]);
+                    let s = self.op(Op::IAdd, u, &[s, acc]);
+                    let m16 = self.c32(0xffff);
+                    let s = self.op(Op::BitwiseAnd, u, &[s, m16]);
+                    let s = self.op(Op::UConvert, u64t, &[s]);
+                    let s = self.op(Op::ShiftLeftLogical, u64t, &[s, sh]);
+                    t = self.op(Op::BitwiseOr, u64t, &[t, s]);
+                }
+                t
+            }
             _ => return None,
         })
+    }
+
+    /// `rdna_emu::valu::sad_bytes`: the sum of |x - y| over the four bytes of two u32s;
+    /// `masked`: bytes where y is zero count 0.
+    pub(super) fn sad_bytes(&mut self, x: Word, y: Word, masked: bool) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let mut t = self.c32(0);
+        for k in 0..4 {
+            let (xb, yb) = (self.byte(x, k), self.byte(y, k));
+            let mut d = self.abs_diff(xb, yb);
+            if masked {
+                let z = self.c32(0);
+                let zero = self.op(Op::IEqual, boolt, &[yb, z]);
+                d = self.sel(u, zero, z, d);
+            }
+            t = self.op(Op::IAdd, u, &[t, d]);
+        }
+        t
     }
 }

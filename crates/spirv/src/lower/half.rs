@@ -18,16 +18,19 @@ pub(crate) enum Packed {
     Mix,
     /// Dot products of whole 32-bit sources (defined in the IR).
     Dot,
+    /// gfx11's dot products whose sources' signedness the neg bits choose.
+    MixedDot,
 }
 
 pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
     use VOp::*;
     Some(match op {
-        PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => Packed::Float,
+        PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16 => Packed::Float,
         PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16
         | PkMadI16 | PkAddI16 | PkSubI16 => Packed::Int,
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
         Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 | Dot2U32U16 | Dot2F32F16 => Packed::Dot,
+        Dot4I32Iu8 | Dot8I32Iu4 => Packed::MixedDot,
         _ => return None,
     })
 }
@@ -190,6 +193,9 @@ impl Gen {
     pub(super) fn packed(&mut self, st: &Step, op: VOp, m: &Mods) -> Lowered {
         let Some(class) = packed_class(op) else { return Err(format!("internal: packed operation {op:?} admitted by `supports` without a lowering")) };
         let (float, int, mix) = (class == Packed::Float, class == Packed::Int, class == Packed::Mix);
+        if class == Packed::MixedDot {
+            return self.mixed_dot(st, op, m);
+        }
         if (int || class == Packed::Dot) && m.clamp {
             return Err("clamp on packed integer operations is not recompiled yet".into());
         }
@@ -203,6 +209,10 @@ impl Gen {
             let mut src = [g.c32(0); 3];
             for (k, v) in src.iter_mut().enumerate().take(st2.nsrc as usize) {
                 *v = g.src32(st2.src[k], Some(lane))?;
+            }
+            if op == VOp::PkFmacF16 {
+                // Accumulates into VDST.
+                src[2] = g.rd_v(st2.dst, lane)?;
             }
             let (lo16, c16) = (g.c32(0xffff), g.c32(16));
             let r = if mix {
@@ -247,7 +257,7 @@ impl Gen {
             g.op(Op::ShiftRightArithmetic, u, &[t, c16])
         };
         let r = match op {
-            PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
+            PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16 => {
                 let (a, b) = (self.f16_to_f32(x[0]), self.f16_to_f32(x[1]));
                 let r = match op {
                     PkAddF16 => {
@@ -258,7 +268,7 @@ impl Gen {
                         let r = self.op(Op::FMul, f, &[a, b]);
                         self.f32_to_f16(r)
                     }
-                    PkFmaF16 => {
+                    PkFmaF16 | PkFmacF16 => {
                         let c = self.f16_to_f32(x[2]);
                         self.fma16(a, b, c)
                     }
@@ -301,6 +311,42 @@ impl Gen {
             }
         };
         self.op(Op::BitwiseAnd, u, &[r, lo16])
+    }
+
+    /// gfx11's `v_dot4_i32_iu8` / `v_dot8_i32_iu4`, as the emulator: neg_lo[0] and neg_lo[1]
+    /// say whether A's and B's 8- or 4-bit fields are signed; the sum with C is exact in 64
+    /// bits, then wraps (or, with clamp, saturates) to 32.
+    fn mixed_dot(&mut self, st: &Step, op: VOp, m: &Mods) -> Lowered {
+        let (sa, sb, clamp) = (m.neg & 1 != 0, m.neg & 2 != 0, m.clamp);
+        let bits = if op == VOp::Dot4I32Iu8 { 8 } else { 4 };
+        let st2 = st.clone();
+        self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            let (u, u64t, boolt) = (g.t.u32, g.t.u64, g.t.bool);
+            let mut src = [g.c32(0); 3];
+            for (k, v) in src.iter_mut().enumerate() {
+                *v = g.src32(st2.src[k], Some(lane))?;
+            }
+            let wide_s = |g: &mut Gen, v: Word| g.op(Op::SConvert, u64t, &[v]);
+            let mut t = wide_s(g, src[2]);
+            for k in 0..32 / bits {
+                let (at, w) = (g.c32(bits * k), g.c32(bits));
+                let x = g.op(if sa { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, u, &[src[0], at, w]);
+                let y = g.op(if sb { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, u, &[src[1], at, w]);
+                // Each product fits in 32 bits.
+                let p = g.op(Op::IMul, u, &[x, y]);
+                let p = wide_s(g, p);
+                t = g.op(Op::IAdd, u64t, &[t, p]);
+            }
+            if clamp {
+                let (lo, hi) = (g.c64(i32::MIN as i64 as u64), g.c64(i32::MAX as u64));
+                let below = g.op(Op::SLessThan, boolt, &[t, lo]);
+                t = g.sel(u64t, below, lo, t);
+                let above = g.op(Op::SGreaterThan, boolt, &[t, hi]);
+                t = g.sel(u64t, above, hi, t);
+            }
+            let r = g.op(Op::UConvert, u, &[t]);
+            g.wr_v(st2.dst, lane, r)
+        })
     }
 
     /// `v_fma_mix_f32` / `v_fma_mixlo_f16` / `v_fma_mixhi_f16` for one lane, as the emulator:

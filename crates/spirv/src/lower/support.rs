@@ -40,7 +40,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
             None => Err(format!("packed operation {op:?} is not recompiled yet")),
         },
         Kind::Valu(op) if super::valu::indexes_vgprs(op) => Ok(()),
-        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32 | VOp::SwapB32) || super::valu::out_of(op).is_some() => Ok(()),
+        Kind::Valu(op) if matches!(op, VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32 | VOp::Permlane16B32 | VOp::Permlanex16B32 | VOp::Permlane64B32 | VOp::SwapB32 | VOp::MqsadU32U8 | VOp::PkFmacF16) || super::valu::out_of(op).is_some() => Ok(()),
         Kind::Valu(op) => Err(format!("vector operation {op:?} is not recompiled yet")),
         // Every number type (`Gen::vcmp`).
         Kind::Vcmp { .. } => Ok(()),

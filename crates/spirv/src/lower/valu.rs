@@ -65,6 +65,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         CvtU16F16 | CvtI16F16 | FrexpExpI16F16 => Out::U16,
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
+        QsadPkU16U8 | MqsadPkU16U8 => Out::U64,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
         DivFixupF32 | DivScaleF32 | DivFmasF32 => Out::F32,
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
@@ -589,6 +590,11 @@ impl Gen {
         if st.inst.format == rdna_isa::Format::Vop3p {
             return self.packed(st, op, &m);
         }
+        if op == PkFmacF16 {
+            // The VOP2 form: both halves from the low and high halves of each source.
+            let m = Mods { op_sel: 0, op_sel_hi: 7, ..m };
+            return self.packed(st, op, &m);
+        }
         // Wave-level operations: one lane read or written, not a loop.
         match op {
             SwapB32 => {
@@ -601,6 +607,30 @@ impl Gen {
                     g.wr_v(d, lane, x)
                 });
             }
+            MqsadU32U8 => {
+                // Four masked byte SADs (a's bytes from k against b's), each plus dword k of the
+                // 128-bit accumulator S2, into VDST..VDST+3.
+                let Src::Vgpr(acc) = st.src[2] else { return Err("v_mqsad_u32_u8 with a non-VGPR accumulator".into()) };
+                let st2 = st.clone();
+                return self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+                    let (u, u64t) = (g.t.u32, g.t.u64);
+                    let (a, b) = (g.vsrc(&st2, &m, 0, lane)?, g.vsrc(&st2, &m, 1, lane)?);
+                    let mut res = [0; 4];
+                    for (k, r) in res.iter_mut().enumerate() {
+                        let sh = g.c64(8 * k as u64);
+                        let src = g.op(Op::ShiftRightLogical, u64t, &[a, sh]);
+                        let src = g.op(Op::UConvert, u, &[src]);
+                        let s = g.sad_bytes(src, b, true);
+                        let c = g.rd_v(acc + k as u16, lane)?;
+                        *r = g.op(Op::IAdd, u, &[s, c]);
+                    }
+                    for (k, &r) in res.iter().enumerate() {
+                        g.wr_v(st2.dst + k as u16, lane, r)?;
+                    }
+                    Ok(())
+                });
+            }
+            Permlane64B32 => return self.permlane64(st, &m),
             _ => {}
         }
         if indexes_vgprs(op) {
@@ -941,6 +971,30 @@ impl Gen {
             let v = g.rd_row(spare, l);
             let old = g.rd_v(st.dst, l)?;
             let v = g.sel(g.t.u32, on, v, old);
+            g.wr_v(st.dst, l, v)
+        })
+    }
+
+    /// `v_permlane64_b32`: each lane takes src0 from the lane 32 away (wave64; in wave32 its
+    /// own), every lane's source read first, written under EXEC, as the emulator.
+    fn permlane64(&mut self, st: &Step, m: &Mods) -> Lowered {
+        let spare = self.spare_row();
+        let lanes = self.lanes;
+        let st2 = st.clone();
+        let m = *m;
+        self.lanes_loop(false, &mut |g: &mut Gen, l: Word| {
+            let from = if lanes == 64 {
+                let c32 = g.c32(32);
+                g.op(Op::BitwiseXor, g.t.u32, &[l, c32])
+            } else {
+                l
+            };
+            let v = g.vsrc(&st2, &m, 0, from)?;
+            g.wr_row(spare, l, v);
+            Ok(())
+        })?;
+        self.lanes_loop(true, &mut |g: &mut Gen, l: Word| {
+            let v = g.rd_row(spare, l);
             g.wr_v(st.dst, l, v)
         })
     }

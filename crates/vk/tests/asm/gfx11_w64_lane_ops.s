@@ -1,0 +1,44 @@
+// gfx11, wave64: v_permlane64_b32 (the two halves of the wave swapped, under a partial EXEC),
+// the dot products whose signedness neg_lo chooses (v_dot4_i32_iu8, v_dot8_i32_iu4, with and
+// without clamp), the SAD family (v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8) and
+// v_pk_fmac_f16, on random inputs. One result per dword: out[64 lane + k].
+// Code only: the test wraps it in a wave64 gfx1100 kernel after a common prologue (`asm_kernel`
+// in tests/corpus.rs).
+    v_xor_b32 v4, v1, v3
+    v_mov_b32 v10, v4
+    s_mov_b64 s[12:13], exec
+    v_and_b32 v11, 5, v0
+    v_cmp_ne_u32 vcc, 0, v11
+    s_and_b64 exec, exec, vcc
+    v_permlane64_b32 v10, v1
+    s_mov_b64 exec, s[12:13]
+    global_store_dword v5, v10, s[2:3] offset:0
+    v_dot4_i32_iu8 v10, v1, v2, v3
+    global_store_dword v5, v10, s[2:3] offset:4
+    v_dot4_i32_iu8 v10, v1, v2, v3 neg_lo:[1,0,0]
+    global_store_dword v5, v10, s[2:3] offset:8
+    v_dot4_i32_iu8 v10, v1, v2, v3 neg_lo:[0,1,0]
+    global_store_dword v5, v10, s[2:3] offset:12
+    v_dot4_i32_iu8 v10, v1, v2, v3 neg_lo:[1,1,0] clamp
+    global_store_dword v5, v10, s[2:3] offset:16
+    v_dot8_i32_iu4 v10, v1, v2, v3 neg_lo:[1,1,0]
+    global_store_dword v5, v10, s[2:3] offset:20
+    v_dot8_i32_iu4 v10, v1, v2, v3 neg_lo:[0,1,0] clamp
+    global_store_dword v5, v10, s[2:3] offset:24
+    v_bfrev_b32 v12, v3
+    v_mov_b32 v13, v4
+    v_qsad_pk_u16_u8 v[10:11], v[1:2], v3, v[12:13]
+    global_store_dwordx2 v5, v[10:11], s[2:3] offset:28
+    v_and_b32 v9, 0xff00ff0f, v3
+    v_mqsad_pk_u16_u8 v[10:11], v[1:2], v9, v[12:13]
+    global_store_dwordx2 v5, v[10:11], s[2:3] offset:36
+    v_mov_b32 v14, v1
+    v_mov_b32 v15, v2
+    v_mqsad_u32_u8 v[10:13], v[1:2], v9, v[12:15]
+    global_store_dwordx4 v5, v[10:13], s[2:3] offset:44
+    v_mov_b32 v10, v4
+    v_and_b32 v11, 0x3bff3bff, v1
+    v_and_b32 v12, 0xbbffbbff, v2
+    v_pk_fmac_f16 v10, v11, v12
+    global_store_dword v5, v10, s[2:3] offset:60
+    s_endpgm
