@@ -352,6 +352,36 @@ impl Gen {
                     Ok(())
                 })
             }
+            // `ds_wrxchg2*_rtn` / `ds_storexchg_2addr*_rtn`: at each of the two addresses in
+            // turn, the old value read, DATA0/DATA1 written, the old value returned; lane after
+            // lane, as the emulator (lanes may share addresses).
+            DsKind::Xchg2 { bytes, st64 } => {
+                let stride = bytes as u32 * if st64 { 64 } else { 1 };
+                let dw = bytes as u16 / 4;
+                self.lanes_in_order(&mut |g: &mut Gen, lane: Word| {
+                    let base = g.rd_v(addr_r, lane)?;
+                    for (i, o) in [off0, off1].into_iter().enumerate() {
+                        let co = g.c32(o.wrapping_mul(stride));
+                        let a = g.op(Op::IAdd, g.t.u32, &[base, co]);
+                        g.lds_check(a, bytes as u32);
+                        let at: Vec<Word> = (0..dw)
+                            .map(|j| {
+                                let cj = g.c32(4 * j as u32);
+                                g.op(Op::IAdd, g.t.u32, &[a, cj])
+                            })
+                            .collect();
+                        let old: Vec<Word> = at.iter().map(|&aj| g.lds_read32(aj)).collect();
+                        for (j, &aj) in at.iter().enumerate() {
+                            let v = g.rd_v(if i == 0 { d0 } else { d1 } + j as u16, lane)?;
+                            g.lds_write(aj, v, 4);
+                        }
+                        for (j, &v) in old.iter().enumerate() {
+                            g.wr_v(vdst + i as u16 * dw + j as u16, lane, v)?;
+                        }
+                    }
+                    Ok(())
+                })
+            }
             DsKind::Atomic { op, x2, rtn } | DsKind::CmpStore { op, x2, rtn } => {
                 let cmpstore = matches!(k, DsKind::CmpStore { .. });
                 self.lanes_in_order(&mut |g: &mut Gen, lane: Word| {
@@ -390,7 +420,6 @@ impl Gen {
                 })
             }
             DsKind::Append | DsKind::Consume => self.append(k == DsKind::Append, offset, vdst),
-            other => Err(format!("internal: LDS operation {other:?} admitted by `supports` without a lowering")),
         }
     }
 
