@@ -594,9 +594,17 @@ fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`rdna dis … | head`) is not an error to report.
+        Err(e) if e.ends_with(&broken_pipe()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("rdna: error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The text of the write error a closed pipe gives (EPIPE), as errors reach `main`.
+fn broken_pipe() -> String {
+    const EPIPE: i32 = 32;
+    std::io::Error::from_raw_os_error(EPIPE).to_string()
 }

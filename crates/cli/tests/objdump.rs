@@ -116,3 +116,29 @@ fn bad_inputs_are_clear_errors() {
     let o = run(&["dis", env!("CARGO_BIN_EXE_rdna")]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("expected EM_AMDGPU"));
 }
+
+/// A reader that stops early (`rdna dis … | head`) ends the run quietly: no error message and
+/// a success status, once the closed pipe makes a write fail.
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // 256 Ki s_nop: megabytes of text, far beyond what a pipe buffers.
+    let path = std::env::temp_dir().join(format!("rdna-pipe-{}.bin", std::process::id()));
+    std::fs::write(&path, 0xbf80_0000u32.to_le_bytes().repeat(256 << 10)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rdna"))
+        .args(["dis", "--raw", "--mcpu", "gfx1030"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(String::from_utf8_lossy(&first).contains("s_nop 0"), "{}", String::from_utf8_lossy(&first));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(out.status.success(), "{:?}", out.status);
+}
