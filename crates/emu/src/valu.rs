@@ -1450,6 +1450,7 @@ pub fn vopd(w: &mut Wave, st: &Step) -> Result<(), Reason> {
     let n = w.lanes;
     let exec = w.exec();
     let dx = Denorm::from_mode(w.mode.denorm32());
+    let dx16 = Denorm::from_mode(w.mode.denorm64());
     let ieee = w.mode.ieee();
     let lit = st.inst.literal.unwrap_or(0) as u64;
     let vcc = w.vcc();
@@ -1486,9 +1487,12 @@ pub fn vopd(w: &mut Wave, st: &Step) -> Result<(), Reason> {
                         x
                     }
                 }
+                // As v_dot2acc_f32_f16: the accumulator plus the low product, then plus the
+                // high one (each product of two f16 exact in f32), f16 inputs under the f16
+                // denormal mode.
                 "v_dual_dot2acc_f32_f16" => {
-                    let hh = |v: u64| dx.in16(v);
-                    o(hh(x) * hh(yv) + hh(x >> 16) * hh(yv >> 16) + f(acc))
+                    let hh = |v: u64| dx16.in16(v);
+                    o((f(acc) + hh(x) * hh(yv)) + hh(x >> 16) * hh(yv >> 16))
                 }
                 "v_dual_add_nc_u32" => (x as u32).wrapping_add(yv as u32) as u64,
                 "v_dual_lshlrev_b32" => ((yv as u32) << (x & 31)) as u64,

@@ -595,6 +595,25 @@ fn gfx11_vopd_reads_both_sources_before_writing() {
     }
 }
 
+/// `v_dual_dot2acc_f32_f16` is `v_dot2acc_f32_f16` in the dual-issue encoding: the ISA's
+/// pseudo-code adds the low product to the accumulator, then the high one. With both products
+/// 2^-24 and the accumulator 1.0 the order shows: 1 + 2^-24 rounds (to even) back to 1 twice,
+/// where adding the products first would give 1 + 2^-23.
+#[test]
+fn gfx11_vopd_dot2acc_accumulates_in_the_pseudo_codes_order() {
+    let s = run_gfx11("v_dot2acc_f32_f16 v7, v1, v2\n v_dual_dot2acc_f32_f16 v8, v1, v2 :: v_dual_mov_b32 v9, v3", false, |s| {
+        // 2^-12 in both f16 halves.
+        s.set_v(1, |_| 0x0c00_0c00);
+        s.set_v(2, |_| 0x0c00_0c00);
+        s.set_v(3, |_| 5);
+        s.set_v(7, |_| 1.0f32.to_bits());
+        s.set_v(8, |_| 1.0f32.to_bits());
+    });
+    assert_eq!(f32::from_bits(s.wave.vr(7, 0)), 1.0, "VOP2");
+    assert_eq!(f32::from_bits(s.wave.vr(8, 0)), 1.0, "VOPD");
+    assert_eq!(s.wave.vr(9, 0), 5);
+}
+
 #[test]
 fn gfx11_dpp_compares_permute_src0_and_clear_unwritten_lanes() {
     // Class and ordinary compares with DPP read src0 from the lane the control names; a lane

@@ -1536,9 +1536,9 @@ pub fn compare_values(b: &mut Builder, ty: Num, cond: Cond, mut x: Value, mut y:
 /// The operation a VOPD half (`v_dual_*`) runs, where it is one [`vector_op`] defines.
 pub fn vopd_op(name: &str) -> Option<VOp> {
     use VOp::*;
-    let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy");
+    let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy").replace("dot2acc", "dot2c");
     VOp::from_name(&base).filter(|&op| {
-        matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32)
+        matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32 | Dot2cF32F16)
     })
 }
 
@@ -1558,7 +1558,7 @@ fn vopd(l: &mut Lifter, st: &Step) -> Result<(), String> {
         let b = l.b.read(Reg::Vgpr(vsrc1 as u8));
         // fmac accumulates into VDST; fmaak adds K; fmamk multiplies by K: S0 * K + S1.
         let (b, c) = match op {
-            FmacF32 => (b, l.b.read(Reg::Vgpr(vdst as u8))),
+            FmacF32 | Dot2cF32F16 => (b, l.b.read(Reg::Vgpr(vdst as u8))),
             FmaakF32 => (b, l.b.c32(lit)),
             FmamkF32 => (l.b.c32(lit), b),
             _ => (b, a),

@@ -694,6 +694,7 @@ v_dual_fmamk_f32 v5, v1, 0x40000000, v2 :: v_dual_add_nc_u32 v6, v2, v3
 v_dual_max_f32 v6, v1, v2 :: v_dual_and_b32 v5, v6, v3
 v_dual_mul_dx9_zero_f32 v5, v1, v2 :: v_dual_lshlrev_b32 v6, v2, v3
 v_dual_min_f32 v5, s1, v2 :: v_dual_subrev_f32 v6, v3, v4
+v_dual_dot2acc_f32_f16 v5, v1, v2 :: v_dual_sub_f32 v6, v3, v4
 ",
         false,
     );

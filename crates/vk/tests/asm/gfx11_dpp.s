@@ -1,7 +1,7 @@
 // gfx11: DPP in VOP3 encodings (three sources, carry-out to an SGPR, abs/neg, op_sel on
 // 16-bit halves) and on compares (VOPC and VOP3, v_cmpx, class tests, DPP8 with fetch
 // inactive), on integers and on moderate floats. One result per operation: out[64 lane + k];
-// a mask result is stored as each lane sees it.
+// a mask result is stored as each lane sees it. Last, the dual-issue v_dual_dot2acc_f32_f16.
 // Code only: the test wraps it in a gfx1100 kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
     v_xor_b32 v4, v1, v3
@@ -59,4 +59,11 @@
     v_mov_b32 v10, v4
     v_add_nc_u16_e64_dpp v10, v1, v2 op_sel:[1,0,1] quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
     global_store_dword v5, v10, s[2:3] offset:60
+    // Not DPP: the dual-issue dot2acc, accumulating into v10 (f16 halves of moderate size).
+    v_and_b32 v11, 0x3bff3bff, v1
+    v_and_b32 v12, 0xbbffbbff, v2
+    v_mov_b32 v10, v7
+    v_dual_dot2acc_f32_f16 v10, v11, v12 :: v_dual_mov_b32 v13, v2
+    global_store_dword v5, v10, s[2:3] offset:64
+    global_store_dword v5, v13, s[2:3] offset:68
     s_endpgm
