@@ -74,6 +74,27 @@ impl Denorm {
     }
 }
 
+/// f64 → bf16, rounded once to nearest even from all 53 bits. (`half::bf16::from_f64` drops
+/// the low 32 mantissa bits before rounding, so a value just above a midpoint can round down.)
+/// Through f32 rounded to odd: f32 carries more than bf16's 8 bits + 2 at every exponent
+/// (bf16 shares f32's exponent range, subnormals included), so rounding that to bf16 rounds
+/// once. NaNs as `half::bf16::from_f64` makes them.
+pub fn f64_to_bf16(x: f64) -> u16 {
+    if x.is_nan() {
+        return half::bf16::from_f64(x).to_bits();
+    }
+    let r = x as f32;
+    let mut b = r.to_bits();
+    if r as f64 != x {
+        // Toward zero (an overflow to infinity becomes the largest finite), then odd.
+        if (r as f64).abs() > x.abs() {
+            b -= 1;
+        }
+        b |= 1;
+    }
+    half::bf16::from_f32(f32::from_bits(b)).to_bits()
+}
+
 /// f64 → f16, rounded once to nearest even from all 53 bits. (`half::f16::from_f64` is not
 /// this: with F16C it goes through f32, rounding twice, and without it drops the low 32 mantissa
 /// bits, so its result depends on the host.) NaNs keep their top mantissa bits and become
@@ -535,6 +556,41 @@ mod half_tests {
             let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
             assert_eq!(h, want, "{x:e}: got {got:e}");
         }
+    }
+
+    #[test]
+    fn f64_to_bf16_rounds_to_the_nearest_even_bf16() {
+        // half's f32 → bf16 rounds once from all 24 bits: the oracle where f32 holds the value.
+        for r in values(100_000) {
+            let f = f32::from_bits(r as u32);
+            if !f.is_nan() {
+                assert_eq!(f64_to_bf16(f as f64), half::bf16::from_f32(f).to_bits(), "{f:e}");
+            }
+        }
+        // Elsewhere: the bf16 values either side of x and their midpoint are exact in f64.
+        for r in values(100_000) {
+            // Exponents across bf16's range (subnormals and overflow included).
+            let e = 1023 - 140 + (r >> 52) % 270;
+            let x = f64::from_bits(r & (1 << 63 | ((1 << 52) - 1)) | e << 52);
+            let h = f64_to_bf16(x);
+            let got = half::bf16::from_bits(h).to_f64();
+            let step = |b: u16| half::bf16::from_bits(b).to_f64();
+            if got.is_infinite() {
+                let max = step(0x7f7f);
+                assert!(x.abs() >= max + (max - step(0x7f7e)) / 2.0, "{x:e} rounded to infinity");
+                continue;
+            }
+            let (below, above) = if got.abs() <= x.abs() { (h, h + 1) } else { (h - 1, h) };
+            let (lo, hi) = (step(below).abs(), step(above & 0x7fff | below & 0x8000).abs());
+            let mid = (lo + hi) / 2.0;
+            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
+            assert_eq!(h, want, "{x:e}: got {got:e}");
+        }
+        // Just above a midpoint, by less than f32 can hold: half's f64 conversion ties it to
+        // even (down); the nearest is up.
+        let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-40);
+        assert_eq!(f64_to_bf16(x), 0x3f81);
+        assert_eq!(half::bf16::from_f64(x).to_bits(), 0x3f80, "half drops the low bits");
     }
 
     #[test]

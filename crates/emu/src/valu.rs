@@ -1421,7 +1421,7 @@ fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
             out[l][v] = match op {
                 WmmaF32F16 | WmmaF32Bf16 => (sum as f32).to_bits(),
                 WmmaF16F16 => put16(float::f64_to_f16(sum)),
-                WmmaBf16Bf16 => put16(half::bf16::from_f64(sum).to_bits()),
+                WmmaBf16Bf16 => put16(float::f64_to_bf16(sum)),
                 _ if m.clamp => sum.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32,
                 _ => (sum as i64) as u32,
             };

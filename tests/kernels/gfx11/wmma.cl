@@ -30,3 +30,17 @@ __kernel void k_wmma_iu8(__global const char *A, __global const uchar *B, __glob
     int8 d = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(true, a, false, b, c, false);
     for (uint v = 0; v < 8; v++) D[16 * (2 * v + l / 16) + l % 16] = ((int *)&d)[v];
 }
+
+// bf16 in, bf16 out: C and D in the low halves of their registers (op_sel clear).
+__kernel void k_wmma_bf16(__global const ushort *A, __global const ushort *B, __global const ushort *C, __global ushort *D) {
+    uint l = __builtin_amdgcn_workitem_id_x();
+    short16 a, b, c;
+    for (uint k = 0; k < 16; k++) {
+        ((ushort *)&a)[k] = A[16 * (l % 16) + k];
+        ((ushort *)&b)[k] = B[16 * k + l % 16];
+        ((ushort *)&c)[k] = 0;
+    }
+    for (uint v = 0; v < 8; v++) ((ushort *)&c)[2 * v] = C[16 * (2 * v + l / 16) + l % 16];
+    short16 d = __builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32(a, b, c, false);
+    for (uint v = 0; v < 8; v++) D[16 * (2 * v + l / 16) + l % 16] = ((ushort *)&d)[2 * v];
+}

@@ -6,7 +6,7 @@
 use rdna_emu::program::{Src, Step};
 use rdna_emu::sem::VOp;
 use rdna_emu::valu::Mods;
-use rspirv::spirv::{Op, Word};
+use rspirv::spirv::{GLOp, Op, Word};
 
 use super::{Gen, Lowered};
 
@@ -20,6 +20,8 @@ pub(crate) enum Packed {
     Dot,
     /// gfx11's dot products whose sources' signedness the neg bits choose.
     MixedDot,
+    /// `v_dot2_f32_bf16` (whole 32-bit sources, `Gen::lane_op`).
+    Bf16Dot,
 }
 
 pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
@@ -31,6 +33,7 @@ pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
         Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 | Dot2U32U16 | Dot2F32F16 => Packed::Dot,
         Dot4I32Iu8 | Dot8I32Iu4 => Packed::MixedDot,
+        Dot2F32Bf16 => Packed::Bf16Dot,
         _ => return None,
     })
 }
@@ -146,6 +149,79 @@ impl Gen {
         self.op(Op::BitwiseOr, u, &[sign, body])
     }
 
+    /// The bf16 in the low (`high`: high) half of `bits` (a u32) as an f32 value (exact).
+    pub(super) fn bf16_to_f32(&mut self, bits: Word, high: bool) -> Word {
+        let u = self.t.u32;
+        let b = if high {
+            let m = self.c32(0xffff_0000);
+            self.op(Op::BitwiseAnd, u, &[bits, m])
+        } else {
+            let c16 = self.c32(16);
+            self.op(Op::ShiftLeftLogical, u, &[bits, c16])
+        };
+        self.as_f32(b)
+    }
+
+    /// f32 bits rounded to the nearest even bf16 (`half::bf16::from_f32`), as u32 bits: NaNs
+    /// keep their top bits and become quiet.
+    pub(super) fn f32_to_bf16(&mut self, x: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let c = |g: &mut Gen, v: u32| g.c32(v);
+        let (abs_m, inf, c16) = (c(self, 0x7fff_ffff), c(self, 0x7f80_0000), c(self, 16));
+        let top = self.op(Op::ShiftRightLogical, u, &[x, c16]);
+        let a = self.op(Op::BitwiseAnd, u, &[x, abs_m]);
+        let nan = self.op(Op::UGreaterThan, boolt, &[a, inf]);
+        let q = c(self, 0x40);
+        let quiet = self.op(Op::BitwiseOr, u, &[top, q]);
+        // Up when the bit below bf16's last is set and anything else (lower bits, or the last
+        // bit itself) is too.
+        let (half_bit, rest) = (c(self, 0x8000), c(self, 0x1_7fff));
+        let z = c(self, 0);
+        let hb = self.op(Op::BitwiseAnd, u, &[x, half_bit]);
+        let hb = self.op(Op::INotEqual, boolt, &[hb, z]);
+        let rb = self.op(Op::BitwiseAnd, u, &[x, rest]);
+        let rb = self.op(Op::INotEqual, boolt, &[rb, z]);
+        let up = self.op(Op::LogicalAnd, boolt, &[hb, rb]);
+        let one = c(self, 1);
+        let inc = self.sel(u, up, one, z);
+        let r = self.op(Op::IAdd, u, &[top, inc]);
+        let r = self.sel(u, nan, quiet, r);
+        let m16 = c(self, 0xffff);
+        self.op(Op::BitwiseAnd, u, &[r, m16])
+    }
+
+    /// `rdna_emu::float::f64_to_bf16`: an f64 value rounded once to the nearest even bf16
+    /// (through f32 rounded to odd), as u32 bits.
+    pub(super) fn f64_to_bf16(&mut self, x: Word) -> Word {
+        let (u, u64t, boolt, ft) = (self.t.u32, self.t.u64, self.t.bool, self.f64t());
+        let r = self.op(Op::FConvert, self.t.f32, &[x]);
+        let back = self.op(Op::FConvert, ft, &[r]);
+        let inexact = self.op(Op::FUnordNotEqual, boolt, &[back, x]);
+        let (ab, ax) = (self.gl(GLOp::FAbs, ft, &[back]), self.gl(GLOp::FAbs, ft, &[x]));
+        let over = self.op(Op::FOrdGreaterThan, boolt, &[ab, ax]);
+        let b = self.from_f32(r);
+        let (one, z) = (self.c32(1), self.c32(0));
+        let dec = self.sel(u, over, one, z);
+        let b = self.op(Op::ISub, u, &[b, dec]);
+        let odd = self.sel(u, inexact, one, z);
+        let b = self.op(Op::BitwiseOr, u, &[b, odd]);
+        let r = self.f32_to_bf16(b);
+        // NaN: half's f64 conversion (sign, quiet exponent, the top mantissa bits).
+        let bits = self.from_f64(x);
+        let c32 = self.c64(32);
+        let hi = self.op(Op::ShiftRightLogical, u64t, &[bits, c32]);
+        let hi = self.op(Op::UConvert, u, &[hi]);
+        let (c16, sign_m, man_m, c13, q) = (self.c32(16), self.c32(0x8000), self.c32(0xf_ffff), self.c32(13), self.c32(0x7fc0));
+        let s = self.op(Op::ShiftRightLogical, u, &[hi, c16]);
+        let s = self.op(Op::BitwiseAnd, u, &[s, sign_m]);
+        let m = self.op(Op::BitwiseAnd, u, &[hi, man_m]);
+        let m = self.op(Op::ShiftRightLogical, u, &[m, c13]);
+        let n = self.op(Op::BitwiseOr, u, &[s, q]);
+        let n = self.op(Op::BitwiseOr, u, &[n, m]);
+        let nan = self.op(Op::IsNan, boolt, &[x]);
+        self.sel(u, nan, n, r)
+    }
+
     /// An f32 rounded to the nearest even f16 (`half::f16::from_f32`), as u32 bits.
     pub(super) fn f32_to_f16(&mut self, x: Word) -> Word {
         let ft = self.f64t();
@@ -217,6 +293,8 @@ impl Gen {
             let (lo16, c16) = (g.c32(0xffff), g.c32(16));
             let r = if mix {
                 g.fma_mix(&st2, op, &m, src, lane)?
+            } else if class == Packed::Bf16Dot {
+                g.lane_op(op, src, None, lane)?
             } else if class == Packed::Dot {
                 // Whole 32-bit sources: the IR's definition (`rdna_frontend::lift::vector_op`).
                 g.vector_op_ir(op, src, None, lane)?

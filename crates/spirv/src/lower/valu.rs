@@ -66,6 +66,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
         QsadPkU16U8 | MqsadPkU16U8 => Out::U64,
+        Dot2Bf16Bf16 => Out::U16,
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
         DivFixupF32 | DivScaleF32 | DivFmasF32 => Out::F32,
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
@@ -1042,7 +1043,7 @@ impl Gen {
     }
 
     /// One lane of `op` on its (modified) sources; 32- or 64-bit integer result bits.
-    fn lane_op(&mut self, op: VOp, [a, b, c]: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
+    pub(super) fn lane_op(&mut self, op: VOp, [a, b, c]: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
         use VOp::*;
         if let Some(r) = self.byte_op(op, [a, b, c]) {
             return Ok(r);
@@ -1058,6 +1059,28 @@ impl Gen {
             g.from_f64(r)
         };
         Ok(match op {
+            // c + lo·lo, then + hi·hi, in f32 (products of two bf16 are exact); for the bf16
+            // result each sum is rounded to bf16 (`half::bf16::from_f32`), as the emulator.
+            Dot2F32Bf16 | Dot2Bf16Bf16 => {
+                let [al, ah, bl, bh] = [(a, false), (a, true), (b, false), (b, true)].map(|(v, hi)| self.bf16_to_f32(v, hi));
+                let lo = self.op(Op::FMul, f, &[al, bl]);
+                let hi = self.op(Op::FMul, f, &[ah, bh]);
+                if op == Dot2F32Bf16 {
+                    let c = self.as_f32(c);
+                    let t = self.op(Op::FAdd, f, &[c, lo]);
+                    let t = self.op(Op::FAdd, f, &[t, hi]);
+                    self.from_f32(t)
+                } else {
+                    let c = self.bf16_to_f32(c, false);
+                    let t = self.op(Op::FAdd, f, &[c, lo]);
+                    let t = self.from_f32(t);
+                    let t = self.f32_to_bf16(t);
+                    let t = self.bf16_to_f32(t, false);
+                    let t = self.op(Op::FAdd, f, &[t, hi]);
+                    let t = self.from_f32(t);
+                    self.f32_to_bf16(t)
+                }
+            }
             CvtU32F64 | CvtI32F64 => {
                 let x = self.as_f64(a);
                 self.f_to_int_sat(x, true, op == CvtI32F64)

@@ -17,10 +17,9 @@ use super::{Gen, Lowered};
 /// Rows past the VGPRs a kernel with WMMA needs for staging (one per element of D).
 pub(super) const WMMA_SPARE_ROWS: u32 = 8;
 
-/// The WMMA operations lowered (bf16 results are not: the emulator rounds them through
-/// `half::bf16::from_f64`, not yet checked here).
+/// The WMMA operations lowered.
 pub(crate) fn is_wmma(op: VOp) -> bool {
-    matches!(op, VOp::WmmaF32F16 | VOp::WmmaF32Bf16 | VOp::WmmaF16F16 | VOp::WmmaI32Iu8 | VOp::WmmaI32Iu4)
+    matches!(op, VOp::WmmaF32F16 | VOp::WmmaF32Bf16 | VOp::WmmaF16F16 | VOp::WmmaBf16Bf16 | VOp::WmmaI32Iu8 | VOp::WmmaI32Iu4)
 }
 
 impl Gen {
@@ -30,7 +29,7 @@ impl Gen {
             return Err("WMMA in wave64 is not recompiled (the emulator does not run it either)".into());
         }
         let (Src::Vgpr(ra), Src::Vgpr(rb)) = (st.src[0], st.src[1]) else { return Err("WMMA sources must be VGPRs".into()) };
-        let float = matches!(op, WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16);
+        let float = matches!(op, WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16);
         if float && (m.neg != 0 || m.neg_hi != 0) {
             return Err("WMMA with negated float inputs is not recompiled (the emulator does not run it either)".into());
         }
@@ -64,7 +63,7 @@ impl Gen {
                 }
                 _ => {
                     let h = g.op(Op::ShiftRightLogical, u, &[w, at]);
-                    let f = if op == WmmaF32Bf16 {
+                    let f = if matches!(op, WmmaF32Bf16 | WmmaBf16Bf16) {
                         let c16 = g.c32(16);
                         let b = g.op(Op::ShiftLeftLogical, u, &[h, c16]);
                         g.as_f32(b)
@@ -110,14 +109,16 @@ impl Gen {
                         let f = g.op(Op::FConvert, g.t.f32, &[s]);
                         g.from_f32(f)
                     }
-                    WmmaF16F16 => {
+                    WmmaF16F16 | WmmaBf16Bf16 => {
                         let c16 = g.c32(if hi_half { 16 } else { 0 });
                         let ch = g.op(Op::ShiftRightLogical, u, &[c_raw, c16]);
-                        let c = g.f16_to_f32(ch);
+                        let c = if op == WmmaF16F16 { g.f16_to_f32(ch) } else { g.bf16_to_f32(ch, false) };
                         let c = g.op(Op::FConvert, ty, &[c]);
                         let s = g.op(Op::FAdd, ty, &[sum, c]);
-                        let h = g.f64_to_f16(s);
-                        g.merge_half(c_raw, h, hi_half)
+                        let h = if op == WmmaF16F16 { g.f64_to_f16(s) } else { g.f64_to_bf16(s) };
+                        // The other half is C's register's (0 for a C that is not a VGPR).
+                        let old = if matches!(src_c, Src::Vgpr(_)) { c_raw } else { g.c32(0) };
+                        g.merge_half(old, h, hi_half)
                     }
                     _ => {
                         let c = g.op(Op::SConvert, u64t, &[c_raw]);
