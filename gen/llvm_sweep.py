@@ -306,9 +306,14 @@ FORMATS_GFX11 = [
 ]
 
 REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")
+# A true16 VGPR half (gfx11's v_mov_b16): v1.h is encoded as register 129 (bit 7: the high half).
+REG16_RE = re.compile(r"^v(\d+)\.([hl])$")
 
 
 def parse_reg(tok):
+    m16 = REG16_RE.match(tok)
+    if m16:
+        return "v16", int(m16.group(1)) + (128 if m16.group(2) == "h" else 0), 1
     m = REG_RE.match(tok)
     if not m:
         return None
@@ -587,9 +592,9 @@ def names_probe(kind, val, reg):
     scale = {"sbase": 2, "srsrc": 4}.get(kind, 1)
     want = val * scale
     if kind == "src9" and val >= 256:
-        return cls == "v" and num == val - 256
+        return cls in ("v", "v16") and num == val - 256
     if kind == "vgpr":
-        return cls in ("v", "s", "ttmp") and num == val or (cls == "s" and (num == val & ~1 or num == val & ~3))
+        return cls in ("v", "v16", "s", "ttmp") and num == val or (cls == "s" and (num == val & ~1 or num == val & ~3))
     return num in (want, want & ~1, want & ~3)
 
 
@@ -687,7 +692,7 @@ FIELD_RS = {f: f[0].upper() + f[1:] for f in
             ["sdst", "ssrc0", "ssrc1", "simm16", "sdata", "sbase", "offset", "soffset", "vdst", "src0", "src1",
              "src2", "vsrc1", "addr", "data0", "data1", "data", "saddr", "vdata", "vaddr", "srsrc",
              "vsrc", "vsrc0", "vsrc2", "vsrc3", "ssamp"]}
-CLASS_RS = {"v": "Vgpr", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
+CLASS_RS = {"v": "Vgpr", "v16": "Vgpr16", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
 IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
 
 

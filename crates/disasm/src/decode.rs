@@ -225,6 +225,8 @@ impl Decoder {
                     (Format::Mimg, _, _) => true,
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr) => v as u32 + w <= 256,
+                    // Every 8-bit value names a half (v0..v127, low or high).
+                    (_, _, Class::Vgpr16) => true,
                     (_, Field::Vdst, Class::Sgpr) => source_ok(v, w) && v != rdna_isa::src::LITERAL,
                     (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
                     (_, _, Class::Other) => true,

@@ -449,6 +449,9 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
     with_modifiers(out, mods, is_const, |out| {
         if scalar {
             v != src::LITERAL && source(out, v, 1, op.imm, None)
+        } else if op.class == Class::Vgpr16 {
+            vgpr_half(out, v);
+            true
         } else {
             reg_range(out, "v", v as u32, 1);
             lo128_note(inst, op, out);
@@ -544,6 +547,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             out.push_str("off");
             true
         }
+        // A true16 source naming a VGPR half (a 9-bit source's VGPRs start at 256).
+        _ if op.class == Class::Vgpr16 && v >= 256 => {
+            vgpr_half(out, v - 256);
+            true
+        }
         _ => match inst.source_kind(i) {
             SourceKind::Valu | SourceKind::Salu => {
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
@@ -562,6 +570,10 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                         lo128_note(inst, op, out);
                         true
                     }
+                }
+                Class::Vgpr16 => {
+                    vgpr_half(out, v);
+                    true
                 }
                 Class::Sgpr => {
                     // An 8-bit VDST read as a scalar destination can hold any source value.
@@ -589,6 +601,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
     } else {
         Err(BadOperand)
     }
+}
+
+/// A true16 register half: `v1.l` for 1, `v1.h` for 129 (bit 7: the high half).
+fn vgpr_half(out: &mut String, v: u16) {
+    let _ = write!(out, "v{}.{}", v & 0x7f, if v & 0x80 != 0 { "h" } else { "l" });
 }
 
 /// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.

@@ -231,6 +231,14 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                 };
                 step.sw[i] = width;
                 step.imm[i] = op.imm;
+                if op.class == rdna_isa::Class::Vgpr16 {
+                    // A true16 half: the register without its half bit (`valu::mods` keeps that
+                    // as op_sel), read as 16-bit data.
+                    if let Src::Vgpr(r) = step.src[i] {
+                        step.src[i] = Src::Vgpr(r & 0x7f);
+                    }
+                    step.imm[i] = ImmTy::I16;
+                }
                 step.nsrc += 1;
             }
             (Field::Vdst | Field::Sdst, _) if op.field == Field::Sdst && inst.format.is_vop3() => {
@@ -243,7 +251,12 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
             }
             (Field::Vdst | Field::Sdst, _) => {
                 // A VDST field naming an SGPR (compare masks, readlane) uses the scalar numbering.
-                step.dst = if op.class == rdna_isa::Class::Sgpr { rdna_disasm::decode::swap_m0_null(inst.gen, raw) } else { raw };
+                step.dst = match op.class {
+                    rdna_isa::Class::Sgpr => rdna_disasm::decode::swap_m0_null(inst.gen, raw),
+                    // A true16 half (see `valu::mods`).
+                    rdna_isa::Class::Vgpr16 => raw & 0x7f,
+                    _ => raw,
+                };
                 step.dw = width;
             }
             (Field::Simm16, _) => {

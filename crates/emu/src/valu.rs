@@ -28,9 +28,31 @@ pub struct Mods {
     /// VOP3P: op_sel_hi (3 bits) and neg_hi.
     pub op_sel_hi: u8,
     pub neg_hi: u8,
+    /// gfx11 true16 operands (`v1.h`): a 16-bit result keeps the other half of its register;
+    /// op_sel bits 0 and 3 say which halves src0 and VDST name.
+    pub true16: bool,
 }
 
 pub fn mods(st: &Step) -> Mods {
+    let m = encoded_mods(st);
+    if !st.inst.entry.operands.iter().any(|o| o.class == rdna_isa::Class::Vgpr16) {
+        return m;
+    }
+    // A half's register number has bit 7 set for the high half (src0's VGPRs from 256 in a
+    // 9-bit field).
+    let mut op_sel = 0;
+    for o in st.inst.entry.operands.iter().filter(|o| o.class == rdna_isa::Class::Vgpr16) {
+        let v = st.inst.field(o.field);
+        let vgpr = o.field == rdna_isa::Field::Vdst || st.inst.format.is_dpp16() || st.inst.format.is_dpp8() || v >= 256;
+        if vgpr && v & 0x80 != 0 {
+            op_sel |= if o.field == rdna_isa::Field::Vdst { 8 } else { 1 };
+        }
+    }
+    Mods { op_sel, true16: true, ..m }
+}
+
+/// The modifiers the encoding's modifier fields give.
+fn encoded_mods(st: &Step) -> Mods {
     let raw = st.inst.raw;
     let f = st.inst.format;
     let vop3b = st.vop3b;
@@ -1008,9 +1030,15 @@ fn write_result(w: &mut Wave, st: &Step, m: &Mods, out: Out, r: &Lanes, mask: u6
             }
             Out::F16 | Out::U16 if !sdwa => {
                 // op_sel[3] writes the high half and keeps the low; otherwise the low half is
-                // written and the high half zeroed.
+                // written and the high half zeroed (kept, for true16 operands).
                 let old = w.vr(d, l);
-                let nv = if m.op_sel >> 3 & 1 != 0 { old & 0xffff | (v as u32 & 0xffff) << 16 } else { v as u32 & 0xffff };
+                let nv = if m.op_sel >> 3 & 1 != 0 {
+                    old & 0xffff | (v as u32 & 0xffff) << 16
+                } else if m.true16 {
+                    old & 0xffff_0000 | v as u32 & 0xffff
+                } else {
+                    v as u32 & 0xffff
+                };
                 w.set_vr(d, l, nv);
             }
             _ if sdwa => {

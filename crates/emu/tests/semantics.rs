@@ -614,6 +614,29 @@ fn gfx11_vopd_dot2acc_accumulates_in_the_pseudo_codes_order() {
     assert_eq!(s.wave.vr(9, 0), 5);
 }
 
+/// gfx11 true16 `v_mov_b16`: each operand names one half of a register (`v1.h` is encoded as
+/// register 129); the write changes only the named half.
+#[test]
+fn gfx11_true16_mov_b16_writes_one_half() {
+    let s = run_gfx11(
+        "s_mov_b32 s5, 0x1beef\n v_mov_b16_e32 v1.h, v2.l\n v_mov_b16_e32 v3.l, v2.h\n v_mov_b16_e32 v4.h, s5\n v_mov_b16_e32 v6.l, 0x1234\n v_mov_b16_dpp v7.h, v2.h quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+        false,
+        |s| {
+            s.set_v(2, |l| (0x100 + l as u32) << 16 | l as u32);
+            for r in [1, 3, 4, 6, 7] {
+                s.set_v(r, |_| 0x5555_6666);
+            }
+        },
+    );
+    for l in 0..32usize {
+        assert_eq!(s.wave.vr(1, l), (l as u32) << 16 | 0x6666, "v1.h = v2.l, v1.l kept");
+        assert_eq!(s.wave.vr(3, l), 0x5555_0100 + l as u32, "v3.l = v2.h, v3.h kept");
+        assert_eq!(s.wave.vr(4, l), 0xbeef_6666, "v4.h = s5's low half");
+        assert_eq!(s.wave.vr(6, l), 0x5555_1234, "v6.l = the literal");
+        assert_eq!(s.wave.vr(7, l), (0x100 + (l ^ 1) as u32) << 16 | 0x6666, "v7.h = v2.h of the neighbour lane");
+    }
+}
+
 #[test]
 fn gfx11_dpp_compares_permute_src0_and_clear_unwritten_lanes() {
     // Class and ordinary compares with DPP read src0 from the lane the control names; a lane

@@ -107,6 +107,9 @@ impl Field {
 pub enum Class {
     /// Vector registers only (v0..v255).
     Vgpr,
+    /// A 16-bit half of a vector register (gfx11 true16 operands, `v1.h`/`v1.l`): the register
+    /// number's bit 7 says which half (v0..v127).
+    Vgpr16,
     /// Scalar registers or scalar sources (s0..s105, vcc, ttmp, m0, exec, constants where allowed).
     Sgpr,
     /// Not a register: an immediate or an encoded value.

@@ -53,7 +53,7 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32
         | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16 | CvtPknormU16F16 | Dot2U32U16 | Dot4cI32I8 | MaxminI32 | MinmaxI32 | MaxminU32
         | MinmaxU32 | CvtI32I16 | CvtU32U16 | CvtPkI16F32 | CvtPkU16F32 => Out::U32,
-        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16 | CvtNormI16F16 | CvtNormU16F16 => Out::U16,
+        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16 | CvtNormI16F16 | CvtNormU16F16 | MovB16 => Out::U16,
         MaxminF16 | MinmaxF16 | Dot2F16F16 => Out::F16,
         CvtOffF32I4 | Dot2F32F16 | Dot2cF32F16 | MaxminF32 | MinmaxF32 | MullitF32 => Out::F32,
         AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
@@ -701,6 +701,10 @@ impl Gen {
                     let c16 = g.c32(16);
                     let hi = g.op(Op::ShiftLeftLogical, g.t.u32, &[v, c16]);
                     g.op(Op::BitwiseOr, g.t.u32, &[keep, hi])
+                } else if m.true16 {
+                    // A true16 low half keeps the high one.
+                    let old = g.rd_v(st.dst, lane)?;
+                    g.merge_half(old, v, false)
                 } else {
                     v
                 };
@@ -1059,6 +1063,10 @@ impl Gen {
             g.from_f64(r)
         };
         Ok(match op {
+            MovB16 => {
+                let m = self.c32(0xffff);
+                self.op(Op::BitwiseAnd, u, &[a, m])
+            }
             // c + lo·lo, then + hi·hi, in f32 (products of two bf16 are exact); for the bf16
             // result each sum is rounded to bf16 (`half::bf16::from_f32`), as the emulator.
             Dot2F32Bf16 | Dot2Bf16Bf16 => {
