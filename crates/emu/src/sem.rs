@@ -396,6 +396,18 @@ pub fn classify(inst: &Inst) -> Kind {
 
 /// What an operation (by name without encoding suffix) does in a generation.
 pub fn classify_in(gen: rdna_isa::Generation, base: &str, format: Format) -> Kind {
+    let k = classify_base(gen, base, format);
+    // VGPR-indexed moves with DPP or SDWA: what the lane permutation or selection does to an
+    // indexed register is not modelled (running them as plain moves would silently ignore it).
+    if let Kind::Valu(VOp::MovrelsB32 | VOp::MovreldB32 | VOp::MovrelsdB32 | VOp::Movrelsd2B32 | VOp::SwaprelB32) = k {
+        if format.is_dpp16() || format.is_dpp8() || format.is_sdwa() {
+            return Kind::Unsupported("DPP and SDWA forms of VGPR-indexed moves are not emulated");
+        }
+    }
+    k
+}
+
+fn classify_base(gen: rdna_isa::Generation, base: &str, format: Format) -> Kind {
     if gen == rdna_isa::Generation::Gfx11 {
         if base.starts_with("ds_cmpstore") {
             let x2 = base.ends_with("64");

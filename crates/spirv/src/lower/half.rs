@@ -267,6 +267,12 @@ impl Gen {
     /// each 16-bit half takes its sources' halves by op_sel (low result) and op_sel_hi (high
     /// result), with neg_lo/neg_hi on float sources.
     pub(super) fn packed(&mut self, st: &Step, op: VOp, m: &Mods) -> Lowered {
+        self.packed_dpp(st, op, m, None)
+    }
+
+    /// [`Gen::packed`], with DPP: src0 from the spare row `dpp_gather` filled, and lanes
+    /// outside `dpp` (the lanes DPP writes) keeping VDST.
+    pub(super) fn packed_dpp(&mut self, st: &Step, op: VOp, m: &Mods, dpp: Option<Word>) -> Lowered {
         let Some(class) = packed_class(op) else { return Err(format!("internal: packed operation {op:?} admitted by `supports` without a lowering")) };
         let (float, int, mix) = (class == Packed::Float, class == Packed::Int, class == Packed::Mix);
         if class == Packed::MixedDot {
@@ -284,7 +290,7 @@ impl Gen {
             let u = g.t.u32;
             let mut src = [g.c32(0); 3];
             for (k, v) in src.iter_mut().enumerate().take(st2.nsrc as usize) {
-                *v = g.src32(st2.src[k], Some(lane))?;
+                *v = if k == 0 && dpp.is_some() { g.rd_row(g.spare_row(), lane) } else { g.src32(st2.src[k], Some(lane))? };
             }
             if op == VOp::PkFmacF16 {
                 // Accumulates into VDST.
@@ -319,6 +325,14 @@ impl Gen {
                 }
                 let hi = g.op(Op::ShiftLeftLogical, u, &[halves[1], c16]);
                 g.op(Op::BitwiseOr, u, &[halves[0], hi])
+            };
+            let r = match dpp {
+                Some(written) => {
+                    let on = g.mask_bit(written, lane);
+                    let old = g.rd_v(st2.dst, lane)?;
+                    g.sel(u, on, r, old)
+                }
+                None => r,
             };
             g.wr_v(st2.dst, lane, r)
         })

@@ -27,7 +27,7 @@ pub fn supports(kind: Kind, format: Format) -> Result<(), String> {
         Kind::Valu(op) if format.is_dpp16() || format.is_dpp8() => {
             // DPP (VOP1/VOP2, and gfx11's VOP3) of operations with one 32- or 16-bit result,
             // carry-outs included.
-            let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32 | super::valu::Out::U16 | super::valu::Out::F16));
+            let plain = matches!(super::valu::out_of(op), Some(super::valu::Out::U32 | super::valu::Out::F32 | super::valu::Out::U16 | super::valu::Out::F16)) || op == VOp::PkFmacF16;
             if plain {
                 Ok(())
             } else {

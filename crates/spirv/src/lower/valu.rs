@@ -592,9 +592,11 @@ impl Gen {
             return self.packed(st, op, &m);
         }
         if op == PkFmacF16 {
-            // The VOP2 form: both halves from the low and high halves of each source.
+            // The VOP2 form: both halves from the low and high halves of each source; with DPP,
+            // src0 permuted as the emulator reads it.
+            let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
             let m = Mods { op_sel: 0, op_sel_hi: 7, ..m };
-            return self.packed(st, op, &m);
+            return self.packed_dpp(st, op, &m, dpp);
         }
         // Wave-level operations: one lane read or written, not a loop.
         match op {

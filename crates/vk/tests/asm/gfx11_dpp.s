@@ -1,7 +1,7 @@
 // gfx11: DPP in VOP3 encodings (three sources, carry-out to an SGPR, abs/neg, op_sel on
 // 16-bit halves) and on compares (VOPC and VOP3, v_cmpx, class tests, DPP8 with fetch
 // inactive), on integers and on moderate floats. One result per operation: out[64 lane + k];
-// a mask result is stored as each lane sees it. Last, the dual-issue v_dual_dot2acc_f32_f16.
+// a mask result is stored as each lane sees it. Last, the dual-issue v_dual_dot2acc_f32_f16 and v_pk_fmac_f16 with DPP.
 // Code only: the test wraps it in a gfx1100 kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
     v_xor_b32 v4, v1, v3
@@ -66,4 +66,12 @@
     v_dual_dot2acc_f32_f16 v10, v11, v12 :: v_dual_mov_b32 v13, v2
     global_store_dword v5, v10, s[2:3] offset:64
     global_store_dword v5, v13, s[2:3] offset:68
+    // v_pk_fmac_f16 with DPP: src0 from another lane; row_shr leaves the first lanes of each
+    // row unwritten (no bound_ctrl).
+    v_mov_b32 v10, v7
+    v_pk_fmac_f16_dpp v10, v11, v12 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf
+    global_store_dword v5, v10, s[2:3] offset:72
+    v_mov_b32 v10, v7
+    v_pk_fmac_f16_dpp v10, v11, v12 row_shr:2 row_mask:0xf bank_mask:0xf
+    global_store_dword v5, v10, s[2:3] offset:76
     s_endpgm
