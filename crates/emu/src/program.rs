@@ -166,6 +166,11 @@ impl Program {
 
     /// The step at byte offset `off`, if an instruction starts there.
     #[inline]
+    /// Whether byte offset `off` lies in the decoded range.
+    pub fn covers(&self, off: u64) -> bool {
+        ((off / 4) as usize).checked_sub(self.first_word).is_some_and(|w| w < self.index.len())
+    }
+
     pub fn at(&self, off: u64) -> Option<usize> {
         if off % 4 != 0 {
             return None;

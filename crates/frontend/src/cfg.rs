@@ -105,7 +105,9 @@ impl fmt::Display for Site {
 
 /// Every site that stopped the graph.
 #[derive(Clone, Debug)]
-pub struct CfgError(pub Vec<Site>);
+/// The sites, and the branch, jump and call targets that lay outside the decoded range (a
+/// wider range may hold them).
+pub struct CfgError(pub Vec<Site>, pub Vec<u64>);
 
 impl fmt::Display for CfgError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -141,7 +143,7 @@ impl Cfg {
     /// `prog` must have been decoded with its base at guest address 0 (addresses are offsets).
     pub fn build(prog: &Program, entry: usize) -> Result<Cfg, CfgError> {
         let follows_values = prog.steps.iter().any(|st| matches!(st.kind, Kind::Salu(Salu::SetPc | Salu::SwapPc)));
-        let mut b = Builder { prog, sites: BTreeMap::new(), func_of_entry: HashMap::default(), funcs: Vec::new(), scanned: HashSet::default(), clobbers: HashMap::default(), muted: false, pending: Vec::new(), lifted: HashMap::default(), follows_values };
+        let mut b = Builder { prog, outside: Vec::new(), sites: BTreeMap::new(), func_of_entry: HashMap::default(), funcs: Vec::new(), scanned: HashSet::default(), clobbers: HashMap::default(), muted: false, pending: Vec::new(), lifted: HashMap::default(), follows_values };
         b.function(entry);
         let mut i = 0;
         while i < b.funcs.len() {
@@ -149,7 +151,7 @@ impl Cfg {
             i += 1;
         }
         if !b.sites.is_empty() {
-            return Err(CfgError(b.sites.into_values().collect()));
+            return Err(CfgError(b.sites.into_values().collect(), b.outside));
         }
         b.number()
     }
@@ -193,6 +195,8 @@ type Runs = BTreeMap<usize, (usize, ExitAt)>;
 
 struct Builder<'a> {
     prog: &'a Program,
+    /// Targets outside the decoded range (see [`CfgError`]).
+    outside: Vec<u64>,
     /// Problems, keyed by step so that one site is reported once.
     sites: BTreeMap<usize, Site>,
     func_of_entry: HashMap<usize, usize>,
@@ -419,6 +423,9 @@ impl Builder<'_> {
             let dest = st.pc as i64 + 4 + simm * 4;
             let t = (dest >= 0).then(|| this.prog.at(dest as u64)).flatten();
             if t.is_none() {
+                if dest >= 0 && !this.prog.covers(dest as u64) {
+                    this.outside.push(dest as u64);
+                }
                 this.site(i, format!("branch target {dest:#x} is not an instruction of the code"));
             }
             t
@@ -426,6 +433,9 @@ impl Builder<'_> {
         let absolute = |this: &mut Self, addr: u64| -> Option<usize> {
             let t = this.prog.at(addr);
             if t.is_none() {
+                if !this.prog.covers(addr) {
+                    this.outside.push(addr);
+                }
                 this.site(i, format!("jump target {addr:#x} is not an instruction of the code"));
             }
             t

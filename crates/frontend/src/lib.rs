@@ -43,10 +43,25 @@ pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize
         let sized = f.size as usize;
         let lens: &[usize] = if sized > 0 && sized < to_next { &[sized, to_next] } else { &[to_next] };
         for &len in lens {
-            let prog = Program::decode_range(&dec, &code.text, code.text_addr, start..start + len);
-            if let Some(entry) = prog.at(off) {
-                if let Ok(cfg) = Cfg::build(&prog, entry) {
-                    return Ok((prog, entry, cfg));
+            // Calls (and jumps) out of the range widen it to the functions they reach, a few
+            // times, before the whole section is decoded.
+            let mut range = start..start + len;
+            for _ in 0..4 {
+                let prog = Program::decode_range(&dec, &code.text, code.text_addr, range.clone());
+                let Some(entry) = prog.at(off) else { break };
+                match Cfg::build(&prog, entry) {
+                    Ok(cfg) => return Ok((prog, entry, cfg)),
+                    Err(e) if !e.1.is_empty() => {
+                        let wider = e.1.iter().fold(range.clone(), |r, &t| {
+                            let (lo, hi) = code.function_range(t).unwrap_or((t as usize, t as usize + 4));
+                            r.start.min(lo)..r.end.max(hi)
+                        });
+                        if wider == range || wider.end > code.text.len() {
+                            break;
+                        }
+                        range = wider;
+                    }
+                    Err(_) => break,
                 }
             }
         }

@@ -42,3 +42,28 @@ fn every_transfer_the_emulator_takes_is_an_edge_of_the_graph() {
     assert!(loops > 50, "only {loops} loops found");
     eprintln!("{kernels} kernels, {observed} observed transfers, {loops} loops");
 }
+
+/// `kernel_flow` decodes only the kernel and the functions it reaches (widening its range to
+/// the targets of calls it cannot follow inside it): its graph must be the one the whole
+/// section gives, and for kernels with calls it must decode less than the whole section.
+#[test]
+fn the_kernels_own_range_gives_the_whole_sections_graph() {
+    let (mut with_calls, mut narrower) = (0, 0);
+    for rdna_testkit::Build { mcpu, lanes, co } in rdna_testkit::corpus_builds("cfg") {
+        for k in &co.kernels {
+            let what = format!("{mcpu} wave{lanes} {}", k.name);
+            let (prog, entry) = kernel_program(&co, k).unwrap();
+            let whole = Cfg::build(&prog, entry).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let Ok((own, _, cfg)) = rdna_frontend::kernel_flow(&co, k) else { panic!("{what}: kernel_flow failed") };
+            assert_eq!((cfg.functions.len(), cfg.blocks.len()), (whole.functions.len(), whole.blocks.len()), "{what}");
+            let pcs = |c: &Cfg, p: &rdna_emu::program::Program| c.blocks.iter().map(|b| (p.steps[b.first].pc, p.steps[b.last].pc)).collect::<std::collections::BTreeSet<_>>();
+            assert_eq!(pcs(&cfg, &own), pcs(&whole, &prog), "{what}: the blocks differ");
+            if whole.functions.len() > 1 {
+                with_calls += 1;
+                narrower += (own.steps.len() < prog.steps.len()) as u32;
+            }
+        }
+    }
+    assert!(with_calls >= 8, "only {with_calls} kernels with calls");
+    assert_eq!(narrower, with_calls, "kernels with calls decoded the whole section");
+}

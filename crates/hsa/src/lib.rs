@@ -185,6 +185,15 @@ impl CodeObject {
         &self.text[start..start + f.size as usize]
     }
 
+    /// The `.text` byte range of the function that holds byte offset `off` of `.text` (its
+    /// symbol's size, or up to the next function where the size is 0).
+    pub fn function_range(&self, off: u64) -> Option<(usize, usize)> {
+        let f = self.functions.iter().filter(|f| f.addr >= self.text_addr && f.addr - self.text_addr <= off).max_by_key(|f| f.addr)?;
+        let start = (f.addr - self.text_addr) as usize;
+        let end = if f.size > 0 { start + f.size as usize } else { start + self.code_to_next(f).len() };
+        (off < end as u64 && end <= self.text.len()).then_some((start, end))
+    }
+
     /// The bytes from a function's start up to the next function (or the end of `.text`), which is
     /// what `llvm-objdump -d` lists under the function's label (padding included).
     pub fn code_to_next(&self, f: &Function) -> &[u8] {
