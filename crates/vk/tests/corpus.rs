@@ -157,12 +157,20 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 /// so that made-up inputs (small bytes) cover all 32 bits; v5 is the lane's row of `out`
 /// (256 × lane bytes).
 fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
-    let code = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/asm/{name}.s"))).unwrap();
+    // `gfx11_NAME` without a file of its own is NAME.s built for gfx1100.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/asm");
+    let file = if dir.join(format!("{name}.s")).exists() { name } else { name.strip_prefix("gfx11_").unwrap_or(name) };
+    let code = std::fs::read_to_string(dir.join(format!("{file}.s"))).unwrap();
     let mcpu = if name.starts_with("gfx11_") { "gfx1100" } else { "gfx1030" };
+    // The target's buffer formats: the first number past them, and the 11/10-bit float ones.
+    let (format_end, float_a, float_b) = if mcpu == "gfx1100" { (64, 30, 31) } else { (78, 36, 43) };
     // `_w64_` in the name: one wave64 instead of two wave32s.
     let (w32, lanes) = if name.contains("_w64_") { (0, 64) } else { (1, 32) };
     let source = format!(
         r#"    .amdgcn_target "amdgcn-amd-amdhsa--{mcpu}"
+    .set BUF_FORMAT_END, {format_end}
+    .set BUF_FLOAT_A, {float_a}
+    .set BUF_FLOAT_B, {float_b}
     .text
     .globl {name}
     .p2align 8

@@ -1,5 +1,6 @@
-// Typed buffer stores through every gfx10 buffer format but the 11- and 10-bit float ones
-// (the emulator refuses those stores): for each format number 1..77, each work-item stores
+// Typed buffer stores through every buffer format of the target (built for gfx1030 and, as
+// gfx11_buffer_format_stores, for gfx1100) but the 11- and 10-bit float ones, BUF_FLOAT_A and
+// BUF_FLOAT_B (the emulator refuses those stores): for each format number below BUF_FORMAT_END, each work-item stores
 // values in the ranges that normalised and scaled formats round and clamp (ties to even among
 // them) and random bits through the resource's format (buffer_store_format_*: xyzw, x over
 // the old bytes, d16 xy and d16_hi_x) to `out` + 0x4000 (48 bytes per work-item per format);
@@ -52,9 +53,9 @@ format_loop:
     s_lshl_b32 s11, s24, 12
     s_or_b32 s11, s11, 0xfac
     // Stores through the format, unless it has 11- or 10-bit floats.
-    s_cmp_eq_u32 s24, 36
+    s_cmp_eq_u32 s24, BUF_FLOAT_A
     s_cbranch_scc1 next_format
-    s_cmp_eq_u32 s24, 43
+    s_cmp_eq_u32 s24, BUF_FLOAT_B
     s_cbranch_scc1 next_format
     s_lshl_b32 s23, s24, 12
     v_add_nc_u32 v1, s25, v7
@@ -65,7 +66,7 @@ format_loop:
     s_waitcnt vmcnt(0)
 next_format:
     s_add_u32 s24, s24, 1
-    s_cmp_lt_u32 s24, 78
+    s_cmp_lt_u32 s24, BUF_FORMAT_END
     s_cbranch_scc1 format_loop
     // tbuffer: formats in the instruction, to `out` + 0x3f000 (64 bytes per work-item).
     v_lshlrev_b32 v1, 6, v0

@@ -1,7 +1,8 @@
-// Typed buffer loads through every gfx10 buffer format. Each work-item writes 16 random bytes
-// (its element) to `in` + 0x1000; then, for every format number 1..77 (wave 0 the odd ones,
-// wave 1 the even ones: one wave running all of them would pass lavapipe's loop-iteration
-// limit), it loads its element through the resource's format (buffer_load_format_*: xyzw,
+// Typed buffer loads through every buffer format of the target (built for gfx1030 and, as
+// gfx11_buffer_formats, for gfx1100). Each work-item writes 16 random bytes (its element) to
+// `in` + 0x1000; then, for every format number from 1 to BUF_FORMAT_END - 1 (the wrapper sets
+// it per target; wave 0 the odd ones, wave 1 the even ones: one wave running all of them
+// would pass lavapipe's loop-iteration limit), it loads its element through the resource's format (buffer_load_format_*: xyzw,
 // d16 xyzw, d16_hi_x, and xyz and xy with other destination selects) from a strided resource
 // whose last 4 records are out of range, and from an unstrided one of 1018 bytes (so the last
 // lane's element is dropped only where the element is wider than 10 bytes), and stores the
@@ -80,7 +81,7 @@ format_loop:
     global_store_dwordx2 v15, v[1:2], s[2:3] offset:40
 next_format:
     s_add_u32 s24, s24, 2
-    s_cmp_lt_u32 s24, 78
+    s_cmp_lt_u32 s24, BUF_FORMAT_END
     s_cbranch_scc1 format_loop
     // tbuffer: formats in the instruction; loads to `out` + 0x3b000, stores to `in` + 0x3f000
     // (16 bytes per work-item each).
