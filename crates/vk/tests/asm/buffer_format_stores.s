@@ -1,7 +1,7 @@
 // Typed buffer stores through every buffer format of the target (built for gfx1030 and, as
-// gfx11_buffer_format_stores, for gfx1100) but the 11- and 10-bit float ones, BUF_FLOAT_A and
-// BUF_FLOAT_B (the emulator refuses those stores): for each format number below BUF_FORMAT_END, each work-item stores
-// values in the ranges that normalised and scaled formats round and clamp (ties to even among
+// gfx11_buffer_format_stores, for gfx1100) but the 11- and 10-bit float ones, BUF_FLOAT_A
+// and BUF_FLOAT_B (the emulator refuses those stores): for each format number below
+// BUF_FORMAT_END, each work-item stores values in the ranges that normalised and scaled formats round and clamp (ties to even among
 // them) and random bits through the resource's format (buffer_store_format_*: xyzw, x over
 // the old bytes, d16 xy and d16_hi_x) to `out` + 0x4000 (48 bytes per work-item per format);
 // then a few tbuffer stores with the format in the instruction. The recompiler's results are

@@ -1,7 +1,8 @@
 // gfx11, wave64: v_permlane64_b32 (the two halves of the wave swapped, under a partial EXEC),
 // the dot products whose signedness neg_lo chooses (v_dot4_i32_iu8, v_dot8_i32_iu4, with and
-// without clamp), the SAD family (v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8) and
-// v_pk_fmac_f16, and the bf16 dot products (v_dot2_f32_bf16, v_dot2_bf16_bf16 with op_sel), on random inputs. One result per dword: out[64 lane + k].
+// without clamp) and the bf16 dot products (v_dot2_f32_bf16, v_dot2_bf16_bf16 with op_sel),
+// on random inputs (the SAD family and v_pk_fmac_f16: sad_and_pk_fmac.s, built for gfx11 too).
+// One result per dword: out[64 lane + k].
 // Code only: the test wraps it in a wave64 gfx1100 kernel after a common prologue (`asm_kernel`
 // in tests/corpus.rs).
     v_xor_b32 v4, v1, v3
@@ -25,22 +26,6 @@
     global_store_dword v5, v10, s[2:3] offset:20
     v_dot8_i32_iu4 v10, v1, v2, v3 neg_lo:[0,1,0] clamp
     global_store_dword v5, v10, s[2:3] offset:24
-    v_bfrev_b32 v12, v3
-    v_mov_b32 v13, v4
-    v_qsad_pk_u16_u8 v[10:11], v[1:2], v3, v[12:13]
-    global_store_dwordx2 v5, v[10:11], s[2:3] offset:28
-    v_and_b32 v9, 0xff00ff0f, v3
-    v_mqsad_pk_u16_u8 v[10:11], v[1:2], v9, v[12:13]
-    global_store_dwordx2 v5, v[10:11], s[2:3] offset:36
-    v_mov_b32 v14, v1
-    v_mov_b32 v15, v2
-    v_mqsad_u32_u8 v[10:13], v[1:2], v9, v[12:15]
-    global_store_dwordx4 v5, v[10:13], s[2:3] offset:44
-    v_mov_b32 v10, v4
-    v_and_b32 v11, 0x3bff3bff, v1
-    v_and_b32 v12, 0xbbffbbff, v2
-    v_pk_fmac_f16 v10, v11, v12
-    global_store_dword v5, v10, s[2:3] offset:60
     // bf16 dot products (bf16 halves of moderate size, random signs).
     v_and_b32 v11, 0xbfffbfff, v1
     v_and_b32 v12, 0xbfffbfff, v2

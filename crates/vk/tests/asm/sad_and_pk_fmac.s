@@ -1,6 +1,7 @@
-// gfx10: the SAD family (v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8) and
+// The SAD family (v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8) and
 // v_pk_fmac_f16 on random inputs (f16 halves of moderate size, so products and sums are
 // neither all overflow nor all zero). One result per dword: out[64 lane + k].
+// Built for gfx1030 and, as gfx11_sad_and_pk_fmac, for gfx1100.
 // Code only: the test wraps it in a kernel after a common prologue (`asm_kernel` in
 // tests/corpus.rs).
     v_xor_b32 v4, v1, v3
