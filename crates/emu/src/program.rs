@@ -208,6 +208,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         plain: false,
     };
     let wave64 = inst.wave64;
+    let mut lds_direct = false;
     for op in inst.entry.operands {
         let raw = inst.field(op.field);
         let width = if op.mask && wave64 { op.width * 2 } else { op.width };
@@ -232,6 +233,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                     // low half; op_sel_hi picks the half each lane half reads).
                     let packed_f16 = inst.format == Format::Vop3p && inst.entry.name.contains("_f16") && !inst.entry.name.starts_with("v_fma_mix");
                     let imm = if packed_f16 { ImmTy::F16 } else { op.imm };
+                    lds_direct |= (if sop { raw & 0xff } else { raw }) == SRC_LDS_DIRECT;
                     operand(if sop { raw & 0xff } else { raw }, imm, width, inst.literal)
                 };
                 step.sw[i] = width;
@@ -276,6 +278,10 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
             _ => {}
         }
     }
+    // An LDS read addressed by M0 in place of a source: refused by name rather than read as 0.
+    if lds_direct && !matches!(step.kind, Kind::Invalid(_)) {
+        step.kind = Kind::Unsupported("src_lds_direct (a source read from LDS at M0) is not emulated");
+    }
     // VOP3 modifier bits: abs [10:8], op_sel [14:11], clamp [15], omod [60:59], neg [63:61]
     // (VOP3B keeps its carry-out SDST in [14:8]).
     let plain_vop3 = inst.format == Format::Vop3
@@ -305,6 +311,9 @@ fn sdwa_scalar(inst: &Inst, field: Field) -> bool {
     let b = if field == Field::Src0 { 55 } else { 63 };
     inst.raw >> b & 1 != 0
 }
+
+/// The source encoding of `src_lds_direct`.
+const SRC_LDS_DIRECT: u16 = 254;
 
 /// A source value (9-bit VALU or 8-bit SALU encoding) as an operand of the given type.
 pub fn operand(v: u16, imm: ImmTy, width: u8, literal: Option<u32>) -> Src {

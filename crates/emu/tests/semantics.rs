@@ -766,3 +766,12 @@ fn dot_products_follow_the_pseudo_code() {
     let unsigned: i32 = 10 + (0..4).map(|k| a[k] as i32 * b[k] as i32).sum::<i32>();
     assert_eq!((s.wave.vr(3, 0) as i32, s.wave.vr(4, 0) as i32), (signed, unsigned));
 }
+
+/// `src_lds_direct` (a source read from LDS at the address M0 holds) is refused by name, not
+/// read as 0.
+#[test]
+fn lds_direct_sources_are_refused_by_name() {
+    let mut s = Snippet::new(false);
+    let e = s.run(&asm("v_mov_b32 v1, src_lds_direct", false)).err().expect("refused");
+    assert!(e.to_string().contains("src_lds_direct"), "{e}");
+}
