@@ -1705,7 +1705,8 @@ fn global_address(l: &mut Lifter, st: &Step) -> Result<Value, String> {
     let offset = (((raw & ((1 << ow) - 1)) as u32) << (32 - ow)) as i32 >> (32 - ow);
     let saddr = st.inst.field(rdna_isa::Field::Saddr);
     let vaddr = (raw >> 32 & 0xff) as u16;
-    if vaddr > 254 {
+    // Without SADDR the address is the pair VADDR, VADDR + 1.
+    if saddr == NULL && vaddr > 254 {
         return Err("a GLOBAL address register past v255".into());
     }
     let base = if saddr != NULL {
