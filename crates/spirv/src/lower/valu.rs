@@ -105,8 +105,26 @@ impl Gen {
         // Each float operation rounds on its own: a driver must not fuse a multiply and an add.
         if matches!(code, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) {
             self.b.decorate(id, Decoration::NoContraction, []);
+            return self.nan_of_operands(ty, args[0], args[1], id);
         }
         id
+    }
+
+    /// A NaN result as the emulator's host gives it: the first operand's NaN if it is one,
+    /// else the second's, quieted (drivers may return any NaN: lavapipe clears the sign).
+    fn nan_of_operands(&mut self, ty: Word, a: Word, b: Word, r: Word) -> Word {
+        let (ut, quiet) = if ty == self.t.f32 { (self.t.u32, self.c32(1 << 22)) } else { (self.t.u64, self.c64(1 << 51)) };
+        let boolt = self.t.bool;
+        let quieted = |g: &mut Gen, x: Word| {
+            let bits = g.b.value(Op::Bitcast, ut, None, &[x]);
+            let q = g.b.value(Op::BitwiseOr, ut, None, &[bits, quiet]);
+            g.b.value(Op::Bitcast, ty, None, &[q])
+        };
+        let (qa, qb) = (quieted(self, a), quieted(self, b));
+        let na = self.b.value(Op::IsNan, boolt, None, &[a]);
+        let nb = self.b.value(Op::IsNan, boolt, None, &[b]);
+        let r = self.b.value(Op::Select, ty, None, &[nb, qb, r]);
+        self.b.value(Op::Select, ty, None, &[na, qa, r])
     }
 
     /// A correctly rounded f32 fused multiply-add that does not trust the driver's `Fma` (Mesa
