@@ -418,9 +418,12 @@ sgprs:
     s_cmp_lt_u32 m0, 97
     s_cbranch_scc1 sgprs
     s_endpgm";
+    // RDNA_STREAM_WORDS="0x… 0x…" runs that one stream (a reproducer from a failure report).
+    let given: Option<Vec<u32>> = std::env::var("RDNA_STREAM_WORDS").ok().map(|t| t.split_whitespace().filter_map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).ok()).collect());
+    let count = if given.is_some() { 1 } else { count };
     for n in 0..count {
-        let mut words = Vec::new();
-        while words.len() < 24 {
+        let mut words = given.clone().unwrap_or_default();
+        while given.is_none() && words.len() < 24 {
             let mut w = [0u8; 16];
             for c in w.chunks_mut(8) {
                 c.copy_from_slice(&rng.next().to_le_bytes());
