@@ -434,7 +434,7 @@ impl Gen {
     fn new(lanes: u32, vgprs: u32, model: WaveModel) -> Gen {
         let mut b = Builder::new();
         b.set_version(1, 6);
-        for c in [Capability::Shader, Capability::Int64, Capability::PhysicalStorageBufferAddresses, Capability::DenormPreserve] {
+        for c in [Capability::Shader, Capability::Int64, Capability::PhysicalStorageBufferAddresses, Capability::DenormPreserve, Capability::SignedZeroInfNanPreserve] {
             b.capability(c);
         }
         if model == WaveModel::Subgroup {
@@ -1016,6 +1016,12 @@ impl Gen {
         // one invocation per lane.
         let local = if self.model == WaveModel::Subgroup { waves * self.lanes } else { 1 };
         self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [local, 1, 1]);
+        // Signed zeros, infinities and NaNs are kept exactly (without this mode a driver may
+        // fold 0.0 - x into -x: lavapipe turned +0 - +0 into -0).
+        self.b.execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [32]);
+        if self.uses_f64 {
+            self.b.execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [64]);
+        }
         // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
         if kernel.kd.float_denorm_mode_32() == 3 {
             self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
