@@ -378,8 +378,7 @@ fn recompiled_run_error(co: &rdna_hsa::CodeObject) -> String {
 /// and, recompiled, on the Vulkan device, one wave32: after the stream an epilogue stores every
 /// VGPR but v254/v255 and s0..s96 of every lane, and those stores, like every buffer, must be
 /// bit-identical. Streams the emulator stops on (faults, the instruction budget) or the
-/// recompiler refuses are counted, not compared. Integer and logic operations only, unless
-/// `RDNA_STREAM_FLOATS` is set (see the filter). `RDNA_STREAMS` sets how many (default
+/// recompiler refuses are counted, not compared. `RDNA_STREAMS` sets how many (default
 /// 8: each takes lavapipe seconds), `RDNA_SEED` the seed.
 #[test]
 fn random_streams_run_as_the_emulator_runs_them() {
@@ -438,13 +437,8 @@ sgprs:
                 // emulator's address space and the device's.
                 let text = rdna_emu::program::resolve(inst, 0).text();
                 let touches_saved = text.contains("movrel") || ["s96", "s97", "s98", "s99", "s100", "s101", "s[96", "s[98", "s[100", "s[97", "s[99"].iter().any(|r| text.contains(r));
-                // Program counters are addresses too. Float operations are left out unless
-                // RDNA_STREAM_FLOATS is set: not every float operation's NaN and signed-zero
-                // results are defined alike yet (a NaN operand of add, subtract, multiply and
-                // divide is: see `Gen::nan_of_operands`).
-                let name = inst.entry.name;
-                let float = ["f16", "f32", "f64", "cvt", "class", "dot"].iter().any(|f| name.contains(f));
-                let touches_saved = touches_saved || name.contains("pc_b64") || (float && std::env::var_os("RDNA_STREAM_FLOATS").is_none());
+                // Program counters are addresses too.
+                let touches_saved = touches_saved || inst.entry.name.contains("pc_b64");
                 if !touches_saved && matches!(inst.format, rdna_isa::Format::Vop1 | rdna_isa::Format::Vop2 | rdna_isa::Format::Vop3 | rdna_isa::Format::Vopc | rdna_isa::Format::Sop1 | rdna_isa::Format::Sop2 | rdna_isa::Format::Sopc | rdna_isa::Format::Vop3p) {
                     words.extend(w[..len].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
                 }

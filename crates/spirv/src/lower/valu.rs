@@ -105,9 +105,34 @@ impl Gen {
         // Each float operation rounds on its own: a driver must not fuse a multiply and an add.
         if matches!(code, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) {
             self.b.decorate(id, Decoration::NoContraction, []);
+            let id = if matches!(code, Op::FAdd | Op::FSub) { self.zero_sign(code == Op::FSub, ty, args[0], args[1], id) } else { id };
             return self.nan_of_operands(ty, args[0], args[1], id);
         }
         id
+    }
+
+    /// An exactly zero sum or difference with IEEE's sign, chosen here: -0 only for
+    /// (-0) + (-0) and (-0) - (+0). (Lavapipe folds `0 - x` into `-x` when it can see the zero,
+    /// giving -0 for +0 - +0, despite NoContraction and SignedZeroInfNanPreserve.)
+    fn zero_sign(&mut self, sub: bool, ty: Word, a: Word, b: Word, r: Word) -> Word {
+        let wide = ty != self.t.f32;
+        let (ut, sign) = if wide { (self.t.u64, self.c64(1 << 63)) } else { (self.t.u32, self.c32(1 << 31)) };
+        let boolt = self.t.bool;
+        let zero = if wide { self.cf64(0.0) } else { self.cf32(0.0) };
+        let neg_zero = self.b.value(Op::Bitcast, ty, None, &[sign]);
+        let sign_of = |g: &mut Gen, x: Word| {
+            let bits = g.b.value(Op::Bitcast, ut, None, &[x]);
+            let s = g.b.value(Op::BitwiseAnd, ut, None, &[bits, sign]);
+            let z = if wide { g.c64(0) } else { g.c32(0) };
+            g.b.value(Op::INotEqual, boolt, None, &[s, z])
+        };
+        let (sa, sb) = (sign_of(self, a), sign_of(self, b));
+        // The second operand's sign as added: flipped for a difference.
+        let sb = if sub { self.b.value(Op::LogicalNot, boolt, None, &[sb]) } else { sb };
+        let both = self.b.value(Op::LogicalAnd, boolt, None, &[sa, sb]);
+        let z = self.b.value(Op::Select, ty, None, &[both, neg_zero, zero]);
+        let is_zero = self.b.value(Op::FOrdEqual, boolt, None, &[r, zero]);
+        self.b.value(Op::Select, ty, None, &[is_zero, z, r])
     }
 
     /// A NaN result as the emulator's host gives it: the first operand's NaN if it is one,
