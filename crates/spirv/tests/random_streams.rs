@@ -58,17 +58,8 @@ fn random_streams_recompile_to_valid_spirv_or_are_refused() {
             // Up to 12 random words that decode (a quarter of them SALU, so that branches stay
             // near), then s_endpgm.
             let mut code = Vec::new();
-            while code.len() < 4 * 100 && code.len() / 4 < 12 {
-                let mut w = [0u8; 16];
-                for c in w.chunks_mut(8) {
-                    c.copy_from_slice(&rng.next().to_le_bytes());
-                }
-                if rng.next() % 4 == 0 {
-                    w[3] = 0xbe | (w[3] & 1);
-                }
-                if let Ok((_, len)) = dec.decode(&w) {
-                    code.extend_from_slice(&w[..len]);
-                }
+            while code.len() / 4 < 12 {
+                code.extend(rng.instruction(&dec, 4).1);
             }
             code.extend_from_slice(&0xbf81_0000u32.to_le_bytes());
             co.text[entry..entry + nops.len()].copy_from_slice(&nops);

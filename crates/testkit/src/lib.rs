@@ -269,4 +269,22 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+
+    /// A random valid instruction for `dec`: 16 random bytes until they decode, one draw in
+    /// `salu_one_in` made a scalar ALU encoding (so that branches stay near and scalar code is
+    /// frequent). The decoded instruction and its bytes.
+    pub fn instruction(&mut self, dec: &rdna_disasm::Decoder, salu_one_in: u64) -> (rdna_disasm::Inst, Vec<u8>) {
+        loop {
+            let mut w = [0u8; 16];
+            for c in w.chunks_mut(8) {
+                c.copy_from_slice(&self.next().to_le_bytes());
+            }
+            if self.next() % salu_one_in == 0 {
+                w[3] = 0xbe | (w[3] & 1);
+            }
+            if let Ok((inst, len)) = dec.decode(&w) {
+                return (inst, w[..len].to_vec());
+            }
+        }
+    }
 }

@@ -423,25 +423,16 @@ sgprs:
     for n in 0..count {
         let mut words = given.clone().unwrap_or_default();
         while given.is_none() && words.len() < 24 {
-            let mut w = [0u8; 16];
-            for c in w.chunks_mut(8) {
-                c.copy_from_slice(&rng.next().to_le_bytes());
-            }
-            if rng.next() % 3 == 0 {
-                w[3] = 0xbe | (w[3] & 1);
-            }
-            if let Ok((inst, len)) = dec.decode(&w) {
-                // Memory and branches mostly fault or leave the stream: keep ALU work. The
-                // saved output address (s[100:101]) must survive: a stream that moves it makes
-                // the epilogue store through a wild pointer, whose meaning differs between the
-                // emulator's address space and the device's.
-                let text = rdna_emu::program::resolve(inst, 0).text();
-                let touches_saved = text.contains("movrel") || ["s96", "s97", "s98", "s99", "s100", "s101", "s[96", "s[98", "s[100", "s[97", "s[99"].iter().any(|r| text.contains(r));
-                // Program counters are addresses too.
-                let touches_saved = touches_saved || inst.entry.name.contains("pc_b64");
-                if !touches_saved && matches!(inst.format, rdna_isa::Format::Vop1 | rdna_isa::Format::Vop2 | rdna_isa::Format::Vop3 | rdna_isa::Format::Vopc | rdna_isa::Format::Sop1 | rdna_isa::Format::Sop2 | rdna_isa::Format::Sopc | rdna_isa::Format::Vop3p) {
-                    words.extend(w[..len].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
-                }
+            let (inst, bytes) = rng.instruction(&dec, 3);
+            // Memory and branches mostly fault or leave the stream: keep ALU work. The saved
+            // output address (s[100:101]) must survive: a stream that moves it makes the
+            // epilogue store through a wild pointer, whose meaning differs between the
+            // emulator's address space and the device's. Program counters are addresses too.
+            let text = rdna_emu::program::resolve(inst, 0).text();
+            let touches_saved = text.contains("movrel") || inst.entry.name.contains("pc_b64") || ["s96", "s97", "s98", "s99", "s100", "s101", "s[96", "s[98", "s[100", "s[97", "s[99"].iter().any(|r| text.contains(r));
+            let alu = matches!(inst.format, rdna_isa::Format::Vop1 | rdna_isa::Format::Vop2 | rdna_isa::Format::Vop3 | rdna_isa::Format::Vopc | rdna_isa::Format::Sop1 | rdna_isa::Format::Sop2 | rdna_isa::Format::Sopc | rdna_isa::Format::Vop3p);
+            if alu && !touches_saved {
+                words.extend(bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
             }
         }
         let stream: String = words.iter().map(|w| format!("    .long {w:#010x}\n")).collect();
