@@ -35,7 +35,8 @@ pub struct Mods {
 
 pub fn mods(st: &Step) -> Mods {
     let m = encoded_mods(st);
-    if !st.inst.entry.operands.iter().any(|o| o.class == rdna_isa::Class::Vgpr16) {
+    // (True16 operands exist on gfx11 only: gfx10 steps skip the operand scan.)
+    if st.inst.gen != rdna_isa::Generation::Gfx11 || !st.inst.entry.operands.iter().any(|o| o.class == rdna_isa::Class::Vgpr16) {
         return m;
     }
     // A half's register number has bit 7 set for the high half (src0's VGPRs from 256 in a

@@ -1536,7 +1536,8 @@ pub fn compare_values(b: &mut Builder, ty: Num, cond: Cond, mut x: Value, mut y:
 /// The operation a VOPD half (`v_dual_*`) runs, where it is one [`vector_op`] defines.
 pub fn vopd_op(name: &str) -> Option<VOp> {
     use VOp::*;
-    let base = name.replace("v_dual_", "v_").replace("mul_dx9_zero", "mul_legacy").replace("dot2acc", "dot2c");
+    // gfx11's names of the gfx10 operations (v_mul_dx9_zero_f32, v_dot2acc_f32_f16).
+    let base = rdna_emu::sem::gfx11_to_gfx10(&name.replace("v_dual_", "v_"));
     VOp::from_name(&base).filter(|&op| {
         matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32 | Dot2cF32F16)
     })

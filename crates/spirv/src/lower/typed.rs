@@ -251,7 +251,7 @@ impl Gen {
         self.op(Op::BitFieldUExtract, self.t.u32, &[word, at, six])
     }
 
-    /// Component `c`'s kind index from a table word.
+    /// The number kind's index in [`KINDS`] from a table word.
     fn runtime_kind(&mut self, word: Word) -> Word {
         let (at, three) = (self.c32(24), self.c32(3));
         self.op(Op::BitFieldUExtract, self.t.u32, &[word, at, three])

@@ -64,9 +64,7 @@ impl Gen {
                 _ => {
                     let h = g.op(Op::ShiftRightLogical, u, &[w, at]);
                     let f = if matches!(op, WmmaF32Bf16 | WmmaBf16Bf16) {
-                        let c16 = g.c32(16);
-                        let b = g.op(Op::ShiftLeftLogical, u, &[h, c16]);
-                        g.as_f32(b)
+                        g.bf16_to_f32(h, false)
                     } else {
                         g.f16_to_f32(h)
                     };
