@@ -49,12 +49,16 @@ enum Cmd {
         /// List every instruction.
         #[arg(long)]
         list: bool,
-        /// Architecture: rdna2, rdna3, rdna3.5 or a target name (gfx1030, gfx1100, ...).
+        /// Architecture: a target name (gfx1030, gfx1100, ...), a generation (rdna1, rdna2,
+        /// rdna3, rdna3.5, cdna3, ...) or LLVM's product name (fiji, ...).
         #[arg(long, default_value = "rdna2")]
         arch: String,
         /// For every instruction: decoded, emulated, recompiled; totals and what is missing.
         #[arg(long)]
         coverage: bool,
+        /// List every target name llvm-mc-19 knows, its family, and whether rdna decodes it.
+        #[arg(long)]
+        targets: bool,
     },
     /// Run one kernel dispatch described by a JSON dispatch file; write every buffer to
     /// OUT/<name>.bin.
@@ -213,10 +217,7 @@ fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
 
 fn target_for(mcpu: Option<&str>, mattr: &str, fallback: Option<&str>) -> Result<Target, String> {
     let name = mcpu.or(fallback).ok_or("no --mcpu given and the input does not name its target")?;
-    let t = Target::from_name(name).ok_or_else(|| {
-        format!("unknown or unsupported target '{name}' (supported: {})", Target::names().collect::<Vec<_>>().join(", "))
-    })?;
-    t.with_features(mattr)
+    Target::lookup(name)?.with_features(mattr)
 }
 
 /// Writes a linear disassembly in llvm-mc's layout (tab, text, optional encoding at column 40).
@@ -339,21 +340,21 @@ fn run(cli: Cli) -> Result<(), String> {
             spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text, model)?
         }
         Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
-        Cmd::Isa { name, list, arch, coverage } => {
-            let _target = Target::from_name(&arch).ok_or_else(|| format!("unknown architecture '{arch}'"))?;
-            let gen = _target.generation;
+        Cmd::Isa { targets: true, .. } => list_targets(&mut out)?,
+        Cmd::Isa { name, list, arch, coverage, .. } => {
+            let target = Target::lookup(&arch)?;
+            let tables = target.isa.tables();
             if coverage {
-                isa_coverage(&mut out, &arch, _target)?;
+                isa_coverage(&mut out, &arch, target)?;
             } else if list {
                 let mut names: Vec<&str> = Vec::new();
                 for f in Format::ALL {
-                    for e in f.table(gen).entries {
+                    for e in tables.get(f).entries {
                         names.push(e.name);
                     }
                 }
-                if gen == rdna_isa::Generation::Gfx11 {
-                    use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
-                    names.extend(VOPD_X.iter().chain(VOPD_Y.iter()).filter(|n| !n.is_empty()));
+                if let Some((x, y)) = tables.vopd {
+                    names.extend(x.iter().chain(y.iter()).filter(|n| !n.is_empty()));
                 }
                 names.sort_unstable();
                 names.dedup();
@@ -363,7 +364,7 @@ fn run(cli: Cli) -> Result<(), String> {
             } else if let Some(name) = name {
                 let mut found = false;
                 for f in Format::ALL {
-                    for e in f.table(gen).entries.iter().filter(|e| e.name == name) {
+                    for e in tables.get(f).entries.iter().filter(|e| e.name == name) {
                         found = true;
                         writeln!(out, "{}  ({} opcode {})", e.name, f.name(), e.op).map_err(|e| e.to_string())?;
                         for op in e.operands {
@@ -550,6 +551,19 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     Ok(())
 }
 
+/// `rdna isa --targets`: every llvm-mc-19 target, its family, the tables that decode it, and the
+/// names that stand for it.
+fn list_targets(out: &mut impl Write) -> Result<(), String> {
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(out, "{:<16} {:<26} {:<22} aliases", "target", "family", "decoded with").map_err(w)?;
+    for &(name, family, isa) in rdna_isa::target::TARGETS {
+        let aliases: Vec<&str> = rdna_isa::target::ALIASES.iter().filter(|(_, t)| *t == name).map(|(a, _)| *a).collect();
+        let with = isa.map_or("not yet".to_string(), |i| format!("{} tables", i.name()));
+        writeln!(out, "{name:<16} {family:<26} {with:<22} {}", aliases.join(", ")).map_err(w)?;
+    }
+    Ok(())
+}
+
 /// `rdna isa --coverage`: decoded / emulated / recompiled per instruction.
 fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), String> {
     let gen = target.generation;
@@ -559,16 +573,15 @@ fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), 
         if f == Format::Vopd {
             continue;
         }
-        for e in f.table(gen).entries {
+        for e in target.table(f).entries {
             let base = rdna_emu::sem::base_name(e.name);
             let kind = rdna_emu::sem::classify_in(gen, base, f);
             let emulated = !matches!(kind, rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_));
             rows.push((e.name, emulated, emulated && rdna_spirv::supports(kind, f).is_ok()));
         }
     }
-    if gen == rdna_isa::Generation::Gfx11 {
-        use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
-        for n in VOPD_X.iter().chain(VOPD_Y.iter()).filter(|n| !n.is_empty()) {
+    if let Some((x, y)) = target.isa.tables().vopd {
+        for n in x.iter().chain(y.iter()).filter(|n| !n.is_empty()) {
             let emulated = rdna_emu::valu::VOPD_OPS.contains(n);
             rows.push((n, emulated, emulated && rdna_spirv::supports_vopd(n)));
         }

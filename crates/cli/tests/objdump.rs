@@ -109,7 +109,17 @@ fn bad_inputs_are_clear_errors() {
     let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_rdna")).args(args).output().unwrap();
     let o = run(&["dis", "--mcpu", "gfx9999", "--hex", "/dev/null"]);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown or unsupported target 'gfx9999'"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown target 'gfx9999'"));
+    // A target llvm-mc-19 knows but rdna does not decode yet is named as such.
+    let o = run(&["dis", "--mcpu", "gfx1200", "--hex", "/dev/null"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("gfx1200 (RDNA4) is an llvm-mc-19 target that rdna does not decode yet"));
+    // Every generation alias names a target.
+    let o = run(&["isa", "--targets"]);
+    let list = String::from_utf8_lossy(&o.stdout);
+    for line in ["gfx1010          RDNA1", "gfx90a           CDNA2", "gfx700           GCN2 (Sea Islands, PS4)"] {
+        assert!(list.contains(line), "{line} missing from:\n{list}");
+    }
     let o = run(&["dis", "/dev/null"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a valid ELF file"));

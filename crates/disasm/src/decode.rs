@@ -3,7 +3,7 @@
 //! Decoding never allocates and never panics: every failure is a [`DecodeError`] that carries the
 //! byte offset of the instruction.
 
-use rdna_isa::{src, Format, Generation, OpEntry, Target};
+use rdna_isa::{src, Format, Generation, Isa, OpEntry, Target};
 
 /// One decoded instruction: its format, its table entry and its raw words.
 ///
@@ -27,6 +27,8 @@ pub struct Inst {
     pub ext: u32,
     /// The generation the instruction was decoded for.
     pub gen: Generation,
+    /// The swept tables the entry came from (the target's, or its fallback's).
+    pub isa: Isa,
 }
 
 /// Why bytes could not be decoded.
@@ -148,14 +150,21 @@ impl Decoder {
         if format == Format::Mtbuf && gen == Generation::Gfx10 {
             op |= bits(raw, 53, 1) << 3;
         }
-        let entry = format.table(gen).get(op).ok_or(invalid)?;
+        let t = &self.target;
+        let (entry, isa) = match t.table(format).get(op) {
+            Some(e) => (e, t.isa),
+            None => {
+                let fb = t.fallback.ok_or(invalid)?;
+                (fb.tables().get(format).get(op).ok_or(invalid)?, fb)
+            }
+        };
         if raw & entry.must_zero != 0 {
             return Err(invalid);
         }
         let saddr = swap_m0_null(gen, bits(raw, 48, 7) as u16);
         let ok = match format {
             // VOPD is a wave32 encoding.
-            Format::Vopd => !self.target.wave64 && vopd_ok(raw),
+            Format::Vopd => !self.target.wave64 && vopd_ok(isa, raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
             Format::Flat => saddr == src::NULL,
             Format::Global => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 2),
@@ -177,7 +186,7 @@ impl Decoder {
         if !ok {
             return Err(invalid);
         }
-        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3], ext, gen };
+        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3], ext, gen, isa };
         if format == Format::Mimg {
             let n = bits(raw, 1, 2) as usize;
             for k in 0..n {
@@ -264,10 +273,10 @@ pub fn swap_m0_null(gen: Generation, v: u16) -> u16 {
 
 /// VOPD fields: X and Y opcodes name operations that exist, and a one-source operation
 /// (v_dual_mov_b32) leaves its VSRC1 field zero.
-fn vopd_ok(raw: u64) -> bool {
+fn vopd_ok(isa: Isa, raw: u64) -> bool {
     let (x, y) = (bits(raw, 22, 4) as usize, bits(raw, 17, 5) as usize);
-    use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
-    let (Some(xn), Some(yn)) = (VOPD_X.get(x), VOPD_Y.get(y)) else { return false };
+    let Some((vopd_x, vopd_y)) = isa.tables().vopd else { return false };
+    let (Some(xn), Some(yn)) = (vopd_x.get(x), vopd_y.get(y)) else { return false };
     let unary_ok = |name: &str, vsrc1: u32| name != "v_dual_mov_b32" || vsrc1 == 0;
     !xn.is_empty() && !yn.is_empty() && unary_ok(xn, bits(raw, 9, 8)) && unary_ok(yn, bits(raw, 41, 8))
 }
@@ -304,15 +313,15 @@ impl Inst {
 
     /// A VOPD half: (X or Y operation name, vdst, src0 (9-bit source), vsrc1).
     pub fn vopd_half(&self, y: bool) -> (&'static str, u16, u16, u16) {
-        use rdna_isa::generated::gfx11::{VOPD_X, VOPD_Y};
+        let (vopd_x, vopd_y) = self.isa.tables().vopd.unwrap_or((&[""; 16], &[""; 32]));
         let raw = self.raw;
         if y {
             let vdstx = bits(raw, 56, 8) as u16;
             let vdsty = (bits(raw, 49, 7) as u16) << 1 | ((vdstx & 1) ^ 1);
-            let name = VOPD_Y.get(bits(raw, 17, 5) as usize).copied().unwrap_or("");
+            let name = vopd_y.get(bits(raw, 17, 5) as usize).copied().unwrap_or("");
             (name, vdsty, swap_m0_null(self.gen, bits(raw, 32, 9) as u16), bits(raw, 41, 8) as u16)
         } else {
-            let name = VOPD_X.get(bits(raw, 22, 4) as usize).copied().unwrap_or("");
+            let name = vopd_x.get(bits(raw, 22, 4) as usize).copied().unwrap_or("");
             (name, bits(raw, 56, 8) as u16, swap_m0_null(self.gen, bits(raw, 0, 9) as u16), bits(raw, 9, 8) as u16)
         }
     }
@@ -373,21 +382,21 @@ pub(crate) fn sdwa_scalar(inst: &Inst, field: rdna_isa::Field) -> bool {
 
 /// The shape LLVM gives a MIMG instruction: (address VGPRs, data VGPRs), 0 where it rejects it.
 pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
-    use rdna_isa::generated::gfx10::{MIMG, MIMG_SHAPE_INDEX, MIMG_SHAPE_TABLES};
-    let Some(&i) = MIMG.index.get(inst.entry.op as usize) else { return (0, 0) };
-    let Some(&t) = MIMG_SHAPE_INDEX.get(i as usize) else { return (0, 0) };
+    let Some(shapes) = inst.isa.tables().mimg else { return (0, 0) };
+    let Some(&i) = inst.isa.tables().get(Format::Mimg).index.get(inst.entry.op as usize) else { return (0, 0) };
+    let Some(&t) = shapes.index.get(i as usize) else { return (0, 0) };
     let raw = inst.raw;
     let comps = bits(raw, 8, 4).count_ones().max(1);
     let k = ((bits(raw, 3, 3) * 2 + bits(raw, 62, 1)) * 4 + bits(raw, 1, 2)) * 16
         + (comps - 1) * 4
         + bits(raw, 63, 1) * 2
         + bits(raw, 16, 1);
-    let b = MIMG_SHAPE_TABLES[t as usize][k as usize] as u32;
+    let b = shapes.tables[t as usize][k as usize] as u32;
     let (addr, data) = (b & 31, b >> 5);
     let nsa = bits(raw, 1, 2);
     if b != 0 && (bits(raw, 40, 8) + data > 256 || (nsa == 0 && bits(raw, 32, 8) + addr > 256)) {
         // No register tuple that wide at this position: LLVM keeps the encoded variant.
-        let o = rdna_isa::generated::gfx10::MIMG_ORIGINAL_SHAPES[i as usize][nsa as usize] as u32;
+        let o = shapes.original[i as usize][nsa as usize] as u32;
         let (addr, data) = (o & 31, o >> 5);
         let fits = bits(raw, 40, 8) + data <= 256 && (nsa != 0 || bits(raw, 32, 8) + addr <= 256);
         return if fits { (addr, data) } else { (0, 0) };

@@ -5,7 +5,7 @@
 
 use core::fmt::Write;
 
-use rdna_isa::generated::gfx10;
+use rdna_isa::TableSet;
 use rdna_isa::{src, Class, Field, Format, ImmTy, Simm};
 
 use crate::decode::{Inst, SourceKind};
@@ -492,7 +492,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
     let extended = inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa();
     let ok = match (inst.format, op.field) {
         (Format::Sop1, Field::Ssrc0) if inst.entry.name.starts_with("s_sendmsg_rtn") => {
-            sendmsg_rtn(inst.raw as u32 & 0xff, out);
+            sendmsg_rtn(inst.raw as u32 & 0xff, out, inst.isa.tables());
             true
         }
         (Format::Vop3Dpp16 | Format::Vop3Dpp8, Field::Src0) => with_modifiers(out, src_mods(inst, Field::Src0), false, |out| {
@@ -816,7 +816,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         Format::Mubuf | Format::Mtbuf => {
             if inst.format == Format::Mtbuf {
-                let names = if g11(inst) { &rdna_isa::generated::gfx11::MTBUF_FORMATS } else { &gfx10::MTBUF_FORMATS };
+                let names = inst.isa.tables().mtbuf_formats;
                 let name = names[bits(raw, 19, 7) as usize];
                 if !name.is_empty() {
                     let _ = write!(out, " format:{name}");
@@ -860,7 +860,8 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     match tgt {
         21 if g11 => out.push_str("dual_src_blend0"),
         22 if g11 => out.push_str("dual_src_blend1"),
-        32..=63 if g11 => {
+        // gfx11 dropped the null target (9) and the parameter targets.
+        9 | 32..=63 if g11 => {
             let _ = write!(out, "invalid_target_{tgt}");
         }
         0..=7 => {
@@ -903,7 +904,8 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let raw = inst.raw;
     let (addrs, data) = crate::decode::mimg_shape(inst);
     let nsa = bits(raw, 1, 2);
-    let gap = gfx10::MIMG.index.get(inst.entry.op as usize).is_some_and(|&i| gfx10::MIMG_NSA_GAP[i as usize]);
+    let t = inst.isa.tables();
+    let gap = t.mimg.is_some_and(|m| t.get(Format::Mimg).index.get(inst.entry.op as usize).is_some_and(|&i| m.nsa_gap[i as usize]));
     out.push_str(if nsa != 0 && gap { "  " } else { " " });
     reg_range(out, "v", bits(raw, 40, 8), data);
     out.push_str(", ");
@@ -1047,11 +1049,11 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
                 fmt_hex(out, v as u64);
             }
         }
-        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out, g11(inst)),
+        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out, g11(inst), inst.isa.tables()),
     }
 }
 
-fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
+fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableSet) {
     let v = v as u32;
     match name {
         // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
@@ -1062,8 +1064,7 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
             let offset = v >> 6 & 0x1f;
             let size = (v >> 11) + 1;
             out.push_str("hwreg(");
-            let names = if g11 { &rdna_isa::generated::gfx11::HWREG_NAMES } else { &gfx10::HWREG_NAMES };
-            match names[id as usize] {
+            match tables.hwreg_names[id as usize] {
                 "" => {
                     let _ = write!(out, "{id}");
                 }
@@ -1076,10 +1077,11 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
         }
         // gfx10: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [13:8].
         "s_waitcnt" => waitcnt(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0x3f),
-        "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out),
-        "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out),
-        "s_waitcnt_depctr" => depctr(v, out),
-        "s_version" => version(v, out, g11),
+        "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out, tables),
+        "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out, tables),
+        // gfx10.1 has no hold_cnt field (bit 7 is then outside every field).
+        "s_waitcnt_depctr" => depctr(v, out, tables.mcpu != "gfx1010"),
+        "s_version" => version(v, out, tables),
         _ => {
             let _ = write!(out, "{v}");
         }
@@ -1089,11 +1091,11 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool) {
 /// `sendmsg(MSG, OP, STREAM)`: symbolic when the message, operation and stream are valid (bits
 /// above 9 are then ignored, as LLVM does), numeric `sendmsg(id, op, stream)` when the value is
 /// exactly those fields, else the plain number.
-fn sendmsg(v: u32, out: &mut String) {
+fn sendmsg(v: u32, out: &mut String, tables: &TableSet) {
     let id = v & 0xf;
     let op = v >> 4 & 7;
     let stream = v >> 8 & 3;
-    let name = gfx10::SENDMSG_NAMES[id as usize];
+    let name = tables.sendmsg_names[id as usize];
     let gs = matches!(id, 2 | 3);
     let valid = !name.is_empty()
         && match id {
@@ -1206,7 +1208,7 @@ fn delay_alu(v: u32, out: &mut String) {
 }
 
 /// gfx11 `s_sendmsg_rtn`: the 8-bit message id, by name where it has one.
-fn sendmsg_rtn(id: u32, out: &mut String) {
+fn sendmsg_rtn(id: u32, out: &mut String, tables: &TableSet) {
     const RTN: [&str; 7] = [
         "MSG_RTN_GET_DOORBELL",
         "MSG_RTN_GET_DDID",
@@ -1217,7 +1219,7 @@ fn sendmsg_rtn(id: u32, out: &mut String) {
         "MSG_RTN_GET_TBA_TO_PC",
     ];
     let name = match id {
-        0..=15 => rdna_isa::generated::gfx11::SENDMSG_NAMES[id as usize],
+        0..=15 => tables.sendmsg_names[id as usize],
         128..=134 => RTN[(id - 128) as usize],
         _ => "",
     };
@@ -1229,11 +1231,11 @@ fn sendmsg_rtn(id: u32, out: &mut String) {
 }
 
 /// gfx11 `sendmsg`: a named message with operation and stream 0 prints symbolically.
-fn sendmsg_gfx11(v: u32, out: &mut String) {
+fn sendmsg_gfx11(v: u32, out: &mut String, tables: &TableSet) {
     let id = v & 0xf;
     let op = v >> 4 & 7;
     let stream = v >> 8 & 3;
-    let name = rdna_isa::generated::gfx11::SENDMSG_NAMES[id as usize];
+    let name = tables.sendmsg_names[id as usize];
     if !name.is_empty() && op == 0 && stream == 0 && v >> 10 == 0 {
         let _ = write!(out, "sendmsg({name})");
     } else if v == id | op << 4 | stream << 8 {
@@ -1245,7 +1247,7 @@ fn sendmsg_gfx11(v: u32, out: &mut String) {
 
 /// `s_waitcnt_depctr` fields, printed when not at their default (all ones), or all of them when all
 /// are; a value with bits outside the fields prints in hex.
-fn depctr(v: u32, out: &mut String) {
+fn depctr(v: u32, out: &mut String, hold_cnt: bool) {
     const FIELDS: [(&str, u32, u32); 7] = [
         ("depctr_hold_cnt", 7, 1),
         ("depctr_sa_sdst", 0, 1),
@@ -1255,13 +1257,14 @@ fn depctr(v: u32, out: &mut String) {
         ("depctr_va_vcc", 1, 1),
         ("depctr_vm_vsrc", 2, 3),
     ];
-    if v & 0x60 != 0 {
+    let fields = if hold_cnt { &FIELDS[..] } else { &FIELDS[1..] };
+    if v & 0x60 != 0 || (!hold_cnt && v & 0x80 != 0) {
         fmt_hex(out, v as u64);
         return;
     }
-    let all_default = FIELDS.iter().all(|&(_, lo, w)| v >> lo & ((1 << w) - 1) == (1 << w) - 1);
+    let all_default = fields.iter().all(|&(_, lo, w)| v >> lo & ((1 << w) - 1) == (1 << w) - 1);
     let mut sep = "";
-    for (name, lo, w) in FIELDS {
+    for &(name, lo, w) in fields {
         let f = v >> lo & ((1 << w) - 1);
         if f != (1 << w) - 1 || all_default {
             let _ = write!(out, "{sep}{name}({f})");
@@ -1271,8 +1274,8 @@ fn depctr(v: u32, out: &mut String) {
 }
 
 /// `s_version`: a known code with the W64/W32/MDP flag bits symbolically, else a number.
-fn version(v: u32, out: &mut String, g11: bool) {
-    let names: &[&str] = if g11 { &rdna_isa::generated::gfx11::VERSION_NAMES } else { &gfx10::VERSION_NAMES };
+fn version(v: u32, out: &mut String, tables: &TableSet) {
+    let names: &[&str] = tables.version_names;
     let name = names.get((v & 0x1fff) as usize).copied().unwrap_or("");
     if name.is_empty() || v & 0x1fc0 != 0 {
         if v <= 64 {

@@ -19,7 +19,7 @@ fn candidates() -> Vec<Vec<u8>> {
     let mut rng = Rng(0x5eed_0001);
     let mut v = Vec::new();
     for f in gfx10_formats() {
-        let entries = f.gfx10_table().entries;
+        let entries = rdna_isa::Isa::Gfx1030.tables().get(f).entries;
         // Two per opcode, and at least 32 per format.
         let per_op = 2.max(32 / entries.len());
         for e in entries {

@@ -36,9 +36,10 @@ impl BufFormat {
 
     /// The format with this 7-bit unified format number in a generation.
     pub fn from_number(gen: rdna_isa::Generation, fmt: u32) -> Option<BufFormat> {
+        // Format numbers are the same for every target of a family.
         let names = match gen {
-            rdna_isa::Generation::Gfx10 => &rdna_isa::generated::gfx10::MTBUF_FORMATS,
-            rdna_isa::Generation::Gfx11 => &rdna_isa::generated::gfx11::MTBUF_FORMATS,
+            rdna_isa::Generation::Gfx10 => rdna_isa::Isa::Gfx1030.tables().mtbuf_formats,
+            rdna_isa::Generation::Gfx11 => rdna_isa::Isa::Gfx1100.tables().mtbuf_formats,
         };
         // Format 1 is the default (8_UNORM); LLVM prints it as nothing.
         let name = match fmt {

@@ -6,14 +6,17 @@
 
 pub mod table;
 pub mod generated {
-    //! Generated opcode tables. Regenerate with `python3 gen/llvm_sweep.py [--target gfx11]`.
-    pub mod gfx10;
-    pub mod gfx11;
+    //! Generated opcode tables, one file per swept target. Regenerate with
+    //! `python3 gen/llvm_sweep.py --all` (or `--mcpu gfx1030` for one).
+    pub mod gfx1010;
+    pub mod gfx1030;
+    pub mod gfx1100;
+    pub mod gfx1150;
 }
 pub mod target;
 
-pub use table::{Class, Field, ImmTy, OpEntry, OpTable, Operand, Simm};
-pub use target::{Generation, Target};
+pub use table::{Class, Field, ImmTy, MimgShapes, OpEntry, OpTable, Operand, Simm, TableSet};
+pub use target::{Generation, Isa, Target};
 
 /// The encoding formats of gfx10 (RDNA1/RDNA2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -176,91 +179,13 @@ impl Format {
             _ => 8,
         }
     }
-
-    /// The opcode table of this format in a generation (empty where the generation lacks it).
-    pub fn table(self, gen: Generation) -> &'static OpTable {
-        match gen {
-            Generation::Gfx10 => self.gfx10_table(),
-            Generation::Gfx11 => self.gfx11_table(),
-        }
-    }
-
-    /// The gfx11 opcode table of this format.
-    pub fn gfx11_table(self) -> &'static OpTable {
-        use generated::gfx11 as t;
-        match self {
-            Format::Sop1 => &t::SOP1,
-            Format::Sop2 => &t::SOP2,
-            Format::Sopk => &t::SOPK,
-            Format::Sopc => &t::SOPC,
-            Format::Sopp => &t::SOPP,
-            Format::Smem => &t::SMEM,
-            Format::Vop1 => &t::VOP1,
-            Format::Vop2 => &t::VOP2,
-            Format::Vopc => &t::VOPC,
-            Format::Vop1Dpp16 => &t::VOP1_DPP16,
-            Format::Vop2Dpp16 => &t::VOP2_DPP16,
-            Format::VopcDpp16 => &t::VOPC_DPP16,
-            Format::Vop1Dpp8 => &t::VOP1_DPP8,
-            Format::Vop2Dpp8 => &t::VOP2_DPP8,
-            Format::VopcDpp8 => &t::VOPC_DPP8,
-            Format::Vop3 => &t::VOP3,
-            Format::Vop3Dpp16 => &t::VOP3_DPP16,
-            Format::Vop3Dpp8 => &t::VOP3_DPP8,
-            Format::Vop3p => &t::VOP3P,
-            Format::Ds => &t::DS,
-            Format::Flat => &t::FLAT,
-            Format::Global => &t::GLOBAL,
-            Format::Scratch => &t::SCRATCH,
-            Format::Mubuf => &t::MUBUF,
-            Format::Mtbuf => &t::MTBUF,
-            Format::Exp => &t::EXP,
-            Format::Vopd => &VOPD_TABLE,
-            _ => &EMPTY_TABLE,
-        }
-    }
-
-    /// The gfx10 opcode table of this format.
-    pub fn gfx10_table(self) -> &'static OpTable {
-        use generated::gfx10 as t;
-        match self {
-            Format::Sop1 => &t::SOP1,
-            Format::Sop2 => &t::SOP2,
-            Format::Sopk => &t::SOPK,
-            Format::Sopc => &t::SOPC,
-            Format::Sopp => &t::SOPP,
-            Format::Smem => &t::SMEM,
-            Format::Vop1 => &t::VOP1,
-            Format::Vop2 => &t::VOP2,
-            Format::Vopc => &t::VOPC,
-            Format::Vop1Dpp16 => &t::VOP1_DPP16,
-            Format::Vop2Dpp16 => &t::VOP2_DPP16,
-            Format::Vop1Dpp8 => &t::VOP1_DPP8,
-            Format::Vop2Dpp8 => &t::VOP2_DPP8,
-            Format::Vop1Sdwa => &t::VOP1_SDWA,
-            Format::Vop2Sdwa => &t::VOP2_SDWA,
-            Format::VopcSdwa => &t::VOPC_SDWA,
-            Format::Vop3 => &t::VOP3,
-            Format::Vop3p => &t::VOP3P,
-            Format::Ds => &t::DS,
-            Format::Flat => &t::FLAT,
-            Format::Global => &t::GLOBAL,
-            Format::Scratch => &t::SCRATCH,
-            Format::Mubuf => &t::MUBUF,
-            Format::Mtbuf => &t::MTBUF,
-            Format::Vintrp => &t::VINTRP,
-            Format::Exp => &t::EXP,
-            Format::Mimg => &t::MIMG,
-            _ => &EMPTY_TABLE,
-        }
-    }
 }
 
 /// A format a generation does not have.
-static EMPTY_TABLE: OpTable = OpTable { entries: &[], index: &[] };
+pub(crate) static EMPTY_TABLE: OpTable = OpTable { entries: &[], index: &[] };
 
 /// VOPD has no per-opcode table: one entry stands for every pair (the operations are
-/// `generated::gfx11::VOPD_X` / `VOPD_Y`, indexed by the instruction's two opcode fields).
+/// `TableSet::vopd`, indexed by the instruction's two opcode fields).
 static VOPD_ENTRY: [OpEntry; 1] = [OpEntry {
     op: 0,
     name: "v_dual",
@@ -271,7 +196,7 @@ static VOPD_ENTRY: [OpEntry; 1] = [OpEntry {
     sext: 0,
     simm: Simm::NoSimm,
 }];
-static VOPD_TABLE: OpTable = OpTable { entries: &VOPD_ENTRY, index: &[0] };
+pub(crate) static VOPD_TABLE: OpTable = OpTable { entries: &VOPD_ENTRY, index: &[0] };
 
 /// Source-operand values of gfx10 with a fixed meaning (9-bit VALU sources, 8-bit SALU sources).
 pub mod src {

@@ -213,6 +213,57 @@ impl OpTable {
     }
 }
 
+/// Everything the generator learned about one swept target: the opcode table of each format and
+/// the names LLVM gives to encoded values. One per file in `generated/`.
+pub struct TableSet {
+    /// The llvm-mc target the tables were swept on.
+    pub mcpu: &'static str,
+    /// The opcode table of a format (empty where the target lacks the format).
+    pub table: fn(crate::Format) -> &'static OpTable,
+    /// The `format:` text of each MTBUF format value (empty: the default, not printed).
+    pub mtbuf_formats: &'static [&'static str; 128],
+    /// `hwreg(...)` register names by id (empty: printed as a number).
+    pub hwreg_names: &'static [&'static str; 64],
+    /// `sendmsg(...)` message names by id.
+    pub sendmsg_names: &'static [&'static str; 16],
+    /// `s_version` code names.
+    pub version_names: &'static [&'static str; 64],
+    /// VOPD X and Y operation names by opcode (gfx11 and later).
+    pub vopd: Option<(&'static [&'static str; 16], &'static [&'static str; 32])>,
+    /// MIMG operand shapes (gfx10 MIMG; see [`MimgShapes`]).
+    pub mimg: Option<MimgShapes>,
+}
+
+impl TableSet {
+    /// The opcode table of `format`.
+    #[inline]
+    pub fn get(&self, format: crate::Format) -> &'static OpTable {
+        (self.table)(format)
+    }
+}
+
+impl std::fmt::Debug for TableSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TableSet({})", self.mcpu)
+    }
+}
+
+/// How many data and address VGPRs LLVM prints for a MIMG opcode, measured per shape because LLVM
+/// re-picks the opcode variant from dim, a16, NSA, dmask, d16 and tfe.
+#[derive(Clone, Copy, Debug)]
+pub struct MimgShapes {
+    /// Distinct shape tables: `[((dim * 2 + a16) * 4 + nsa) * 16 + (components - 1) * 4 + d16 * 2 + tfe]`,
+    /// each `data VGPRs << 5 | address VGPRs`, 0 where LLVM rejects the encoding.
+    pub tables: &'static [[u8; 1024]],
+    /// Per MIMG entry: the encoded variant's shape per NSA count, kept when the re-picked variant
+    /// would run past v255.
+    pub original: &'static [[u8; 4]],
+    /// Per MIMG entry: whether LLVM prints two spaces after the mnemonic in the NSA form.
+    pub nsa_gap: &'static [bool],
+    /// Per MIMG entry: its table in `tables`.
+    pub index: &'static [u8],
+}
+
 /// How a SOPP/SOPK 16-bit immediate is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Simm {

@@ -1,6 +1,8 @@
-//! GPU targets: a base generation plus the features that change decoding or printing.
+//! GPU targets: a swept opcode table set plus the features that change decoding or printing.
 
-/// An ISA generation.
+use crate::table::TableSet;
+
+/// An encoding family: targets of one family share their formats' bit layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
     /// gfx10.1 and gfx10.3 (RDNA1, RDNA2).
@@ -9,62 +11,232 @@ pub enum Generation {
     Gfx11,
 }
 
+/// A target whose opcode tables were swept from llvm-mc-19 (one file each in `generated/`).
+/// Other targets of a family use the table set of the nearest swept one (see [`TARGETS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Isa {
+    /// RDNA1 (gfx1010): still has `v_mac_f32` and friends, no gfx10.3 additions.
+    Gfx1010,
+    /// RDNA2 (gfx1030).
+    Gfx1030,
+    /// RDNA3 (gfx1100).
+    Gfx1100,
+    /// RDNA3.5 (gfx1150).
+    Gfx1150,
+}
+
+impl Isa {
+    pub const ALL: [Isa; 4] = [Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
+
+    /// The generated tables of this target.
+    pub fn tables(self) -> &'static TableSet {
+        use crate::generated::*;
+        match self {
+            Isa::Gfx1010 => &gfx1010::TABLES,
+            Isa::Gfx1030 => &gfx1030::TABLES,
+            Isa::Gfx1100 => &gfx1100::TABLES,
+            Isa::Gfx1150 => &gfx1150::TABLES,
+        }
+    }
+
+    pub fn generation(self) -> Generation {
+        match self {
+            Isa::Gfx1010 | Isa::Gfx1030 => Generation::Gfx10,
+            Isa::Gfx1100 | Isa::Gfx1150 => Generation::Gfx11,
+        }
+    }
+
+    /// The llvm-mc target name the tables were swept on.
+    pub fn name(self) -> &'static str {
+        self.tables().mcpu
+    }
+}
+
 /// A target as `--mcpu` names it, plus feature flags (`--mattr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
     pub name: &'static str,
     pub generation: Generation,
+    /// The opcode tables used for this target.
+    pub isa: Isa,
+    /// Opcodes `isa` leaves undefined are looked up here (`+gfx1010-opcodes`): console code mixes
+    /// generations, e.g. PS5 shaders use gfx1010's `v_mac_f32` beside gfx1030 instructions.
+    pub fallback: Option<Isa>,
     /// Wave64 printing (`vcc` instead of `vcc_lo`); wave32 is the default on gfx10+.
     pub wave64: bool,
 }
 
-/// Targets the decoder supports today, and the generation alias that names a representative one.
-const TARGETS: &[(&str, Generation)] = &[
-    ("gfx1030", Generation::Gfx10),
-    ("gfx1031", Generation::Gfx10),
-    ("gfx1032", Generation::Gfx10),
-    ("gfx1033", Generation::Gfx10),
-    ("gfx1034", Generation::Gfx10),
-    ("gfx1035", Generation::Gfx10),
-    ("gfx1036", Generation::Gfx10),
-    ("gfx1100", Generation::Gfx11),
-    ("gfx1101", Generation::Gfx11),
-    ("gfx1102", Generation::Gfx11),
-    ("gfx1103", Generation::Gfx11),
-    ("gfx1150", Generation::Gfx11),
-    ("gfx1151", Generation::Gfx11),
-    ("gfx1152", Generation::Gfx11),
+/// Every target llvm-mc-19 accepts, with the product family it belongs to and the swept tables
+/// that decode it (None: known, not decoded yet).
+pub const TARGETS: &[(&str, &str, Option<Isa>)] = &[
+    ("gfx600", "GCN1 (Southern Islands)", None),
+    ("gfx601", "GCN1 (Southern Islands)", None),
+    ("gfx602", "GCN1 (Southern Islands)", None),
+    ("gfx700", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx701", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx702", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx703", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx704", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx705", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx801", "GCN3 (Volcanic Islands)", None),
+    ("gfx802", "GCN3 (Volcanic Islands)", None),
+    ("gfx803", "GCN3 (Volcanic Islands)", None),
+    ("gfx805", "GCN3 (Volcanic Islands)", None),
+    ("gfx810", "GCN3 (Volcanic Islands)", None),
+    ("gfx900", "GCN5 (Vega)", None),
+    ("gfx902", "GCN5 (Vega)", None),
+    ("gfx904", "GCN5 (Vega)", None),
+    ("gfx906", "GCN5 (Vega)", None),
+    ("gfx909", "GCN5 (Vega)", None),
+    ("gfx90c", "GCN5 (Vega)", None),
+    ("gfx9-generic", "GCN5 (Vega)", None),
+    ("gfx908", "CDNA1", None),
+    ("gfx90a", "CDNA2", None),
+    ("gfx940", "CDNA3", None),
+    ("gfx941", "CDNA3", None),
+    ("gfx942", "CDNA3", None),
+    ("gfx1010", "RDNA1", Some(Isa::Gfx1010)),
+    ("gfx1011", "RDNA1", Some(Isa::Gfx1010)),
+    ("gfx1012", "RDNA1", Some(Isa::Gfx1010)),
+    ("gfx1013", "RDNA1", Some(Isa::Gfx1010)),
+    ("gfx10-1-generic", "RDNA1", Some(Isa::Gfx1010)),
+    ("gfx1030", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1031", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1032", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1033", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1034", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1035", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1036", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx10-3-generic", "RDNA2", Some(Isa::Gfx1030)),
+    ("gfx1100", "RDNA3", Some(Isa::Gfx1100)),
+    ("gfx1101", "RDNA3", Some(Isa::Gfx1100)),
+    ("gfx1102", "RDNA3", Some(Isa::Gfx1100)),
+    ("gfx1103", "RDNA3", Some(Isa::Gfx1100)),
+    ("gfx11-generic", "RDNA3", Some(Isa::Gfx1100)),
+    ("gfx1150", "RDNA3.5", Some(Isa::Gfx1150)),
+    ("gfx1151", "RDNA3.5", Some(Isa::Gfx1150)),
+    ("gfx1152", "RDNA3.5", Some(Isa::Gfx1150)),
+    ("gfx1200", "RDNA4", None),
+    ("gfx1201", "RDNA4", None),
+    ("gfx12-generic", "RDNA4", None),
+];
+
+/// Generation names and LLVM's older product names, each standing for one target.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("gcn1", "gfx600"),
+    ("gcn2", "gfx700"),
+    ("ps4", "gfx700"),
+    ("gcn3", "gfx803"),
+    ("gcn5", "gfx900"),
+    ("vega", "gfx900"),
+    ("cdna1", "gfx908"),
+    ("cdna2", "gfx90a"),
+    ("cdna3", "gfx942"),
+    ("rdna1", "gfx1010"),
+    ("rdna2", "gfx1030"),
+    ("ps5", "gfx1030"),
+    ("rdna3", "gfx1100"),
+    ("rdna3.5", "gfx1150"),
+    ("rdna4", "gfx1200"),
+    ("gfx10.1", "gfx1010"),
+    ("gfx10.3", "gfx1030"),
+    ("gfx11", "gfx1100"),
+    ("gfx12", "gfx1200"),
+    ("tahiti", "gfx600"),
+    ("pitcairn", "gfx601"),
+    ("verde", "gfx601"),
+    ("oland", "gfx602"),
+    ("hainan", "gfx602"),
+    ("bonaire", "gfx704"),
+    ("kaveri", "gfx700"),
+    ("hawaii", "gfx701"),
+    ("kabini", "gfx703"),
+    ("mullins", "gfx703"),
+    ("iceland", "gfx802"),
+    ("tonga", "gfx802"),
+    ("carrizo", "gfx801"),
+    ("fiji", "gfx803"),
+    ("polaris10", "gfx803"),
+    ("polaris11", "gfx803"),
+    ("tongapro", "gfx805"),
+    ("stoney", "gfx810"),
 ];
 
 impl Target {
-    /// Looks up a target by LLVM name (`gfx1030`) or generation alias (`rdna2`).
+    /// Looks up a target by LLVM name (`gfx1030`), generation alias (`rdna2`) or LLVM's product
+    /// name (`fiji`). Only targets rdna decodes are returned; see [`Target::lookup`] for why not.
     pub fn from_name(name: &str) -> Option<Target> {
-        let name = match name {
-            "rdna2" | "gfx10.3" => "gfx1030",
-            "rdna3" | "gfx11" => "gfx1100",
-            "rdna3.5" => "gfx1150",
-            n => n,
-        };
-        TARGETS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(name, generation)| Target { name, generation, wave64: false })
+        Target::lookup(name).ok()
     }
 
-    /// Applies an LLVM-style feature string such as `+wavefrontsize64`.
+    /// Like [`Target::from_name`], with an error that says whether the name is unknown or names a
+    /// target rdna does not decode yet. `ps5` is gfx1030 with `+gfx1010-opcodes`.
+    pub fn lookup(name: &str) -> Result<Target, String> {
+        let canonical = ALIASES.iter().find(|(a, _)| *a == name).map_or(name, |&(_, t)| t);
+        let Some(&(tname, family, isa)) = TARGETS.iter().find(|(n, _, _)| *n == canonical) else {
+            return Err(format!("unknown target '{name}' (see `rdna isa --targets`)"));
+        };
+        let Some(isa) = isa else {
+            return Err(format!("{tname} ({family}) is an llvm-mc-19 target that rdna does not decode yet"));
+        };
+        let fallback = (name == "ps5").then_some(Isa::Gfx1010);
+        Ok(Target { name: tname, generation: isa.generation(), isa, fallback, wave64: false })
+    }
+
+    /// Applies an LLVM-style feature string such as `+wavefrontsize64`, and rdna's
+    /// `+<swept target>-opcodes` (opcodes the target lacks decode as that target defines them).
     pub fn with_features(mut self, mattr: &str) -> Result<Target, String> {
         for feat in mattr.split(',').map(str::trim).filter(|f| !f.is_empty()) {
             match feat {
                 "+wavefrontsize64" | "-wavefrontsize32" => self.wave64 = true,
                 "+wavefrontsize32" | "-wavefrontsize64" => self.wave64 = false,
-                other => return Err(format!("unsupported feature '{other}' for {}", self.name)),
+                other => {
+                    let extra = other.strip_prefix('+').and_then(|f| f.strip_suffix("-opcodes"));
+                    match extra.and_then(|n| Isa::ALL.into_iter().find(|i| i.name() == n)) {
+                        Some(isa) if isa.generation() == self.generation && isa != self.isa => self.fallback = Some(isa),
+                        Some(isa) => {
+                            return Err(format!("'{other}': {} is not another target of {}'s encoding family", isa.name(), self.name))
+                        }
+                        None => return Err(format!("unsupported feature '{other}' for {}", self.name)),
+                    }
+                }
             }
         }
         Ok(self)
     }
 
-    /// Names accepted by [`Target::from_name`].
+    /// Names accepted by [`Target::from_name`] (targets rdna decodes).
     pub fn names() -> impl Iterator<Item = &'static str> {
-        TARGETS.iter().map(|(n, _)| *n)
+        TARGETS.iter().filter(|(_, _, isa)| isa.is_some()).map(|(n, _, _)| *n)
+    }
+
+    /// The opcode table of `format` on this target.
+    #[inline]
+    pub fn table(&self, format: crate::Format) -> &'static crate::OpTable {
+        self.isa.tables().get(format)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_alias_names_a_listed_target() {
+        for (alias, t) in ALIASES {
+            assert!(TARGETS.iter().any(|(n, _, _)| n == t), "{alias} -> {t}");
+        }
+    }
+
+    #[test]
+    fn lookup_explains_what_it_refuses() {
+        assert_eq!(Target::lookup("rdna2").unwrap().name, "gfx1030");
+        assert_eq!(Target::lookup("ps5").unwrap().fallback, Some(Isa::Gfx1010));
+        let e = Target::lookup("cdna3").unwrap_err();
+        assert!(e.contains("gfx942") && e.contains("CDNA3"), "{e}");
+        assert!(Target::lookup("gfx9999").unwrap_err().contains("unknown target"));
+        let t = Target::lookup("gfx1030").unwrap().with_features("+gfx1010-opcodes").unwrap();
+        assert_eq!(t.fallback, Some(Isa::Gfx1010));
+        assert!(Target::lookup("gfx1030").unwrap().with_features("+gfx1100-opcodes").is_err());
     }
 }

@@ -205,9 +205,22 @@ pub fn format_ident(f: Format) -> (u32, u32) {
     }
 }
 
-/// The formats gfx10 has (the random and golden tests here are gfx10's).
+/// The formats gfx10 has (the golden tests here are gfx10's).
 pub fn gfx10_formats() -> impl Iterator<Item = Format> {
-    Format::ALL.into_iter().filter(|f| !f.gfx10_table().entries.is_empty())
+    formats(rdna_isa::Isa::Gfx1030)
+}
+
+/// The formats a swept target has (non-empty tables).
+pub fn formats(isa: rdna_isa::Isa) -> impl Iterator<Item = Format> {
+    Format::ALL.into_iter().filter(move |f| !isa.tables().get(*f).entries.is_empty())
+}
+
+/// Five random dwords aimed at format `f` with opcode `op` in `isa`'s encoding family.
+pub fn aimed_for(isa: rdna_isa::Isa, f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
+    match isa.generation() {
+        rdna_isa::Generation::Gfx10 => aimed(f, op, rng),
+        rdna_isa::Generation::Gfx11 => aimed_gfx11(f, op, rng),
+    }
 }
 
 /// Writes opcode `op` of format `f` into an encoding (the format's first-dword pattern must already
@@ -296,11 +309,6 @@ pub fn probe_word(rng: &mut Rng) -> u32 {
 /// Five random dwords, none of them a framing marker.
 pub fn random_probe(rng: &mut Rng) -> Vec<u8> {
     (0..5).flat_map(|_| probe_word(rng).to_le_bytes()).collect()
-}
-
-/// gfx11: the formats it has (non-empty tables).
-pub fn gfx11_formats() -> impl Iterator<Item = Format> {
-    Format::ALL.into_iter().filter(|f| !f.gfx11_table().entries.is_empty())
 }
 
 /// Five random dwords aimed at gfx11 format `f` with opcode `op` (gfx11 moves FLAT's segment to
