@@ -310,6 +310,13 @@ FORMATS_GFX11 = [
     Fmt("EXP", 2, [(26, 6, 0b111110), (0, 4, 0xF)], [],
         [("vsrc0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 40, 8, "vgpr", V(24, 28)),
          ("vsrc2", 48, 8, "vgpr", V(32, 36)), ("vsrc3", 56, 8, "vgpr", V(40, 44))]),
+    # Parameter interpolation (VINTERP: three VGPR sources, wait_exp) and LDS direct/parameter
+    # loads (LDSDIR: attribute, channel and wait_vdst fields, printed by dedicated code).
+    Fmt("VINTERP", 2, [(24, 8, 0xCD)], [(16, 7)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)), ("src0", 32, 9, "src9", S9V(16, 20)),
+         ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))]),
+    Fmt("LDSDIR", 1, [(24, 8, 0xCE)], [(20, 2)],
+        [("vdst", 0, 8, "vgpr", V(8, 12))]),
 ]
 
 REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")

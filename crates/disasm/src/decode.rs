@@ -90,6 +90,8 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
         0b110010 => (Format::Vintrp, bits(r, 16, 2)),
         0b111110 => (Format::Exp, 0),
         0b110011 if bits(r, 23, 3) == 0 && (!g11 || w >> 24 == 0xcc) => (Format::Vop3p, bits(r, 16, 7)),
+        0b110011 if g11 && w >> 24 == 0xcd => (Format::Vinterp, bits(r, 16, 7)),
+        0b110011 if g11 && w >> 24 == 0xce => (Format::Ldsdir, bits(r, 20, 2)),
         0b110101 => (Format::Vop3, bits(r, 16, 10)),
         0b110110 => (Format::Ds, bits(r, 18, 8)),
         0b110111 => (
@@ -179,8 +181,10 @@ impl Decoder {
                 };
                 sels.iter().all(|&lo| bits(raw, lo, 3) != 7)
             }
+            // gfx11: with idxen and offset the address is a VGPR pair, which cannot start at v255.
+            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx11 => bits(raw, 54, 2) != 3 || bits(raw, 32, 8) != 255,
             // A MUBUF load into LDS cannot also return a status dword.
-            Format::Mubuf => gen == Generation::Gfx11 || !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
+            Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
             _ => true,
         };
         if !ok {
@@ -218,6 +222,9 @@ impl Decoder {
         for (i, op) in inst.entry.operands.iter().enumerate() {
             let v = inst.field(op.field);
             let w = operand_width(inst, op);
+            if op.field == rdna_isa::Field::Ssrc0 && inst.entry.name.starts_with("s_sendmsg_rtn") {
+                continue; // an 8-bit message id, not a source: every value is one (255 too)
+            }
             let ok = match inst.source_kind(i) {
                 SourceKind::Valu | SourceKind::Salu => {
                     literal |= v == rdna_isa::src::LITERAL;
@@ -278,7 +285,14 @@ fn vopd_ok(isa: Isa, raw: u64) -> bool {
     let Some((vopd_x, vopd_y)) = isa.tables().vopd else { return false };
     let (Some(xn), Some(yn)) = (vopd_x.get(x), vopd_y.get(y)) else { return false };
     let unary_ok = |name: &str, vsrc1: u32| name != "v_dual_mov_b32" || vsrc1 == 0;
-    !xn.is_empty() && !yn.is_empty() && unary_ok(xn, bits(raw, 9, 8)) && unary_ok(yn, bits(raw, 41, 8))
+    // Both src0 fields are 9-bit VALU sources: reserved values are invalid.
+    let src_ok = |lo: u32| crate::print::source_ok(swap_m0_null(Generation::Gfx11, bits(raw, lo, 9) as u16), 1);
+    !xn.is_empty()
+        && !yn.is_empty()
+        && unary_ok(xn, bits(raw, 9, 8))
+        && unary_ok(yn, bits(raw, 41, 8))
+        && src_ok(0)
+        && src_ok(32)
 }
 
 /// Whether a VOPD instruction carries a literal: a 255 source or an fmaak/fmamk half.
@@ -356,6 +370,8 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
     match (inst.format, op.field) {
         // tfe adds a status dword to the data.
         (Format::Mubuf | Format::Mtbuf, Field::Vdata) if bits(inst.raw, if inst.gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0 => w + 1,
+        // WMMA accumulators spread over twice the lanes in wave64: half the registers each.
+        (Format::Vop3p, Field::Vdst | Field::Src2) if inst.wave64 && inst.entry.name.starts_with("v_wmma") => w / 2,
         // With an SGPR base the VGPR address is a 32-bit offset.
         (Format::Global, Field::Addr) if inst.field(Field::Saddr) != src::NULL => 1,
         _ => w,
@@ -442,7 +458,7 @@ const fn field_pos(format: Format, field: rdna_isa::Field) -> (u8, u8) {
         (Format::Vopd, Vsrc1) => (9, 8),
         (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
         (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
-        (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) => (0, 8),
+        (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) | (Format::Vinterp, Vdst) | (Format::Ldsdir, Vdst) => (0, 8),
         (Format::Vintrp, Vdst) => (18, 8),
         (Format::Vintrp, Vsrc) => (0, 8),
         (Format::Mimg, Vdata) => (40, 8),

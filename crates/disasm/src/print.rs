@@ -164,7 +164,7 @@ pub(crate) fn source(out: &mut String, v: u16, width: u32, imm: ImmTy, literal: 
             ImmTy::I16 => fmt_hex(out, f16b as u64),
             ImmTy::F16 => out.push_str(f16_name(f16b).unwrap_or("?")),
             ImmTy::F64 | ImmTy::B64 => out.push_str(f64_name(f64b).unwrap_or("?")),
-            _ if width == 2 => out.push_str(f64_name(f64b).unwrap_or("?")),
+            _ if width >= 2 => out.push_str(f64_name(f64b).unwrap_or("?")),
             _ => out.push_str(f32_name(f32b).unwrap_or("?")),
         }
         return true;
@@ -254,6 +254,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         Format::Exp => return export(inst, out),
         Format::Vintrp => return interp(inst, out),
         Format::Mimg => return image(inst, out),
+        Format::Ldsdir => return lds_direct(inst, out),
         _ => {}
     }
     let mut first = true;
@@ -374,6 +375,8 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
                 out.push_str("off");
             } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
                 out.push_str("<bad>");
+            } else if g11(inst) && inst.format == Format::Scratch && saddr == src::EXEC_HI {
+                out.push_str("/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/");
             }
             true
         }
@@ -398,7 +401,10 @@ fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
         if matches!(class, 9..=11) {
             out.push_str("/*Invalid immediate*/");
         } else {
-            let _ = write!(out, "/*Invalid register, operand has '{}' register class*/", op.rc);
+            // The class was swept in wave32; a wave64 WMMA accumulator is half as wide.
+            let halved = crate::decode::operand_width(inst, op) < op.width as u32 && op.rc == "VReg_256";
+            let rc = if halved { "VReg_128" } else { op.rc };
+            let _ = write!(out, "/*Invalid register, operand has '{rc}' register class*/");
         }
     }
 }
@@ -555,8 +561,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
         _ => match inst.source_kind(i) {
             SourceKind::Valu | SourceKind::Salu => {
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
+                // An inline float where the operand takes none prints in its 32-bit spelling.
+                let refused = op.flag & (1 << src::value_class(v)) != 0 && matches!(v, 240..=248);
+                let (width, imm) = if refused { (1, ImmTy::B32) } else { (width, op.imm) };
                 with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
-                    let ok = source(out, v, width, op.imm, inst.literal);
+                    let ok = source(out, v, width, imm, inst.literal);
                     invalid_note(inst, op, out);
                     ok
                 })
@@ -586,6 +595,9 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                     ok
                 }
                 Class::Other => {
+                    // A register field read as a number (s_atc_probe's SDATA) keeps its raw
+                    // encoding: undo gfx11's m0/null swap that Inst::field applied.
+                    let v = if op.field == Field::Sdata { crate::decode::swap_m0_null(inst.gen, v) } else { v };
                     if v <= 64 {
                         let _ = write!(out, "{v}");
                     } else {
@@ -611,6 +623,16 @@ fn vgpr_half(out: &mut String, v: u16) {
 /// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.
 fn src_mods(inst: &Inst, field: Field) -> u32 {
     let mix = inst.format == Format::Vop3p && is_fma_mix(inst);
+    if inst.format == Format::Vinterp {
+        // VINTERP sources take neg only (bits 61..63).
+        let k = match field {
+            Field::Src0 => 0,
+            Field::Src1 => 1,
+            Field::Src2 => 2,
+            _ => return 0,
+        };
+        return bit(inst.raw, 61 + k) as u32;
+    }
     if !inst.format.is_vop3() && !mix {
         return 0;
     }
@@ -696,6 +718,18 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let raw = inst.raw & !inst.entry.ignored;
     match inst.format {
         Format::Vop3 => vop3_modifiers(inst, raw, out),
+        Format::Vinterp => {
+            // `clamp op_sel:[a,b,c,d] wait_exp:N`; op_sel only where the operation has 16-bit parts.
+            if bit(raw, 15) {
+                out.push_str(" clamp");
+            }
+            let sel = bits(raw, 11, 4);
+            if sel != 0 {
+                let b = |k: u32| sel >> k & 1;
+                let _ = write!(out, " op_sel:[{},{},{},{}]", b(0), b(1), b(2), b(3));
+            }
+            let _ = write!(out, " wait_exp:{}", bits(raw, 8, 3));
+        }
         Format::Vop3Dpp16 | Format::Vop3Dpp8 => {
             // gfx11 VOP3 DPP: VOP3 modifiers, then the controls of the third dword.
             vop3_modifiers(inst, raw, out);
@@ -750,9 +784,13 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 }
                 out.push(']');
             };
-            list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
-            // op_sel_hi defaults to all ones, except for v_fma_mix* where it selects f16 sources.
-            list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], !is_fma_mix(inst));
+            // WMMA with an f32 or i32 result has no op_sel operands (LLVM ignores those bits).
+            let n = inst.entry.name;
+            if !(n.starts_with("v_wmma_f32") || n.starts_with("v_wmma_i32")) {
+                list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
+                // op_sel_hi defaults to all ones, except for v_fma_mix* where it selects f16 sources.
+                list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], !is_fma_mix(inst));
+            }
             if !is_fma_mix(inst) {
                 list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
                 list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
@@ -895,6 +933,19 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             out.push_str(name);
         }
     }
+    Ok(())
+}
+
+/// `lds_param_load vdst, attrN.c wait_vdst:W` / `lds_direct_load vdst wait_vdst:W`.
+fn lds_direct(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw;
+    out.push(' ');
+    reg_range(out, "v", bits(raw, 0, 8), 1);
+    if inst.entry.name == "lds_param_load" {
+        let chan = ["x", "y", "z", "w"][bits(raw, 8, 2) as usize];
+        let _ = write!(out, ", attr{}.{chan}", bits(raw, 10, 6));
+    }
+    let _ = write!(out, " wait_vdst:{}", bits(raw, 16, 4));
     Ok(())
 }
 
@@ -1081,7 +1132,7 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out, tables),
         // gfx10.1 has no hold_cnt field (bit 7 is then outside every field).
         "s_waitcnt_depctr" => depctr(v, out, tables.mcpu != "gfx1010"),
-        "s_version" => version(v, out, tables),
+        "s_version" => version(v, out, tables, g11),
         _ => {
             let _ = write!(out, "{v}");
         }
@@ -1207,8 +1258,9 @@ fn delay_alu(v: u32, out: &mut String) {
     }
 }
 
-/// gfx11 `s_sendmsg_rtn`: the 8-bit message id, by name where it has one.
-fn sendmsg_rtn(id: u32, out: &mut String, tables: &TableSet) {
+/// The gfx11 name of an 8-bit message id (empty where it has none): ids 0..15 from the sweep, the
+/// returning messages at 128..134.
+fn message_name_gfx11(id: u32, tables: &TableSet) -> &'static str {
     const RTN: [&str; 7] = [
         "MSG_RTN_GET_DOORBELL",
         "MSG_RTN_GET_DDID",
@@ -1218,30 +1270,39 @@ fn sendmsg_rtn(id: u32, out: &mut String, tables: &TableSet) {
         "MSG_RTN_GET_TBA",
         "MSG_RTN_GET_TBA_TO_PC",
     ];
-    let name = match id {
+    match id {
         0..=15 => tables.sendmsg_names[id as usize],
         128..=134 => RTN[(id - 128) as usize],
         _ => "",
-    };
-    if name.is_empty() {
-        let _ = write!(out, "sendmsg({id}, 0, 0)");
-    } else {
-        let _ = write!(out, "sendmsg({name})");
     }
 }
 
-/// gfx11 `sendmsg`: a named message with operation and stream 0 prints symbolically.
+/// gfx11 `s_sendmsg_rtn`: the 8-bit message id, by name where it has one.
+fn sendmsg_rtn(id: u32, out: &mut String, tables: &TableSet) {
+    match message_name_gfx11(id, tables) {
+        "" => {
+            let _ = write!(out, "sendmsg({id}, 0, 0)");
+        }
+        name => {
+            let _ = write!(out, "sendmsg({name})");
+        }
+    }
+}
+
+/// gfx11 `s_sendmsg`: the id is the low 8 bits. A named id prints by name (the other bits are not
+/// looked at), an unnamed one as `sendmsg(id, 0, 0)` when no other bit is set, else the number.
 fn sendmsg_gfx11(v: u32, out: &mut String, tables: &TableSet) {
-    let id = v & 0xf;
-    let op = v >> 4 & 7;
-    let stream = v >> 8 & 3;
-    let name = tables.sendmsg_names[id as usize];
-    if !name.is_empty() && op == 0 && stream == 0 && v >> 10 == 0 {
-        let _ = write!(out, "sendmsg({name})");
-    } else if v == id | op << 4 | stream << 8 {
-        let _ = write!(out, "sendmsg({id}, {op}, {stream})");
-    } else {
-        let _ = write!(out, "{v}");
+    let id = v & 0xff;
+    match message_name_gfx11(id, tables) {
+        "" if v >> 8 == 0 => {
+            let _ = write!(out, "sendmsg({id}, 0, 0)");
+        }
+        "" => {
+            let _ = write!(out, "{v}");
+        }
+        name => {
+            let _ = write!(out, "sendmsg({name})");
+        }
     }
 }
 
@@ -1274,10 +1335,17 @@ fn depctr(v: u32, out: &mut String, hold_cnt: bool) {
 }
 
 /// `s_version`: a known code with the W64/W32/MDP flag bits symbolically, else a number.
-fn version(v: u32, out: &mut String, tables: &TableSet) {
+fn version(v: u32, out: &mut String, tables: &TableSet, g11: bool) {
     let names: &[&str] = tables.version_names;
-    let name = names.get((v & 0x1fff) as usize).copied().unwrap_or("");
-    if name.is_empty() || v & 0x1fc0 != 0 {
+    let code = v & 0x1fff;
+    let number;
+    let mut name = names.get(code as usize).copied().unwrap_or("");
+    if g11 && name.is_empty() && code < 256 {
+        // gfx11 prints an unnamed 8-bit code in decimal, with the flag bits still symbolic.
+        number = code.to_string();
+        name = &number;
+    }
+    if name.is_empty() || (v & 0x1fc0 != 0 && !(g11 && code < 256)) {
         if v <= 64 {
             let _ = write!(out, "{v}");
         } else {

@@ -60,10 +60,14 @@ pub enum Format {
     Vop3Dpp8,
     /// gfx11: two VALU operations in one instruction (`v_dual_x ... :: v_dual_y ...`).
     Vopd,
+    /// gfx11: parameter interpolation from VGPRs (`v_interp_p10_f32 ... wait_exp:N`).
+    Vinterp,
+    /// gfx11: LDS direct and parameter loads (`lds_param_load v1, attr0.x wait_vdst:0`).
+    Ldsdir,
 }
 
 impl Format {
-    pub const ALL: [Format; 32] = [
+    pub const ALL: [Format; 34] = [
         Format::Sop1,
         Format::Sop2,
         Format::Sopk,
@@ -96,6 +100,8 @@ impl Format {
         Format::Vop3Dpp16,
         Format::Vop3Dpp8,
         Format::Vopd,
+        Format::Vinterp,
+        Format::Ldsdir,
     ];
 
     pub fn name(self) -> &'static str {
@@ -132,6 +138,8 @@ impl Format {
             Format::Vop3Dpp16 => "VOP3_DPP16",
             Format::Vop3Dpp8 => "VOP3_DPP8",
             Format::Vopd => "VOPD",
+            Format::Vinterp => "VINTERP",
+            Format::Ldsdir => "LDSDIR",
         }
     }
 
@@ -174,7 +182,7 @@ impl Format {
     pub fn base_len(self) -> usize {
         match self {
             Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => 4,
-            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vintrp => 4,
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vintrp | Format::Ldsdir => 4,
             Format::Vop3Dpp16 | Format::Vop3Dpp8 => 12,
             _ => 8,
         }

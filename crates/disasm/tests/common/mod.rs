@@ -202,6 +202,8 @@ pub fn format_ident(f: Format) -> (u32, u32) {
         Format::VopcDpp8 => (0xfe00_01fe, 0x7c00_00e8 | 1),
         Format::Vop3Dpp16 | Format::Vop3Dpp8 => (0xfc00_0000, 0xd400_0000),
         Format::Vopd => (0xfc00_0000, 0xc800_0000),
+        Format::Vinterp => (0xff80_0000, 0xcd00_0000),
+        Format::Ldsdir => (0xffc0_0000, 0xce00_0000),
     }
 }
 
@@ -245,6 +247,8 @@ pub fn set_opcode(f: Format, op: u32, w: &mut [u32; 5]) {
             (16, 3)
         }
         Format::Vintrp => (16, 2),
+        Format::Vinterp => (16, 7),
+        Format::Ldsdir => (20, 2),
         Format::Exp => return,
         Format::Mimg => {
             w[0] = (w[0] & !(0x7f << 18 | 1)) | (op & 0x7f) << 18 | op >> 7;

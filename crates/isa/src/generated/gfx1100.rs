@@ -3039,6 +3039,35 @@ static EXP_INDEX: [u16; 1] = [
 ];
 pub static EXP: OpTable = OpTable { entries: EXP_ENTRIES, index: &EXP_INDEX };
 
+pub static VINTERP_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x000, name: "v_interp_p10_f32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x7800, ignored: 0x1800000000800000, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x001, name: "v_interp_p2_f32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x7800, ignored: 0x1800000000800000, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x002, name: "v_interp_p10_f16_f32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x1800000000800000, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x003, name: "v_interp_p2_f16_f32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x1800000000800000, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x004, name: "v_interp_p10_rtz_f16_f32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x1800000000800000, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x005, name: "v_interp_p2_rtz_f16_f32", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x1800000000800000, sext: 0x0, simm: Simm::NoSimm },
+];
+static VINTERP_INDEX: [u16; 128] = [
+    0, 1, 2, 3, 4, 5, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+];
+pub static VINTERP: OpTable = OpTable { entries: VINTERP_ENTRIES, index: &VINTERP_INDEX };
+
+pub static LDSDIR_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x000, name: "lds_param_load", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "attr0.x"], must_zero: 0xc00000, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x001, name: "lds_direct_load", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &[""], must_zero: 0xc00000, ignored: 0xff00, sext: 0x0, simm: Simm::NoSimm },
+];
+static LDSDIR_INDEX: [u16; 4] = [
+    0, 1, 0xffff, 0xffff,
+];
+pub static LDSDIR: OpTable = OpTable { entries: LDSDIR_ENTRIES, index: &LDSDIR_INDEX };
+
 /// The `format:` text of each MTBUF format value (empty: the default, not printed).
 pub static MTBUF_FORMATS: [&str; 128] = [
     "[BUF_FMT_INVALID]", "", "[BUF_FMT_8_SNORM]", "[BUF_FMT_8_USCALED]",
@@ -3153,6 +3182,8 @@ fn table(format: Format) -> &'static OpTable {
         Format::Mubuf => &MUBUF,
         Format::Mtbuf => &MTBUF,
         Format::Exp => &EXP,
+        Format::Vinterp => &VINTERP,
+        Format::Ldsdir => &LDSDIR,
         Format::Vopd => &crate::VOPD_TABLE,
         _ => &crate::EMPTY_TABLE,
     }
