@@ -317,7 +317,20 @@ FORMATS_GFX11 = [
          ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))]),
     Fmt("LDSDIR", 1, [(24, 8, 0xCE)], [(20, 2)],
         [("vdst", 0, 8, "vgpr", V(8, 12))]),
+    # gfx11 MIMG: an 8-bit opcode at 25:18, dim at 4:2, one NSA bit (bit 0: one more dword of up to
+    # four addresses), SSAMP at 62:58. dmask 1, 2D, no NSA here; mimg_shapes() sweeps the rest.
+    Fmt("MIMG", 2, [(26, 6, 0b111100)], [(18, 8)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("ssamp", 58, 5, "srsrc", V(3, 4))],
+        prefix=[(8, 4, 1), (2, 3, 1), (0, 1, 0)]),
 ]
+
+# Where each generation keeps the MIMG fields that decide how many registers LLVM prints:
+# (lo, width) of dim and of the NSA count, and the a16, d16 and tfe bits.
+MIMG_BITS = {
+    "gfx10": dict(dim=(3, 3), nsa=(1, 2), a16=62, d16=63, tfe=16),
+    "gfx11": dict(dim=(2, 3), nsa=(0, 1), a16=16, d16=17, tfe=53),
+}
 
 REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")
 # A true16 VGPR half (gfx11's v_mov_b16): v1.h is encoded as register 129 (bit 7: the high half).
@@ -712,13 +725,21 @@ CLASS_RS = {"v": "Vgpr", "v16": "Vgpr16", "s": "Sgpr", "ttmp": "Sgpr", "x": "Oth
 IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
 
 
+def nsa_count(tok):
+    """Address registers in an NSA list: gfx11's last entry may be a range (v[114:115])."""
+    regs = [parse_reg(t.strip().split("/*")[0]) for t in tok.strip()[1:-1].split(",")]
+    return sum(r[2] if r else 1 for r in regs)
+
+
 def emit_mimg_shapes(entries):
     """How many data and address VGPRs LLVM prints for each MIMG opcode, for every dim (0..7), a16,
     NSA dword count (0..3), number of dmask components (1..4), d16 and tfe. LLVM re-picks the opcode
     variant from these and falls back to the encoded one where no variant fits, so the shapes are
     measured rather than computed. Each shape is a byte data << 5 | addresses (0: rejected); opcodes
     with equal tables share one."""
-    fmt = [f for f in FORMATS if f.name == "MIMG"][0]
+    fmt = [f for f in (FORMATS if GEN == "gfx10" else FORMATS_GFX11) if f.name == "MIMG"][0]
+    mb = MIMG_BITS[GEN]
+    nsa_max = (1 << mb["nsa"][1]) - 1
     probes, keys = [], []
     for e in entries:
         for dim in range(8):
@@ -727,13 +748,17 @@ def emit_mimg_shapes(entries):
                     for comps in range(4):
                         for d16 in range(2):
                             for tfe in range(2):
-                                extra = [(3, 3, dim), (1, 2, nsa), (62, 1, a16), (8, 4, (1 << (comps + 1)) - 1),
-                                         (63, 1, d16), (16, 1, tfe)]
-                                probes.append(fmt.encode(e["op"], e["vals"], extra_bits=extra) + [0x04030201] * nsa)
-                                keys.append(e["op"])
+                                extra = [(mb["dim"][0], 3, dim), (mb["nsa"][0], mb["nsa"][1], min(nsa, nsa_max)),
+                                         (mb["a16"], 1, a16), (8, 4, (1 << (comps + 1)) - 1), (mb["d16"], 1, d16),
+                                         (mb["tfe"], 1, tfe)]
+                                probes.append(fmt.encode(e["op"], e["vals"], extra_bits=extra) + [0x04030201] * min(nsa, nsa_max))
+                                # An NSA count the generation cannot encode is recorded as rejected.
+                                keys.append((e["op"], nsa > nsa_max))
     shapes = {e["op"]: [] for e in entries}
     gap = {}
-    for op, r in zip(keys, run_mc(probes)):
+    for (op, unencodable), r in zip(keys, run_mc(probes)):
+        if unencodable:
+            r = None
         b = 0
         if r is not None and ", [" in r and op not in gap:
             gap[op] = re.match(r"^\S+  ", r) is not None
@@ -742,7 +767,7 @@ def emit_mimg_shapes(entries):
             if len(toks) > 1:
                 data = parse_reg(toks[0].split("/*")[0])
                 if toks[1].startswith("["):
-                    addr = len(toks[1].split(","))
+                    addr = nsa_count(toks[1])
                 else:
                     reg = parse_reg(toks[1].split("/*")[0])
                     addr = reg[2] if reg else 0
@@ -759,14 +784,17 @@ def emit_mimg_shapes(entries):
         vals[names.index("vdata")] = 255
         vals[names.index("vaddr")] = 200
         for nsa in range(4):
-            orig_probes.append(fmt.encode(e["op"], vals, extra_bits=[(1, 2, nsa), (8, 4, 15)]) + [0x04030201] * nsa)
+            n = min(nsa, nsa_max)
+            orig_probes.append(fmt.encode(e["op"], vals, extra_bits=[(mb["nsa"][0], mb["nsa"][1], n), (8, 4, 15)]) + [0x04030201] * n)
     original = {}
     for k, r in enumerate(run_mc(orig_probes)):
+        if k % 4 > nsa_max:
+            r = None
         b = 0
         if r is not None:
             _, toks, _ = split_text(r)
             data = parse_reg(toks[0].split("/*")[0]) if toks else None
-            addr = len(toks[1].split(",")) if len(toks) > 1 and toks[1].startswith("[") else \
+            addr = nsa_count(toks[1]) if len(toks) > 1 and toks[1].startswith("[") else \
                 (parse_reg(toks[1].split("/*")[0]) or (0, 0, 0))[2] if len(toks) > 1 else 0
             if data:
                 b = data[2] << 5 | addr
@@ -891,11 +919,8 @@ def emit_table_set(all_entries):
     out.append("    hwreg_names: &HWREG_NAMES,")
     out.append("    sendmsg_names: &SENDMSG_NAMES,")
     out.append("    version_names: &VERSION_NAMES,")
-    if GEN == "gfx11":
-        out.append("    vopd: Some((&VOPD_X, &VOPD_Y)),")
-        out.append("    mimg: None,")
-    else:
-        out.append("    vopd: None,")
+    out.append("    vopd: Some((&VOPD_X, &VOPD_Y))," if GEN == "gfx11" else "    vopd: None,")
+    if True:
         out.append("    mimg: Some(crate::table::MimgShapes {")
         out.append("        tables: &MIMG_SHAPE_TABLES,")
         out.append("        original: &MIMG_ORIGINAL_SHAPES,")
@@ -912,11 +937,10 @@ def generate():
         entries = sweep(fmt)
         print("%-8s %-10s %4d opcodes" % (MCPU, fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
-    if GEN == "gfx10":
-        mimg = [e for f, e in all_entries if f.name == "MIMG"][0]
-        text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_mimg_shapes(mimg)
-    else:
-        text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_vopd()
+    mimg = [e for f, e in all_entries if f.name == "MIMG"][0]
+    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_mimg_shapes(mimg)
+    if GEN == "gfx11":
+        text += emit_vopd()
     text += "\n" + emit_table_set(all_entries)
     if "--check" in sys.argv:
         with open(OUT) as f:

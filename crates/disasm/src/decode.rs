@@ -108,7 +108,8 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
         0b111010 if g11 => (Format::Mtbuf, bits(r, 15, 4)),
         0b111010 => (Format::Mtbuf, bits(r, 16, 3)),
         0b111101 => (Format::Smem, bits(r, 18, 8)),
-        0b111100 if !g11 => (Format::Mimg, bits(r, 18, 7) | bits(r, 0, 1) << 7),
+        0b111100 if g11 => (Format::Mimg, bits(r, 18, 8)),
+        0b111100 => (Format::Mimg, bits(r, 18, 7) | bits(r, 0, 1) << 7),
         _ => return None,
     })
 }
@@ -192,7 +193,7 @@ impl Decoder {
         }
         let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3], ext, gen, isa };
         if format == Format::Mimg {
-            let n = bits(raw, 1, 2) as usize;
+            let n = MimgBits::of(gen).nsa_dwords(raw) as usize;
             for k in 0..n {
                 inst.nsa[k] = word(2 + k).ok_or_else(|| truncated(base + 4 * (k + 1)))?;
             }
@@ -237,7 +238,11 @@ impl Decoder {
                 SourceKind::None => match (inst.format, op.field, op.class) {
                     (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
                     (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(scaled_value(inst, op), 4),
-                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => scalar_reg_ok(v * 4, w),
+                    // gfx11 lets a resource or sampler be null.
+                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => {
+                        let v = scaled_value(inst, op);
+                        (inst.gen == Generation::Gfx11 && v == src::NULL) || scalar_reg_ok(v, w)
+                    }
                     (Format::Mimg, _, _) => true,
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr) => v as u32 + w <= 256,
@@ -309,6 +314,9 @@ impl Inst {
         use rdna_isa::Field::*;
         if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8) && field == Src0 {
             return (self.ext & 0xff) as u16;
+        }
+        if self.format == Format::Mimg && field == Ssamp {
+            return bits(self.raw, MimgBits::of(self.gen).ssamp, 5) as u16;
         }
         let (lo, width) = FIELD_POS[self.format as usize][field as usize];
         let v = bits(self.raw, lo as u32, width as u32) as u16;
@@ -402,14 +410,15 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
     let Some(&i) = inst.isa.tables().get(Format::Mimg).index.get(inst.entry.op as usize) else { return (0, 0) };
     let Some(&t) = shapes.index.get(i as usize) else { return (0, 0) };
     let raw = inst.raw;
+    let mb = MimgBits::of(inst.gen);
     let comps = bits(raw, 8, 4).count_ones().max(1);
-    let k = ((bits(raw, 3, 3) * 2 + bits(raw, 62, 1)) * 4 + bits(raw, 1, 2)) * 16
+    let k = ((mb.dim(raw) * 2 + bits(raw, mb.a16, 1)) * 4 + mb.nsa_dwords(raw)) * 16
         + (comps - 1) * 4
-        + bits(raw, 63, 1) * 2
-        + bits(raw, 16, 1);
+        + bits(raw, mb.d16, 1) * 2
+        + bits(raw, mb.tfe, 1);
     let b = shapes.tables[t as usize][k as usize] as u32;
     let (addr, data) = (b & 31, b >> 5);
-    let nsa = bits(raw, 1, 2);
+    let nsa = mb.nsa_dwords(raw);
     if b != 0 && (bits(raw, 40, 8) + data > 256 || (nsa == 0 && bits(raw, 32, 8) + addr > 256)) {
         // No register tuple that wide at this position: LLVM keeps the encoded variant.
         let o = shapes.original[i as usize][nsa as usize] as u32;
@@ -422,8 +431,52 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
 
 fn mimg_shape_ok(inst: &Inst) -> bool {
     let (a, d) = mimg_shape(inst);
-    let nsa = bits(inst.raw, 1, 2) != 0;
+    let nsa = MimgBits::of(inst.gen).nsa_dwords(inst.raw) != 0;
     a != 0 && d != 0 && bits(inst.raw, 40, 8) + d <= 256 && (nsa || bits(inst.raw, 32, 8) + a <= 256)
+}
+
+/// Where a generation keeps the MIMG fields that shape the operands and modifiers (bit numbers in
+/// the first two dwords).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MimgBits {
+    dim_lo: u32,
+    nsa_lo: u32,
+    nsa_width: u32,
+    pub a16: u32,
+    pub d16: u32,
+    pub tfe: u32,
+    pub lwe: u32,
+    pub unorm: u32,
+    pub glc: u32,
+    pub slc: u32,
+    pub dlc: u32,
+    pub r128: u32,
+    pub ssamp: u32,
+}
+
+impl MimgBits {
+    pub(crate) const fn of(gen: Generation) -> MimgBits {
+        match gen {
+            Generation::Gfx10 => MimgBits {
+                dim_lo: 3, nsa_lo: 1, nsa_width: 2, a16: 62, d16: 63, tfe: 16, lwe: 17,
+                unorm: 12, glc: 13, slc: 25, dlc: 7, r128: 15, ssamp: 53,
+            },
+            // gfx11: one NSA bit (one dword of up to four more addresses).
+            Generation::Gfx11 => MimgBits {
+                dim_lo: 2, nsa_lo: 0, nsa_width: 1, a16: 16, d16: 17, tfe: 53, lwe: 54,
+                unorm: 7, glc: 14, slc: 12, dlc: 13, r128: 15, ssamp: 58,
+            },
+        }
+    }
+
+    /// How many NSA dwords follow the instruction.
+    pub(crate) fn nsa_dwords(&self, raw: u64) -> u32 {
+        bits(raw, self.nsa_lo, self.nsa_width)
+    }
+
+    pub(crate) fn dim(&self, raw: u64) -> u32 {
+        bits(raw, self.dim_lo, 3)
+    }
 }
 
 /// Where each operand field sits in each format: (lowest bit, width); width 0 where the format has

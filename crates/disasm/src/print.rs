@@ -953,21 +953,29 @@ fn lds_direct(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
 /// spaces after the mnemonic of the NSA form.
 fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let raw = inst.raw;
+    let mb = crate::decode::MimgBits::of(inst.gen);
     let (addrs, data) = crate::decode::mimg_shape(inst);
-    let nsa = bits(raw, 1, 2);
+    let nsa = mb.nsa_dwords(raw);
     let t = inst.isa.tables();
     let gap = t.mimg.is_some_and(|m| t.get(Format::Mimg).index.get(inst.entry.op as usize).is_some_and(|&i| m.nsa_gap[i as usize]));
     out.push_str(if nsa != 0 && gap { "  " } else { " " });
     reg_range(out, "v", bits(raw, 40, 8), data);
     out.push_str(", ");
     if nsa != 0 {
+        // gfx10: one byte per address; gfx11: at most five entries, the last one a range holding
+        // whatever addresses remain.
+        let entries = if inst.gen == rdna_isa::Generation::Gfx11 { addrs.min(5) } else { addrs };
         out.push('[');
-        for k in 0..addrs {
+        for k in 0..entries {
             if k > 0 {
                 out.push_str(", ");
             }
             let v = if k == 0 { bits(raw, 32, 8) } else { inst.nsa[((k - 1) / 4) as usize] >> (8 * ((k - 1) % 4)) & 0xff };
-            reg_range(out, "v", v, 1);
+            let w = if k + 1 == entries { addrs - entries + 1 } else { 1 };
+            if v + w > 256 {
+                return Err(BadOperand);
+            }
+            reg_range(out, "v", v, w);
         }
         out.push(']');
     } else {
@@ -975,7 +983,10 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     }
     for op in inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp)) {
         out.push_str(", ");
-        if !scalar_reg(out, inst.field(op.field) * 4, op.width as u32) {
+        let v = crate::decode::scaled_value(inst, op);
+        if inst.gen == rdna_isa::Generation::Gfx11 && v == src::NULL {
+            out.push_str("null");
+        } else if !scalar_reg(out, v, op.width as u32) {
             return Err(BadOperand);
         }
         invalid_note(inst, op, out);
@@ -986,8 +997,19 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         let _ = write!(out, " dmask:0x{dmask:x}");
     }
     const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
-    let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[bits(raw, 3, 3) as usize]);
-    for (b, name) in [(12, " unorm"), (13, " glc"), (25, " slc"), (7, " dlc"), (15, " r128"), (62, " a16"), (16, " tfe"), (17, " lwe"), (63, " d16")] {
+    let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
+    let flags = [
+        (mb.unorm, " unorm"),
+        (mb.glc, " glc"),
+        (mb.slc, " slc"),
+        (mb.dlc, " dlc"),
+        (mb.r128, " r128"),
+        (mb.a16, " a16"),
+        (mb.tfe, " tfe"),
+        (mb.lwe, " lwe"),
+        (mb.d16, " d16"),
+    ];
+    for (b, name) in flags {
         if bit(m, b) {
             out.push_str(name);
         }
