@@ -29,7 +29,8 @@ MC = os.environ.get("LLVM_MC", "llvm-mc-19")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The targets that get a table of their own, and the encoding family whose layouts each uses. Other
 # targets of a family share the table of the nearest swept one (rdna_isa::target).
-SWEPT = {"gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11"}
+SWEPT = {"gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+         "gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11"}
 # The target being swept (set by main()): its llvm-mc name, its family and the file it writes.
 MCPU, GEN, OUT = None, None, None
 
@@ -109,8 +110,9 @@ def run_mc(encodings, extra=(), mcpu=None):
 #               srsrc = buffer resource quad (register number / 4)
 # ---------------------------------------------------------------------------------------------
 class Fmt:
-    def __init__(self, name, words, ident, opbits, fields, prefix=(), suffix=(), opcodes=None):
+    def __init__(self, name, words, ident, opbits, fields, prefix=(), suffix=(), opcodes=None, alt_prefix=None):
         self.name, self.words, self.ident, self.opbits = name, words, ident, opbits
+        self.alt_prefix = alt_prefix  # tried for opcodes LLVM rejects under `prefix`
         self.fields = fields          # list of (field, lo, width, kind, [probe values])
         self.prefix = prefix          # extra fixed-bit settings (lo, width, value)
         self.suffix = suffix          # extra words after the instruction (DPP/SDWA control words)
@@ -325,14 +327,96 @@ FORMATS_GFX11 = [
         prefix=[(8, 4, 1), (2, 3, 1), (0, 1, 0)]),
 ]
 
+# gfx8 and gfx9 (GCN3, GCN5, CDNA1-3): the VOP and SOP layouts of gfx10, but VOP3 at 0b110100 (VOP3P
+# at 0b110100111), SMEM at 0b110000 with glc 16 / imm 17 / soe 14, DS's opcode at 24:17, 7-bit FLAT,
+# MUBUF and MIMG opcodes at 24:18, MTBUF's 4-bit opcode at 18:15 with dfmt/nfmt above it, VINTRP as
+# a 32-bit format at 0b110101, EXP at 0b110001, DPP16 without DPP8, and 0x7f as FLAT's "off".
+FORMATS_GFX9 = [
+    Fmt("SOP2", 1, [(30, 2, 0b10)], [(23, 7)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("ssrc0", 0, 8, "ssrc8", V(16, 20)), ("ssrc1", 8, 8, "ssrc8", V(24, 28))],
+        opcodes=range(0, 0x60)),
+    Fmt("SOPK", 1, [(28, 4, 0b1011)], [(23, 5)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("simm16", 0, 16, "imm", V(0x1234, 0x1235))],
+        opcodes=range(0, 0x1D)),
+    Fmt("SOP1", 1, [(23, 9, 0b101111101)], [(8, 8)],
+        [("sdst", 16, 7, "sreg7", V(8, 12)), ("ssrc0", 0, 8, "ssrc8", V(16, 20))]),
+    Fmt("SOPC", 1, [(23, 9, 0b101111110)], [(16, 7)],
+        [("ssrc0", 0, 8, "ssrc8", V(16, 20)), ("ssrc1", 8, 8, "ssrc8", V(24, 28))]),
+    Fmt("SOPP", 1, [(23, 9, 0b101111111)], [(16, 7)],
+        [("simm16", 0, 16, "imm", V(0x0003, 0x0005))]),
+    Fmt("SMEM", 2, [(26, 6, 0b110000)], [(18, 8)],
+        [("sdata", 6, 7, "sreg7", V(8, 12)), ("sbase", 0, 6, "sbase", V(2, 4)),
+         ("offset", 32, 20, "imm", V(0x10, 0x14))],
+        prefix=[(17, 1, 1)], alt_prefix=[(17, 1, 0)]),
+    Fmt("VOP1", 1, [(25, 7, 0b0111111)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 0, 9, "src9", S9V(16, 20))]),
+    Fmt("VOP2", 1, [(31, 1, 0)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        opcodes=range(0, 0x3E)),
+    Fmt("VOPC", 1, [(25, 7, 0b0111110)], [(17, 8)],
+        [("src0", 0, 9, "src9", S9V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))]),
+    Fmt("VOP1_DPP16", 2, [(25, 7, 0b0111111), (0, 9, 0xFA)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)]),
+    Fmt("VOP2_DPP16", 2, [(31, 1, 0), (0, 9, 0xFA)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 9, 0xE4), (56, 8, 0xFF)], opcodes=range(0, 0x3E)),
+    Fmt("VOP1_SDWA", 2, [(25, 7, 0b0111111), (0, 9, 0xF9)], [(9, 8)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20))],
+        prefix=[(40, 3, 6), (48, 3, 6)]),
+    Fmt("VOP2_SDWA", 2, [(31, 1, 0), (0, 9, 0xF9)], [(25, 6)],
+        [("vdst", 17, 8, "vgpr", V(8, 12)), ("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(40, 3, 6), (48, 3, 6), (56, 3, 6)], opcodes=range(0, 0x3E)),
+    Fmt("VOPC_SDWA", 2, [(25, 7, 0b0111110), (0, 9, 0xF9)], [(17, 8)],
+        [("src0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 9, 8, "vgpr", V(24, 28))],
+        prefix=[(48, 3, 6), (56, 3, 6)]),
+    Fmt("VOP3", 2, [(26, 6, 0b110100)], [(16, 10)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)), ("sdst", 8, 7, "sreg7", V(40, 44)),
+         ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))]),
+    Fmt("VOP3P", 2, [(23, 9, 0b110100111)], [(16, 7)],
+        [("vdst", 0, 8, "vgpr", V(8, 12)),
+         ("src0", 32, 9, "src9", S9V(16, 20)), ("src1", 41, 9, "src9", S9V(24, 28)), ("src2", 50, 9, "src9", S9V(32, 36))],
+        prefix=[(59, 2, 0b11), (14, 1, 1)]),
+    Fmt("DS", 2, [(26, 6, 0b110110)], [(17, 8)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))]),
+    Fmt("FLAT", 2, [(26, 6, 0b110111), (14, 2, 0)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7F, 0x7F))]),
+    Fmt("SCRATCH", 2, [(26, 6, 0b110111), (14, 2, 1)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7F, 0x7F))]),
+    Fmt("GLOBAL", 2, [(26, 6, 0b110111), (14, 2, 2)], [(18, 7)],
+        [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
+         ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7F, 0x7F))]),
+    Fmt("MUBUF", 2, [(26, 6, 0b111000)], [(18, 7)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
+        alt_prefix=[(16, 1, 1)]),  # buffer_store_lds_dword exists only with the lds bit
+    Fmt("MTBUF", 2, [(26, 6, 0b111010)], [(15, 4)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("soffset", 56, 8, "ssrc8", V(24, 28))],
+        prefix=[(19, 4, 1)]),
+    Fmt("MIMG", 2, [(26, 6, 0b111100)], [(18, 7)],
+        [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
+         ("srsrc", 48, 5, "srsrc", V(2, 3)), ("ssamp", 53, 5, "srsrc", V(3, 4))],
+        prefix=[(8, 4, 1)]),
+    Fmt("VINTRP", 1, [(26, 6, 0b110101)], [(16, 2)],
+        [("vdst", 18, 8, "vgpr", V(8, 12)), ("vsrc", 0, 8, "vgpr", V(1, 0))]),
+    Fmt("EXP", 2, [(26, 6, 0b110001), (0, 4, 0xF)], [],
+        [("vsrc0", 32, 8, "vgpr", V(16, 20)), ("vsrc1", 40, 8, "vgpr", V(24, 28)),
+         ("vsrc2", 48, 8, "vgpr", V(32, 36)), ("vsrc3", 56, 8, "vgpr", V(40, 44))]),
+]
+
 # Where each generation keeps the MIMG fields that decide how many registers LLVM prints:
 # (lo, width) of dim and of the NSA count, and the a16, d16 and tfe bits.
 MIMG_BITS = {
+    "gfx9": dict(dim=(3, 0), nsa=(1, 0), a16=15, d16=63, tfe=16),
     "gfx10": dict(dim=(3, 3), nsa=(1, 2), a16=62, d16=63, tfe=16),
     "gfx11": dict(dim=(2, 3), nsa=(0, 1), a16=16, d16=17, tfe=53),
 }
 
-REG_RE = re.compile(r"^(v|s|ttmp)(\d+)$|^(v|s|ttmp)\[(\d+):(\d+)\]$")
+REG_RE = re.compile(r"^(v|s|ttmp|a)(\d+)$|^(v|s|ttmp|a)\[(\d+):(\d+)\]$")
 # A true16 VGPR half (gfx11's v_mov_b16): v1.h is encoded as register 129 (bit 7: the high half).
 REG16_RE = re.compile(r"^v(\d+)\.([hl])$")
 
@@ -565,6 +649,16 @@ def probe_lane_masks(fmt, entries):
                 e["mask"].add(k)
 
 
+def raw_scalar(v):
+    """The encoding of scalar register v of gfx10's numbering (the classes' numbering) on the target:
+    gfx11 swapped m0 (124) and null (125); gfx8's ttmp registers start at 112."""
+    if GEN == "gfx11":
+        return {124: 125, 125: 124}.get(v, v)
+    if MCPU == "gfx803" and 108 <= v <= 119:
+        return v + 4
+    return v
+
+
 # Representative values of each kind of source operand (see rdna_isa::src::value_class).
 VALUE_CLASSES = [256, 0, 108, 106, 107, 124, 125, 126, 127, 128, 240, 255, 235, 251, 254]
 LIT = 0x12345678
@@ -589,8 +683,7 @@ def probe_value_classes(fmt, entries):
                 if v % scale or v >= limit:
                     continue
                 vals = list(e["vals"])
-                # The classes use gfx10's numbering (m0 124, null 125); gfx11 swapped the two.
-                vals[i] = ({124: 125, 125: 124}.get(v, v) if GEN == "gfx11" else v) // scale
+                vals[i] = raw_scalar(v) // scale
                 enc = fmt.encode(e["op"], vals)
                 if v == 255:
                     enc = enc + [LIT]
@@ -620,9 +713,9 @@ def names_probe(kind, val, reg):
     scale = {"sbase": 2, "srsrc": 4}.get(kind, 1)
     want = val * scale
     if kind == "src9" and val >= 256:
-        return cls in ("v", "v16") and num == val - 256
+        return cls in ("v", "v16", "a") and num == val - 256
     if kind == "vgpr":
-        return cls in ("v", "v16", "s", "ttmp") and num == val or (cls == "s" and (num == val & ~1 or num == val & ~3))
+        return cls in ("v", "v16", "a", "s", "ttmp") and num == val or (cls == "s" and (num == val & ~1 or num == val & ~3))
     return num in (want, want & ~1, want & ~3)
 
 
@@ -721,8 +814,12 @@ FIELD_RS = {f: f[0].upper() + f[1:] for f in
             ["sdst", "ssrc0", "ssrc1", "simm16", "sdata", "sbase", "offset", "soffset", "vdst", "src0", "src1",
              "src2", "vsrc1", "addr", "data0", "data1", "data", "saddr", "vdata", "vaddr", "srsrc",
              "vsrc", "vsrc0", "vsrc2", "vsrc3", "ssamp"]}
-CLASS_RS = {"v": "Vgpr", "v16": "Vgpr16", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
+CLASS_RS = {"v": "Vgpr", "v16": "Vgpr16", "a": "Agpr", "s": "Sgpr", "ttmp": "Sgpr", "x": "Other"}
 IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": "F16", "f64": "F64", "b64": "B64"}
+
+
+def formats_of(gen):
+    return {"gfx9": FORMATS_GFX9, "gfx10": FORMATS, "gfx11": FORMATS_GFX11}[gen]
 
 
 def nsa_count(tok):
@@ -737,7 +834,7 @@ def emit_mimg_shapes(entries):
     variant from these and falls back to the encoded one where no variant fits, so the shapes are
     measured rather than computed. Each shape is a byte data << 5 | addresses (0: rejected); opcodes
     with equal tables share one."""
-    fmt = [f for f in (FORMATS if GEN == "gfx10" else FORMATS_GFX11) if f.name == "MIMG"][0]
+    fmt = [f for f in formats_of(GEN) if f.name == "MIMG"][0]
     mb = MIMG_BITS[GEN]
     nsa_max = (1 << mb["nsa"][1]) - 1
     probes, keys = [], []
@@ -748,12 +845,12 @@ def emit_mimg_shapes(entries):
                     for comps in range(4):
                         for d16 in range(2):
                             for tfe in range(2):
-                                extra = [(mb["dim"][0], 3, dim), (mb["nsa"][0], mb["nsa"][1], min(nsa, nsa_max)),
+                                extra = [(mb["dim"][0], mb["dim"][1], dim), (mb["nsa"][0], mb["nsa"][1], min(nsa, nsa_max)),
                                          (mb["a16"], 1, a16), (8, 4, (1 << (comps + 1)) - 1), (mb["d16"], 1, d16),
                                          (mb["tfe"], 1, tfe)]
                                 probes.append(fmt.encode(e["op"], e["vals"], extra_bits=extra) + [0x04030201] * min(nsa, nsa_max))
-                                # An NSA count the generation cannot encode is recorded as rejected.
-                                keys.append((e["op"], nsa > nsa_max))
+                                # An NSA count or dim the generation cannot encode is recorded as rejected.
+                                keys.append((e["op"], nsa > nsa_max or dim >= 1 << mb["dim"][1]))
     shapes = {e["op"]: [] for e in entries}
     gap = {}
     for (op, unencodable), r in zip(keys, run_mc(probes)):
@@ -830,7 +927,7 @@ def emit_mimg_shapes(entries):
 
 def emit_symbol_tables():
     """Names LLVM gives to hwreg ids, message ids and s_version codes on this target."""
-    getreg, sendmsg, version = {"gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x00)}[GEN]
+    getreg, sendmsg, version = {"gfx9": (0x11, 0x10, None), "gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x00)}[GEN]
     hw = run_mc([[0xB0000000 | getreg << 23 | (8 << 16) | (31 << 11) | i] for i in range(64)])  # s_getreg_b32 s8, hwreg(i, 0, 32)
     hw_names = []
     for r in hw:
@@ -842,7 +939,8 @@ def emit_symbol_tables():
     for i in range(16):
         m = re.search(r"sendmsg\((MSG_\w+)", msg[i] or "") or re.search(r"sendmsg\((MSG_\w+)", msg[16 + i] or "")
         msg_names.append(m.group(1) if m else "")
-    ver = run_mc([[0xB0000000 | version << 23 | i] for i in range(64)])  # s_version i
+    # s_version i (gfx9 has no s_version)
+    ver = run_mc([[0xB0000000 | version << 23 | i] for i in range(64)]) if version is not None else [None] * 64
     ver_names = []
     for r in ver:
         m = re.search(r"s_version (UC_VERSION_\w+)", r or "")
@@ -933,8 +1031,19 @@ def emit_table_set(all_entries):
 
 def generate():
     all_entries = []
-    for fmt in (FORMATS if GEN == "gfx10" else FORMATS_GFX11):
+    for fmt in formats_of(GEN):
         entries = sweep(fmt)
+        if fmt.alt_prefix is not None:
+            have = {e["op"] for e in entries}
+            ops = fmt.opcodes if fmt.opcodes is not None else range(1 << sum(w for _, w in fmt.opbits))
+            alt = Fmt(fmt.name, fmt.words, fmt.ident, fmt.opbits, fmt.fields, prefix=fmt.alt_prefix,
+                      suffix=fmt.suffix, opcodes=[o for o in ops if o not in have])
+            extra = sweep(alt)
+            for e in extra:  # prefix bits these opcodes need clear are part of their encoding
+                for lo, width, val in fmt.alt_prefix:
+                    if val == 0:
+                        e["must_zero"] |= ((1 << width) - 1) << lo
+            entries = sorted(entries + extra, key=lambda e: e["op"])
         print("%-8s %-10s %4d opcodes" % (MCPU, fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
     mimg = [e for f, e in all_entries if f.name == "MIMG"][0]

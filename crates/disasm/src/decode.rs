@@ -83,6 +83,29 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
             _ => (Format::Sop2, bits(r, 23, 7)),
         });
     }
+    if gen.is_gcn() {
+        return Some(match w >> 26 {
+            0b110000 => (Format::Smem, bits(r, 18, 8)),
+            0b110100 if w >> 23 == 0b1_1010_0111 => (Format::Vop3p, bits(r, 16, 7)),
+            0b110100 => (Format::Vop3, bits(r, 16, 10)),
+            0b110101 => (Format::Vintrp, bits(r, 16, 2)),
+            0b110001 => (Format::Exp, 0),
+            0b110110 => (Format::Ds, bits(r, 17, 8)),
+            0b110111 => (
+                match bits(r, 14, 2) {
+                    0 => Format::Flat,
+                    1 => Format::Scratch,
+                    2 => Format::Global,
+                    _ => return None,
+                },
+                bits(r, 18, 7),
+            ),
+            0b111000 => (Format::Mubuf, bits(r, 18, 7)),
+            0b111010 => (Format::Mtbuf, bits(r, 15, 4)),
+            0b111100 => (Format::Mimg, bits(r, 18, 7)),
+            _ => return None,
+        });
+    }
     let g11 = gen == Generation::Gfx11;
     let flat_seg = if g11 { bits(r, 16, 2) } else { bits(r, 14, 2) };
     Some(match w >> 26 {
@@ -166,6 +189,11 @@ impl Decoder {
         }
         let saddr = swap_m0_null(gen, bits(raw, 48, 7) as u16);
         let ok = match format {
+            // FLAT (segment 0) has no scalar address: the field must be 0 on gfx8/gfx9.
+            Format::Flat if gen.is_gcn() => saddr == 0,
+            Format::Global | Format::Scratch if gen.is_gcn() => {
+                saddr == src::EXEC_HI || crate::print::scalar_reg_ok(saddr, if format == Format::Global { 2 } else { 1 })
+            }
             // VOPD is a wave32 encoding.
             Format::Vopd => !self.target.wave64 && vopd_ok(isa, raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
@@ -245,7 +273,7 @@ impl Decoder {
                     }
                     (Format::Mimg, _, _) => true,
                     (_, Field::Simm16 | Field::Offset, _) => true,
-                    (_, _, Class::Vgpr) => v as u32 + w <= 256,
+                    (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
                     // Every 8-bit value names a half (v0..v127, low or high).
                     (_, _, Class::Vgpr16) => true,
                     (_, Field::Vdst, Class::Sgpr) => source_ok(v, w) && v != rdna_isa::src::LITERAL,
@@ -272,15 +300,33 @@ pub(crate) enum SourceKind {
     None,
 }
 
-/// gfx11 swapped the encodings of m0 (125) and null (124); rdna numbers scalar registers as gfx10
-/// does (m0 124, null 125), so gfx11 values are swapped where they are read.
+/// rdna numbers scalar registers as gfx10 does; this maps a generation's encoded scalar number
+/// to that numbering where they read it. gfx11 swapped m0 (125) and null (124). gfx8 and gfx9
+/// have registers gfx10 lacks at s102..s105 (flat_scratch, xnack_mask) and, on gfx8, s108..s111
+/// (tba, tma) with the twelve ttmp registers after them: those get the numbers in [`src::GCN`]
+/// (above the 9-bit source range), gfx8's ttmp0..11 become 108..119.
 #[inline]
 pub fn swap_m0_null(gen: Generation, v: u16) -> u16 {
     match (gen, v) {
         (Generation::Gfx11, 124) => 125,
         (Generation::Gfx11, 125) => 124,
+        (Generation::Gfx8 | Generation::Gfx9, 102..=105) => v - 102 + gcn::FLAT_SCRATCH_LO,
+        (Generation::Gfx8, 108..=111) => v - 108 + gcn::TBA_LO,
+        (Generation::Gfx8, 112..=123) => v - 4,
         _ => v,
     }
+}
+
+/// rdna's numbers for the scalar registers only gfx8/gfx9 have (see [`swap_m0_null`]).
+pub mod gcn {
+    pub const FLAT_SCRATCH_LO: u16 = 600;
+    pub const XNACK_MASK_LO: u16 = 602;
+    pub const TBA_LO: u16 = 604;
+    pub const TMA_LO: u16 = 606;
+    /// Names of 600..=607 (one dword) and of the even ones as pairs.
+    pub const NAMES: [(&str, &str); 4] =
+        [("flat_scratch", "flat_scratch_lo"), ("xnack_mask", "xnack_mask_lo"), ("tba", "tba_lo"), ("tma", "tma_lo")];
+    pub const HI_NAMES: [&str; 4] = ["flat_scratch_hi", "xnack_mask_hi", "tba_hi", "tma_hi"];
 }
 
 /// VOPD fields: X and Y opcodes name operations that exist, and a one-source operation
@@ -320,7 +366,7 @@ impl Inst {
         }
         let (lo, width) = FIELD_POS[self.format as usize][field as usize];
         let v = bits(self.raw, lo as u32, width as u32) as u16;
-        if self.gen == Generation::Gfx11 {
+        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx8 | Generation::Gfx9) {
             let scalar = match field {
                 Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
                 Src0 => width == 9,
@@ -381,9 +427,16 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
         // WMMA accumulators spread over twice the lanes in wave64: half the registers each.
         (Format::Vop3p, Field::Vdst | Field::Src2) if inst.wave64 && inst.entry.name.starts_with("v_wmma") => w / 2,
         // With an SGPR base the VGPR address is a 32-bit offset.
-        (Format::Global, Field::Addr) if inst.field(Field::Saddr) != src::NULL => 1,
+        (Format::Global, Field::Addr) if !flat_saddr_off(inst) => 1,
         _ => w,
     }
+}
+
+/// Whether a GLOBAL/SCRATCH instruction has no scalar address: SADDR holds null (gfx8/gfx9:
+/// 0x7f, read as exec_hi).
+pub(crate) fn flat_saddr_off(inst: &Inst) -> bool {
+    let off = if inst.gen.is_gcn() { src::EXEC_HI } else { src::NULL };
+    inst.field(rdna_isa::Field::Saddr) == off
 }
 
 /// An operand field's value as a source-operand number (SMEM bases and buffer resources are stored
@@ -461,6 +514,11 @@ impl MimgBits {
                 dim_lo: 3, nsa_lo: 1, nsa_width: 2, a16: 62, d16: 63, tfe: 16, lwe: 17,
                 unorm: 12, glc: 13, slc: 25, dlc: 7, r128: 15, ssamp: 53,
             },
+            // gfx9: no dim and no NSA; bit 14 is `da`, bit 15 `r128` (`a16` on gfx9).
+            Generation::Gfx8 | Generation::Gfx9 => MimgBits {
+                dim_lo: 0, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 63, tfe: 16, lwe: 17,
+                unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
+            },
             // gfx11: one NSA bit (one dword of up to four more addresses).
             Generation::Gfx11 => MimgBits {
                 dim_lo: 2, nsa_lo: 0, nsa_width: 1, a16: 16, d16: 17, tfe: 53, lwe: 54,
@@ -475,6 +533,9 @@ impl MimgBits {
     }
 
     pub(crate) fn dim(&self, raw: u64) -> u32 {
+        if self.dim_lo == 0 {
+            return 0; // gfx9 has no dim field
+        }
         bits(raw, self.dim_lo, 3)
     }
 }

@@ -64,6 +64,15 @@ pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
         src::M0 => out.push_str("m0"),
         src::NULL => out.push_str("null"),
         src::EXEC_LO => out.push_str(if width == 1 { "exec_lo" } else { "exec" }),
+        600..=607 => {
+            let k = ((v - 600) / 2) as usize;
+            let (pair, lo) = crate::decode::gcn::NAMES[k];
+            out.push_str(match (width, v % 2) {
+                (1, 0) => lo,
+                (1, _) => crate::decode::gcn::HI_NAMES[k],
+                _ => pair,
+            });
+        }
         _ => out.push_str("exec_hi"),
     }
     true
@@ -144,6 +153,9 @@ fn inline_int_range(v: i64) -> bool {
 /// Prints a source operand value (9-bit VALU or 8-bit SALU encoding). Returns false where the value
 /// does not name a valid operand of this width.
 pub(crate) fn source(out: &mut String, v: u16, width: u32, imm: ImmTy, literal: Option<u32>) -> bool {
+    if (600..=607).contains(&v) {
+        return scalar_reg(out, v, width);
+    }
     if v >= src::VGPR0 {
         let first = (v - src::VGPR0) as u32;
         if first + width > 256 {
@@ -231,7 +243,7 @@ fn literal_value(out: &mut String, lit: u32, width: u32, imm: ImmTy) {
 
 #[inline]
 fn bit(raw: u64, b: u32) -> bool {
-    (raw >> b) & 1 != 0
+    b < 64 && (raw >> b) & 1 != 0
 }
 
 #[inline]
@@ -309,7 +321,7 @@ fn g11(inst: &Inst) -> bool {
 
 /// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
 fn is_fma_mix(inst: &Inst) -> bool {
-    inst.entry.name.starts_with("v_fma_mix")
+    inst.entry.name.starts_with("v_fma_mix") || inst.entry.name.starts_with("v_mad_mix")
 }
 
 /// SCRATCH addressing through a VGPR: gfx10 when SADDR is null or exec_hi, gfx11 when the SVE bit
@@ -324,6 +336,8 @@ fn flat_cache_bits(inst: &Inst) -> (bool, bool, bool) {
     let raw = inst.raw;
     if g11(inst) {
         (bit(raw, 14), bit(raw, 15), bit(raw, 13))
+    } else if inst.gen.is_gcn() {
+        (bit(raw, 16), bit(raw, 17), false)
     } else {
         (bit(raw, 16), bit(raw, 17), bit(raw, 12))
     }
@@ -348,7 +362,7 @@ fn buffer_addr_bits(inst: &Inst) -> (bool, bool) {
 /// or a pair by idxen/offen) and the FLAT scalar address (`off` or an SGPR base).
 fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: PrintOptions) -> bool {
     let raw = inst.raw;
-    if inst.format == Format::VopcSdwa && j == 0 && bit(raw, 47) {
+    if inst.format == Format::VopcSdwa && j == 0 && bit(raw, 47) && inst.gen != rdna_isa::Generation::Gfx8 {
         // SDWA compares write an SGPR (mask) when the SD bit is set, else VCC.
         if !scalar_reg(out, bits(raw, 40, 7) as u16, if opts.wave64 { 2 } else { 1 }) {
             out.push_str("<bad>");
@@ -371,7 +385,7 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
         }
         Format::Global | Format::Scratch => {
             let saddr = inst.field(Field::Saddr);
-            if (!g11(inst) && scratch_without_saddr(inst)) || saddr == src::NULL {
+            if (!g11(inst) && scratch_without_saddr(inst)) || crate::decode::flat_saddr_off(inst) {
                 out.push_str("off");
             } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
                 out.push_str("<bad>");
@@ -524,6 +538,11 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             invalid_note(inst, op, out);
             ok
         }
+        (Format::Smem, Field::Offset) if inst.gen.is_gcn() => gcn_smem_offset(inst, out),
+        (Format::Sopc, Field::Ssrc1) if inst.entry.name == "s_set_gpr_idx_on" => {
+            gpr_idx_mode(v as u32, out);
+            true
+        }
         (Format::Smem, Field::Offset) => {
             // A 21-bit signed byte offset; with an SGPR offset too it prints as `offset:`.
             let off = ((bits(inst.raw, 32, 21) << 11) as i32) >> 11;
@@ -583,6 +602,14 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 Class::Vgpr16 => {
                     vgpr_half(out, v);
                     true
+                }
+                Class::Agpr => {
+                    if v as u32 + width > 256 {
+                        false
+                    } else {
+                        reg_range(out, "a", v as u32, width);
+                        true
+                    }
                 }
                 Class::Sgpr => {
                     // An 8-bit VDST read as a scalar destination can hold any source value.
@@ -687,9 +714,14 @@ fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
 }
 
 /// DPP16 controls from a DPP dword placed at bits 32..63 of `dw`.
-fn dpp16_controls(out: &mut String, dw: u64) {
-    out.push(' ');
-    dpp_ctrl(out, bits(dw, 40, 9));
+fn dpp16_controls(out: &mut String, dw: u64, isa: rdna_isa::Isa) {
+    let c = bits(dw, 40, 9);
+    if isa.generation().is_gcn() {
+        gcn_dpp_ctrl(out, c, matches!(isa, rdna_isa::Isa::Gfx90a | rdna_isa::Isa::Gfx942));
+    } else {
+        out.push(' ');
+        dpp_ctrl(out, c);
+    }
     let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", bits(dw, 60, 4), bits(dw, 56, 4));
     if bit(dw, 51) {
         out.push_str(" bound_ctrl:1");
@@ -735,13 +767,13 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             vop3_modifiers(inst, raw, out);
             let ext = (inst.ext as u64) << 32;
             if inst.format == Format::Vop3Dpp16 {
-                dpp16_controls(out, ext);
+                dpp16_controls(out, ext, inst.isa);
             } else {
                 dpp8_controls(out, ext, bits(raw, 32, 9) as u16 == src::DPP8_FI);
             }
         }
         f if (f.is_dpp16() || f.is_dpp8() || f.is_sdwa()) && inst.entry.operands.is_empty() => {}
-        f if f.is_dpp16() => dpp16_controls(out, raw),
+        f if f.is_dpp16() => dpp16_controls(out, raw, inst.isa),
         f if f.is_dpp8() => {
             dpp8_controls(out, raw, bits(raw, 0, 9) as u16 == src::DPP8_FI);
         }
@@ -800,7 +832,8 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
         }
         Format::Smem if inst.entry.operands.iter().any(|o| o.field == Field::Sbase) => {
-            let (glc, dlc) = if g11(inst) { (14, 13) } else { (16, 14) };
+            // gcn has no dlc (its bit 14 is soe).
+            let (glc, dlc) = if g11(inst) { (14, 13) } else if inst.gen.is_gcn() { (16, 64) } else { (16, 14) };
             if bit(raw, glc) {
                 out.push_str(" glc");
             }
@@ -833,14 +866,15 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                     let _ = write!(out, " offset:{off}");
                 }
             }
-            if bit(raw, 17) {
+            if bit(raw, if inst.gen.is_gcn() { 16 } else { 17 }) {
                 out.push_str(" gds");
             }
         }
         Format::Flat | Format::Global | Format::Scratch => {
             // FLAT offsets are 12-bit unsigned; GLOBAL and SCRATCH offsets are 12-bit signed on
             // gfx10, 13-bit signed on gfx11.
-            let w = if g11(inst) { 13 } else { 12 };
+            // gfx8/gfx9: 12-bit unsigned FLAT, 13-bit signed GLOBAL/SCRATCH offsets.
+            let w = if g11(inst) || (inst.gen.is_gcn() && inst.format != Format::Flat) { 13 } else { 12 };
             let off = bits(raw, 0, w);
             let off = if inst.format == Format::Flat { off as i32 } else { ((off << (32 - w)) as i32) >> (32 - w) };
             if off != 0 {
@@ -871,7 +905,14 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            let (slc, dlc, tfe) = if g11(inst) { (12, 13, 53) } else { (54, 15, 55) };
+            let (slc, dlc, tfe) = if g11(inst) {
+                (12, 13, 53)
+            } else if inst.gen.is_gcn() {
+                // gcn: MUBUF's slc is bit 17, MTBUF's bit 54; no dlc.
+                (if inst.format == Format::Mubuf { 17 } else { 54 }, 64, 55)
+            } else {
+                (54, 15, 55)
+            };
             cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
             if inst.format == Format::Mubuf && !g11(inst) && bit(raw, 16) {
                 out.push_str(" lds");
@@ -883,6 +924,37 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         _ => {}
     }
     Ok(())
+}
+
+/// gfx8/gfx9 SMEM offsets: an SGPR (imm clear: in the low bits, or in SOFFSET with soe), an
+/// immediate (gfx8: 20-bit unsigned, gfx9: 21-bit signed), or both (`s7 offset:0x10`).
+fn gcn_smem_offset(inst: &Inst, out: &mut String) -> bool {
+    let raw = inst.raw;
+    let gfx9 = inst.gen == rdna_isa::Generation::Gfx9;
+    let imm = bit(raw, 17);
+    let soe = gfx9 && bit(raw, 14);
+    let sgpr = |lo: u32| crate::decode::swap_m0_null(inst.gen, bits(raw, lo, 7) as u16);
+    let offset = |out: &mut String| {
+        if gfx9 {
+            signed_hex(out, ((bits(raw, 32, 21) << 11) as i32) >> 11);
+        } else {
+            fmt_hex(out, bits(raw, 32, 20) as u64);
+        }
+    };
+    match (imm, soe) {
+        (false, false) => scalar_reg(out, sgpr(32), 1),
+        (false, true) => scalar_reg(out, sgpr(57), 1),
+        (true, false) => {
+            offset(out);
+            true
+        }
+        (true, true) => {
+            let ok = scalar_reg(out, sgpr(57), 1);
+            out.push_str(" offset:");
+            offset(out);
+            ok
+        }
+    }
 }
 
 /// `exp tgt src0, src1, src2, src3 [done] [compr] [vm]`; a source whose enable bit is clear is `off`,
@@ -907,6 +979,10 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         8 => out.push_str("mrtz"),
         9 => out.push_str("null"),
+        // gfx8/gfx9 have four position targets and no primitive export.
+        16..=20 if inst.gen.is_gcn() => {
+            let _ = write!(out, "invalid_target_{tgt}");
+        }
         12..=16 => {
             let _ = write!(out, "pos{}", tgt - 12);
         }
@@ -996,17 +1072,23 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     if dmask != 0 {
         let _ = write!(out, " dmask:0x{dmask:x}");
     }
-    const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
-    let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
+    let gfx9 = inst.gen.is_gcn();
+    if !gfx9 {
+        const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
+        let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
+    }
+    // gfx9 names bit 15 a16 (gfx8: r128) and has `da` (bit 14) where later generations have dim.
+    let bit15 = if inst.isa == rdna_isa::Isa::Gfx803 { " r128" } else { " a16" };
     let flags = [
         (mb.unorm, " unorm"),
         (mb.glc, " glc"),
         (mb.slc, " slc"),
         (mb.dlc, " dlc"),
         (mb.r128, " r128"),
-        (mb.a16, " a16"),
+        (mb.a16, if gfx9 { bit15 } else { " a16" }),
         (mb.tfe, " tfe"),
         (mb.lwe, " lwe"),
+        (if gfx9 { 14 } else { 64 }, " da"),
         (mb.d16, " d16"),
     ];
     for (b, name) in flags {
@@ -1058,6 +1140,27 @@ fn dpp_ctrl(out: &mut String, c: u32) {
         0x13c => write!(out, "/* wave_ror is not supported starting from GFX10 */"),
         0x142 | 0x143 => write!(out, "/* row_bcast is not supported starting from GFX10 */"),
         _ => write!(out, "/* Invalid dpp_ctrl value */"),
+    };
+}
+
+/// The DPP lane control as gfx8/gfx9 name it (with the space before it): wave shifts and row
+/// broadcasts exist, row_share (gfx90a/gfx942: row_newbcast) and row_xmask do not.
+fn gcn_dpp_ctrl(out: &mut String, c: u32, newbcast: bool) {
+    let _ = match c {
+        0x130 => write!(out, " wave_shl:1"),
+        0x134 => write!(out, " wave_rol:1"),
+        0x138 => write!(out, " wave_shr:1"),
+        0x13c => write!(out, " wave_ror:1"),
+        0x142 => write!(out, " row_bcast:15"),
+        0x143 => write!(out, " row_bcast:31"),
+        0x150..=0x15f if newbcast => write!(out, " row_newbcast:{}", c & 0xf),
+        0x150..=0x15f => write!(out, "  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"),
+        0x160..=0x16f => write!(out, " /* row_xmask is not supported on ASICs earlier than GFX10 */"),
+        _ => {
+            out.push(' ');
+            dpp_ctrl(out, c);
+            Ok(())
+        }
     };
 }
 
@@ -1122,11 +1225,11 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
                 fmt_hex(out, v as u64);
             }
         }
-        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out, g11(inst), inst.isa.tables()),
+        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out, g11(inst), inst.isa.tables(), inst.gen.is_gcn()),
     }
 }
 
-fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableSet) {
+fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableSet, gcn: bool) {
     let v = v as u32;
     match name {
         // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
@@ -1148,6 +1251,10 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
             }
             out.push(')');
         }
+        // gfx8: vmcnt [3:0], gfx9 adds [15:14]; expcnt [6:4]; lgkmcnt [11:8].
+        "s_waitcnt" if tables.mcpu == "gfx803" => waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15),
+        "s_waitcnt" if gcn => waitcnt_max(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0xf, 63, 15),
+        "s_set_gpr_idx_mode" => gpr_idx_mode(v, out),
         // gfx10: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [13:8].
         "s_waitcnt" => waitcnt(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0x3f),
         "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out, tables),
@@ -1239,9 +1346,14 @@ fn vopd(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
 
 /// `s_waitcnt` counters, each printed unless at its maximum (all of them when all are).
 fn waitcnt(out: &mut String, vm: u32, exp: u32, lgkm: u32) {
-    let all = vm == 63 && exp == 7 && lgkm == 63;
+    waitcnt_max(out, vm, exp, lgkm, 63, 63)
+}
+
+/// `s_waitcnt` counters that are not at their maximum (all of them when all are).
+fn waitcnt_max(out: &mut String, vm: u32, exp: u32, lgkm: u32, vm_max: u32, lgkm_max: u32) {
+    let all = vm == vm_max && exp == 7 && lgkm == lgkm_max;
     let mut sep = "";
-    if vm != 63 || all {
+    if vm != vm_max || all {
         let _ = write!(out, "vmcnt({vm})");
         sep = " ";
     }
@@ -1249,7 +1361,7 @@ fn waitcnt(out: &mut String, vm: u32, exp: u32, lgkm: u32) {
         let _ = write!(out, "{sep}expcnt({exp})");
         sep = " ";
     }
-    if lgkm != 63 || all {
+    if lgkm != lgkm_max || all {
         let _ = write!(out, "{sep}lgkmcnt({lgkm})");
     }
 }
@@ -1328,6 +1440,16 @@ fn sendmsg_gfx11(v: u32, out: &mut String, tables: &TableSet) {
     }
 }
 
+/// `s_set_gpr_idx_mode`: the four index-mode bits by name, a value with other bits in hex.
+fn gpr_idx_mode(v: u32, out: &mut String) {
+    if v >> 4 != 0 {
+        fmt_hex(out, v as u64);
+        return;
+    }
+    let names: Vec<&str> = ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate().filter(|(k, _)| v >> k & 1 != 0).map(|(_, n)| *n).collect();
+    let _ = write!(out, "gpr_idx({})", names.join(","));
+}
+
 /// `s_waitcnt_depctr` fields, printed when not at their default (all ones), or all of them when all
 /// are; a value with bits outside the fields prints in hex.
 fn depctr(v: u32, out: &mut String, hold_cnt: bool) {
@@ -1404,6 +1526,8 @@ pub(crate) fn scalar_reg_ok(v: u16, width: u32) -> bool {
         src::VCC_LO | src::EXEC_LO => true,
         src::VCC_HI | src::M0 | src::EXEC_HI => width == 1,
         src::NULL => true,
+        // gfx8/gfx9's flat_scratch, xnack_mask, tba, tma: one dword, or (wider) from its low half.
+        600..=607 => width == 1 || v % 2 == 0,
         _ => false,
     }
 }

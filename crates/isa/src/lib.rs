@@ -8,6 +8,11 @@ pub mod table;
 pub mod generated {
     //! Generated opcode tables, one file per swept target. Regenerate with
     //! `python3 gen/llvm_sweep.py --all` (or `--mcpu gfx1030` for one).
+    pub mod gfx803;
+    pub mod gfx900;
+    pub mod gfx908;
+    pub mod gfx90a;
+    pub mod gfx942;
     pub mod gfx1010;
     pub mod gfx1030;
     pub mod gfx1100;
@@ -229,6 +234,8 @@ pub mod src {
     /// 15 anything else (reserved).
     pub fn value_class(v: u16) -> u32 {
         match v {
+            // gfx8/gfx9's flat_scratch, xnack_mask, tba and tma, in rdna's numbering.
+            600..=607 => 1,
             256.. => 0,
             0..=105 => 1,
             108..=123 => 2,

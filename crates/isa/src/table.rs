@@ -110,6 +110,8 @@ pub enum Class {
     /// A 16-bit half of a vector register (gfx11 true16 operands, `v1.h`/`v1.l`): the register
     /// number's bit 7 says which half (v0..v127).
     Vgpr16,
+    /// Accumulation registers of CDNA (a0..a255, MFMA operands).
+    Agpr,
     /// Scalar registers or scalar sources (s0..s105, vcc, ttmp, m0, exec, constants where allowed).
     Sgpr,
     /// Not a register: an immediate or an encoded value.

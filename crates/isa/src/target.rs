@@ -5,16 +5,37 @@ use crate::table::TableSet;
 /// An encoding family: targets of one family share their formats' bit layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
+    /// gfx8 (GCN3): gfx9's layouts with tba/tma at s108..s111 and twelve ttmp registers after them.
+    Gfx8,
+    /// gfx9 (GCN5, CDNA1–3): decoded and printed, not emulated.
+    Gfx9,
     /// gfx10.1 and gfx10.3 (RDNA1, RDNA2).
     Gfx10,
     /// gfx11 (RDNA3, RDNA3.5).
     Gfx11,
 }
 
+impl Generation {
+    /// gfx8 or gfx9: GCN's encodings (wave64 only, VOP3 at 0b110100).
+    pub fn is_gcn(self) -> bool {
+        matches!(self, Generation::Gfx8 | Generation::Gfx9)
+    }
+}
+
 /// A target whose opcode tables were swept from llvm-mc-19 (one file each in `generated/`).
 /// Other targets of a family use the table set of the nearest swept one (see [`TARGETS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {
+    /// GCN3 (gfx803).
+    Gfx803,
+    /// GCN5 (gfx900).
+    Gfx900,
+    /// CDNA1 (gfx908): MFMA and AccVGPRs.
+    Gfx908,
+    /// CDNA2 (gfx90a).
+    Gfx90a,
+    /// CDNA3 (gfx942).
+    Gfx942,
     /// RDNA1 (gfx1010): still has `v_mac_f32` and friends, no gfx10.3 additions.
     Gfx1010,
     /// RDNA2 (gfx1030).
@@ -26,12 +47,18 @@ pub enum Isa {
 }
 
 impl Isa {
-    pub const ALL: [Isa; 4] = [Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
+    pub const ALL: [Isa; 9] =
+        [Isa::Gfx803, Isa::Gfx900, Isa::Gfx908, Isa::Gfx90a, Isa::Gfx942, Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
 
     /// The generated tables of this target.
     pub fn tables(self) -> &'static TableSet {
         use crate::generated::*;
         match self {
+            Isa::Gfx803 => &gfx803::TABLES,
+            Isa::Gfx900 => &gfx900::TABLES,
+            Isa::Gfx908 => &gfx908::TABLES,
+            Isa::Gfx90a => &gfx90a::TABLES,
+            Isa::Gfx942 => &gfx942::TABLES,
             Isa::Gfx1010 => &gfx1010::TABLES,
             Isa::Gfx1030 => &gfx1030::TABLES,
             Isa::Gfx1100 => &gfx1100::TABLES,
@@ -41,6 +68,8 @@ impl Isa {
 
     pub fn generation(self) -> Generation {
         match self {
+            Isa::Gfx803 => Generation::Gfx8,
+            Isa::Gfx900 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => Generation::Gfx9,
             Isa::Gfx1010 | Isa::Gfx1030 => Generation::Gfx10,
             Isa::Gfx1100 | Isa::Gfx1150 => Generation::Gfx11,
         }
@@ -62,7 +91,8 @@ pub struct Target {
     /// Opcodes `isa` leaves undefined are looked up here (`+gfx1010-opcodes`): console code mixes
     /// generations, e.g. PS5 shaders use gfx1010's `v_mac_f32` beside gfx1030 instructions.
     pub fallback: Option<Isa>,
-    /// Wave64 printing (`vcc` instead of `vcc_lo`); wave32 is the default on gfx10+.
+    /// Wave64 printing (`vcc` instead of `vcc_lo`); wave32 is the default on gfx10+, gfx9 and
+    /// older have wave64 only.
     pub wave64: bool,
 }
 
@@ -78,23 +108,23 @@ pub const TARGETS: &[(&str, &str, Option<Isa>)] = &[
     ("gfx703", "GCN2 (Sea Islands, PS4)", None),
     ("gfx704", "GCN2 (Sea Islands, PS4)", None),
     ("gfx705", "GCN2 (Sea Islands, PS4)", None),
-    ("gfx801", "GCN3 (Volcanic Islands)", None),
-    ("gfx802", "GCN3 (Volcanic Islands)", None),
-    ("gfx803", "GCN3 (Volcanic Islands)", None),
-    ("gfx805", "GCN3 (Volcanic Islands)", None),
-    ("gfx810", "GCN3 (Volcanic Islands)", None),
-    ("gfx900", "GCN5 (Vega)", None),
-    ("gfx902", "GCN5 (Vega)", None),
-    ("gfx904", "GCN5 (Vega)", None),
-    ("gfx906", "GCN5 (Vega)", None),
-    ("gfx909", "GCN5 (Vega)", None),
-    ("gfx90c", "GCN5 (Vega)", None),
-    ("gfx9-generic", "GCN5 (Vega)", None),
-    ("gfx908", "CDNA1", None),
-    ("gfx90a", "CDNA2", None),
-    ("gfx940", "CDNA3", None),
-    ("gfx941", "CDNA3", None),
-    ("gfx942", "CDNA3", None),
+    ("gfx801", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
+    ("gfx802", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
+    ("gfx803", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
+    ("gfx805", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
+    ("gfx810", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
+    ("gfx900", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx902", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx904", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx906", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx909", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx90c", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx9-generic", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx908", "CDNA1", Some(Isa::Gfx908)),
+    ("gfx90a", "CDNA2", Some(Isa::Gfx90a)),
+    ("gfx940", "CDNA3", Some(Isa::Gfx942)),
+    ("gfx941", "CDNA3", Some(Isa::Gfx942)),
+    ("gfx942", "CDNA3", Some(Isa::Gfx942)),
     ("gfx1010", "RDNA1", Some(Isa::Gfx1010)),
     ("gfx1011", "RDNA1", Some(Isa::Gfx1010)),
     ("gfx1012", "RDNA1", Some(Isa::Gfx1010)),
@@ -180,7 +210,8 @@ impl Target {
             return Err(format!("{tname} ({family}) is an llvm-mc-19 target that rdna does not decode yet"));
         };
         let fallback = (name == "ps5").then_some(Isa::Gfx1010);
-        Ok(Target { name: tname, generation: isa.generation(), isa, fallback, wave64: false })
+        let wave64 = isa.generation().is_gcn();
+        Ok(Target { name: tname, generation: isa.generation(), isa, fallback, wave64 })
     }
 
     /// Applies an LLVM-style feature string such as `+wavefrontsize64`, and rdna's
@@ -189,6 +220,9 @@ impl Target {
         for feat in mattr.split(',').map(str::trim).filter(|f| !f.is_empty()) {
             match feat {
                 "+wavefrontsize64" | "-wavefrontsize32" => self.wave64 = true,
+                "+wavefrontsize32" | "-wavefrontsize64" if self.generation.is_gcn() => {
+                    return Err(format!("{} runs wave64 only", self.name))
+                }
                 "+wavefrontsize32" | "-wavefrontsize64" => self.wave64 = false,
                 other => {
                     let extra = other.strip_prefix('+').and_then(|f| f.strip_suffix("-opcodes"));
@@ -232,8 +266,9 @@ mod tests {
     fn lookup_explains_what_it_refuses() {
         assert_eq!(Target::lookup("rdna2").unwrap().name, "gfx1030");
         assert_eq!(Target::lookup("ps5").unwrap().fallback, Some(Isa::Gfx1010));
-        let e = Target::lookup("cdna3").unwrap_err();
-        assert!(e.contains("gfx942") && e.contains("CDNA3"), "{e}");
+        let e = Target::lookup("rdna4").unwrap_err();
+        assert!(e.contains("gfx1200") && e.contains("RDNA4"), "{e}");
+        assert_eq!(Target::lookup("cdna3").unwrap().isa, Isa::Gfx942);
         assert!(Target::lookup("gfx9999").unwrap_err().contains("unknown target"));
         let t = Target::lookup("gfx1030").unwrap().with_features("+gfx1010-opcodes").unwrap();
         assert_eq!(t.fallback, Some(Isa::Gfx1010));

@@ -220,6 +220,7 @@ pub fn formats(isa: rdna_isa::Isa) -> impl Iterator<Item = Format> {
 /// Five random dwords aimed at format `f` with opcode `op` in `isa`'s encoding family.
 pub fn aimed_for(isa: rdna_isa::Isa, f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     match isa.generation() {
+        rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => aimed_gfx9(f, op, rng),
         rdna_isa::Generation::Gfx10 => aimed(f, op, rng),
         rdna_isa::Generation::Gfx11 => aimed_gfx11(f, op, rng),
     }
@@ -342,6 +343,43 @@ pub fn aimed_gfx11(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
         Format::Vop3Dpp16 => w[1] = (w[1] & !0x1ff) | 0xfa,
         Format::Vop3Dpp8 => w[1] = (w[1] & !0x1ff) | 0xe9,
         _ => {}
+    }
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Five random dwords aimed at gfx8/gfx9 format `f` with opcode `op` (VOP3 at 0b110100, SMEM at
+/// 0b110000, DS's opcode at 24:17, 7-bit MUBUF/MIMG opcodes, EXP and VINTRP at their gfx9 patterns).
+pub fn aimed_gfx9(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
+    let mut w = [0u32; 5];
+    for x in w.iter_mut() {
+        *x = probe_word(rng);
+    }
+    let (mask, val) = match f {
+        Format::Vop3 => (0xfc00_0000, 0xd000_0000),
+        Format::Vop3p => (0xff80_0000, 0xd380_0000),
+        Format::Smem => (0xfc00_0000, 0xc000_0000),
+        Format::Vintrp => (0xfc00_0000, 0xd400_0000),
+        Format::Exp => (0xfc00_0000, 0xc400_0000),
+        f => format_ident(f),
+    };
+    w[0] = (w[0] & !mask) | val;
+    let (lo, width) = match f {
+        Format::Ds => (17, 8),
+        Format::Mubuf | Format::Mimg => (18, 7),
+        Format::Mtbuf => (15, 4),
+        Format::Exp => (0, 0),
+        _ => {
+            set_opcode(f, op, &mut w);
+            (0, 0)
+        }
+    };
+    if width > 0 {
+        let m = ((1u32 << width) - 1) << lo;
+        w[0] = (w[0] & !m) | ((op << lo) & m);
+    }
+    if matches!(f, Format::Flat | Format::Global | Format::Scratch) && rng.below(2) == 0 {
+        // "off" (0x7f) in half the cases: random SADDR bits would rarely hit it.
+        w[1] = (w[1] & !(0x7f << 16)) | 0x7f << 16;
     }
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
