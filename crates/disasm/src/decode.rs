@@ -423,7 +423,12 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
     let w = if op.mask && inst.wave64 { 2 * op.width as u32 } else { op.width as u32 };
     match (inst.format, op.field) {
         // tfe adds a status dword to the data.
-        (Format::Mubuf | Format::Mtbuf, Field::Vdata) if bits(inst.raw, if inst.gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0 => w + 1,
+        (Format::Mubuf | Format::Mtbuf, Field::Vdata)
+            if bits(inst.raw, if inst.gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0
+                && !matches!(inst.isa, Isa::Gfx90a | Isa::Gfx942) =>
+        {
+            w + 1
+        }
         // WMMA accumulators spread over twice the lanes in wave64: half the registers each.
         (Format::Vop3p, Field::Vdst | Field::Src2) if inst.wave64 && inst.entry.name.starts_with("v_wmma") => w / 2,
         // With an SGPR base the VGPR address is a 32-bit offset.

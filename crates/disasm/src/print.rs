@@ -283,7 +283,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             return Err(BadOperand);
         }
         out.push(' ');
-        reg_range(out, "v", v, w);
+        reg_range(out, if agpr_select(inst, Field::Vdst) == Some(true) { "a" } else { "v" }, v, w);
         first = false;
     }
     for (j, tok) in e.tokens.iter().enumerate() {
@@ -297,7 +297,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         }
         let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
         let lds_load = match inst.format {
-            Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && !g11(inst) && bit(inst.raw, 13),
+            Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && flat_lds(inst),
             Format::Mubuf => op.field == Field::Vdata && !g11(inst) && bit(inst.raw, 16),
             _ => false,
         };
@@ -328,7 +328,31 @@ fn is_fma_mix(inst: &Inst) -> bool {
 /// is set.
 fn scratch_without_saddr(inst: &Inst) -> bool {
     inst.format == Format::Scratch
-        && if g11(inst) { bit(inst.raw, 55) } else { matches!(bits(inst.raw, 48, 7) as u16, src::NULL | src::EXEC_HI) }
+        && if let Some(b) = scratch_sve_bit(inst) {
+            bit(inst.raw, b)
+        } else if inst.gen.is_gcn() {
+            bits(inst.raw, 48, 7) as u16 == src::EXEC_HI
+        } else {
+            matches!(bits(inst.raw, 48, 7) as u16, src::NULL | src::EXEC_HI)
+        }
+}
+
+/// The bit that says a SCRATCH instruction addresses through a VGPR, where there is one (gfx11:
+/// 55, gfx942: 13).
+fn scratch_sve_bit(inst: &Inst) -> Option<u32> {
+    if g11(inst) {
+        Some(55)
+    } else if inst.isa == rdna_isa::Isa::Gfx942 {
+        Some(13)
+    } else {
+        None
+    }
+}
+
+/// A FLAT-family load into LDS by the lds bit (13) of gfx9/gfx10 (gfx942's SCRATCH uses that bit
+/// for its VGPR address).
+fn flat_lds(inst: &Inst) -> bool {
+    !g11(inst) && bit(inst.raw, 13) && !(inst.format == Format::Scratch && scratch_sve_bit(inst).is_some())
 }
 
 /// The FLAT-family cache bits (glc, slc, dlc) and the bit that makes an atomic return (glc).
@@ -385,7 +409,7 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
         }
         Format::Global | Format::Scratch => {
             let saddr = inst.field(Field::Saddr);
-            if (!g11(inst) && scratch_without_saddr(inst)) || crate::decode::flat_saddr_off(inst) {
+            if (scratch_sve_bit(inst).is_none() && scratch_without_saddr(inst)) || crate::decode::flat_saddr_off(inst) {
                 out.push_str("off");
             } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
                 out.push_str("<bad>");
@@ -577,6 +601,18 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             vgpr_half(out, v - 256);
             true
         }
+        // A VALU source in AGPRs: the encoding's bit, or the table's class where no bit chooses.
+        _ if v >= 256
+            && inst.source_kind(i) == SourceKind::Valu
+            && agpr_select(inst, op.field).unwrap_or(op.class == Class::Agpr) =>
+        {
+            if (v - 256) as u32 + width > 256 {
+                return Err(BadOperand);
+            }
+            reg_range(out, "a", (v - 256) as u32, width);
+            invalid_note(inst, op, out);
+            true
+        }
         _ => match inst.source_kind(i) {
             SourceKind::Valu | SourceKind::Salu => {
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
@@ -590,6 +626,15 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 })
             }
             SourceKind::None => match op.class {
+                Class::Vgpr | Class::Agpr if agpr_select(inst, op.field).is_some() => {
+                    let prefix = if agpr_select(inst, op.field) == Some(true) { "a" } else { "v" };
+                    if v as u32 + width > 256 {
+                        false
+                    } else {
+                        reg_range(out, prefix, v as u32, width);
+                        true
+                    }
+                }
                 Class::Vgpr => {
                     if v as u32 + width > 256 {
                         false
@@ -799,6 +844,14 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 let _ = write!(out, " src1_sel:{}", SEL[bits(raw, 56, 3) as usize]);
             }
         }
+        Format::Vop3p if inst.entry.name.starts_with("v_mfma") => {
+            // MFMA: broadcast controls instead of op_sel/neg (bit 15 picks AGPRs or is unused).
+            for (name, v) in [("cbsz", bits(raw, 8, 3)), ("abid", bits(raw, 11, 4)), ("blgp", bits(raw, 61, 3))] {
+                if v != 0 {
+                    let _ = write!(out, " {name}:{v}");
+                }
+            }
+        }
         Format::Vop3p => {
             let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
             let list = |out: &mut String, name: &str, vals: [bool; 3], default: bool| {
@@ -881,8 +934,12 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 let _ = write!(out, " offset:{off}");
             }
             let (glc, slc, dlc) = flat_cache_bits(inst);
-            cache_bits(out, glc, slc, dlc);
-            if !g11(inst) && bit(raw, 13) {
+            if cdna2(inst) {
+                cdna_cache_bits(inst, out, glc, slc, bit(raw, 25));
+            } else {
+                cache_bits(out, glc, slc, dlc);
+            }
+            if flat_lds(inst) {
                 out.push_str(" lds");
             }
         }
@@ -913,11 +970,18 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             } else {
                 (54, 15, 55)
             };
-            cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
+            if cdna2(inst) {
+                // MTBUF's bit 15 is part of its opcode: gfx942 keeps its sc1 at bit 53, gfx90a has none.
+                let scc = if inst.format == Format::Mubuf { bit(raw, 15) } else { inst.isa == rdna_isa::Isa::Gfx942 && bit(raw, 53) };
+                cdna_cache_bits(inst, out, bit(raw, 14), bit(raw, slc), scc);
+            } else {
+                cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
+            }
             if inst.format == Format::Mubuf && !g11(inst) && bit(raw, 16) {
                 out.push_str(" lds");
             }
-            if bit(raw, tfe) {
+            // CDNA2+ uses bit 55 to put the data in AGPRs (no tfe).
+            if bit(raw, tfe) && !cdna2(inst) {
                 out.push_str(" tfe");
             }
         }
@@ -1162,6 +1226,40 @@ fn gcn_dpp_ctrl(out: &mut String, c: u32, newbcast: bool) {
             Ok(())
         }
     };
+}
+
+/// gfx90a and gfx942: AGPRs for memory data and MFMA accumulators chosen per instruction, and a
+/// third cache bit.
+fn cdna2(inst: &Inst) -> bool {
+    matches!(inst.isa, rdna_isa::Isa::Gfx90a | rdna_isa::Isa::Gfx942)
+}
+
+/// gfx90a prints glc slc scc; gfx942 names the same bits sc0 nt sc1.
+fn cdna_cache_bits(inst: &Inst, out: &mut String, glc: bool, slc: bool, scc: bool) {
+    let names = if inst.isa == rdna_isa::Isa::Gfx942 { [" sc0", " nt", " sc1"] } else { [" glc", " slc", " scc"] };
+    for (on, name) in [glc, slc, scc].into_iter().zip(names) {
+        if on {
+            out.push_str(name);
+        }
+    }
+}
+
+/// Whether a CDNA operand names AGPRs (`a[0:3]`) rather than VGPRs, where a bit of the encoding
+/// chooses: MFMA sources A/B (bits 59/60) and, on gfx90a/gfx942, the accumulator (bit 15, acc_cd)
+/// and memory data (bit 55; DS: bit 25). None where the table's class stands.
+fn agpr_select(inst: &Inst, field: Field) -> Option<bool> {
+    let raw = inst.raw;
+    let mfma = inst.format == Format::Vop3p && inst.entry.name.starts_with("v_mfma");
+    match (inst.format, field) {
+        (_, Field::Src0) if mfma => Some(bit(raw, 59)),
+        (_, Field::Src1) if mfma => Some(bit(raw, 60)),
+        (_, Field::Vdst | Field::Src2) if mfma && cdna2(inst) => Some(bit(raw, 15)),
+        _ if !cdna2(inst) => None,
+        (Format::Ds, Field::Vdst | Field::Data0 | Field::Data1) => Some(bit(raw, 25)),
+        (Format::Flat | Format::Global | Format::Scratch, Field::Vdst | Field::Data) => Some(bit(raw, 55)),
+        (Format::Mubuf | Format::Mtbuf, Field::Vdata) => Some(bit(raw, 55)),
+        _ => None,
+    }
 }
 
 /// The memory cache-policy bits, in LLVM's order.
