@@ -189,8 +189,10 @@ impl Decoder {
         }
         let saddr = swap_m0_null(gen, bits(raw, 48, 7) as u16);
         let ok = match format {
-            // FLAT (segment 0) has no scalar address: the field must be 0 on gfx8/gfx9.
-            Format::Flat if gen.is_gcn() => saddr == 0,
+            // FLAT (segment 0) has no scalar address (the field must be 0 on gfx8/gfx9) and no
+            // load into LDS; an LDS load cannot also set bit 55 (nv, or gfx90a's acc).
+            Format::Flat if gen.is_gcn() => saddr == 0 && bits(raw, 13, 1) == 0,
+            Format::Global | Format::Scratch if gen.is_gcn() && bits(raw, 13, 1) != 0 && bits(raw, 55, 1) != 0 && self.target.isa != Isa::Gfx942 => false,
             Format::Global | Format::Scratch if gen.is_gcn() => {
                 saddr == src::EXEC_HI || crate::print::scalar_reg_ok(saddr, if format == Format::Global { 2 } else { 1 })
             }
@@ -458,6 +460,9 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
 
 /// Whether an SDWA source field names a scalar source (its S0/S1 bit is set).
 pub(crate) fn sdwa_scalar(inst: &Inst, field: rdna_isa::Field) -> bool {
+    if inst.gen == Generation::Gfx8 {
+        return false; // gfx8's SDWA sources are always VGPRs
+    }
     let b = if field == rdna_isa::Field::Src0 { 55 } else { 63 };
     bits(inst.raw, b, 1) != 0
 }

@@ -407,6 +407,19 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
             }
             true
         }
+        // gfx942 SCRATCH swept without its VGPR address: the first of two `off`s is that slot.
+        Format::Scratch
+            if inst.isa == rdna_isa::Isa::Gfx942
+                && inst.entry.tokens.iter().filter(|t| **t == "off").count() == 2
+                && inst.entry.tokens.iter().position(|t| *t == "off") == Some(j) =>
+        {
+            if bit(raw, 13) {
+                reg_range(out, "v", bits(raw, 32, 8), 1);
+            } else {
+                out.push_str("off");
+            }
+            true
+        }
         Format::Global | Format::Scratch => {
             let saddr = inst.field(Field::Saddr);
             if (scratch_sve_bit(inst).is_none() && scratch_without_saddr(inst)) || crate::decode::flat_saddr_off(inst) {
@@ -434,14 +447,23 @@ fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
 /// LLVM's annotation of a value the operand's register class does not allow.
 fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
     lo128_note(inst, op, out);
-    let class = src::value_class(crate::decode::scaled_value(inst, op));
+    let v = crate::decode::scaled_value(inst, op);
+    let width = crate::decode::operand_width(inst, op);
+    if (600..=607).contains(&v) && width >= 4 {
+        // gfx8/gfx9's flat_scratch, xnack_mask, tba, tma are pairs: no wider SGPR class has them.
+        let _ = write!(out, "/*Invalid register, operand has 'SReg_{}' register class*/", 32 * width);
+        return;
+    }
+    let class = src::value_class(v);
+    // An MFMA accumulator in AGPRs is checked against the AGPR class of the same width.
+    let areg = op.rc.strip_prefix("VReg_").filter(|_| agpr_select(inst, op.field) == Some(true)).map(|n| format!("AReg_{n}"));
     if op.flag & (1 << class) != 0 {
         if matches!(class, 9..=11) {
             out.push_str("/*Invalid immediate*/");
         } else {
             // The class was swept in wave32; a wave64 WMMA accumulator is half as wide.
             let halved = crate::decode::operand_width(inst, op) < op.width as u32 && op.rc == "VReg_256";
-            let rc = if halved { "VReg_128" } else { op.rc };
+            let rc = if halved { "VReg_128" } else { areg.as_deref().unwrap_or(op.rc) };
             let _ = write!(out, "/*Invalid register, operand has '{rc}' register class*/");
         }
     }
@@ -971,8 +993,8 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 (54, 15, 55)
             };
             if cdna2(inst) {
-                // MTBUF's bit 15 is part of its opcode: gfx942 keeps its sc1 at bit 53, gfx90a has none.
-                let scc = if inst.format == Format::Mubuf { bit(raw, 15) } else { inst.isa == rdna_isa::Isa::Gfx942 && bit(raw, 53) };
+                // MTBUF's bit 15 is part of its opcode: its scc (gfx942: sc1) is bit 53.
+                let scc = if inst.format == Format::Mubuf { bit(raw, 15) } else { bit(raw, 53) };
                 cdna_cache_bits(inst, out, bit(raw, 14), bit(raw, slc), scc);
             } else {
                 cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
