@@ -48,6 +48,10 @@ fn reg_range(out: &mut String, prefix: &str, first: u32, width: u32) {
 /// Scalar register (s0..s105, vcc, ttmp, m0, null, exec) of `width` dwords, or None if the value
 /// cannot name one. LLVM aligns SGPR tuples down (64-bit to 2, wider to 4).
 pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
+    if width > 16 {
+        // No SGPR class is 1024 bits wide: LLVM names the first register alone.
+        return scalar_reg(out, v, 1);
+    }
     if !scalar_reg_ok(v, width) {
         return false;
     }
@@ -519,7 +523,7 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
             vgpr_half(out, v);
             true
         } else {
-            reg_range(out, "v", v as u32, 1);
+            reg_range(out, "v", v as u32, op.width as u32);
             lo128_note(inst, op, out);
             true
         }
@@ -586,7 +590,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
         }
         (Format::Smem, Field::Offset) if inst.gen.is_gcn() => gcn_smem_offset(inst, out),
         (Format::Sopc, Field::Ssrc1) if inst.entry.name == "s_set_gpr_idx_on" => {
-            gpr_idx_mode(v as u32, out);
+            gpr_idx_mode(bits(inst.raw, 8, 8), out);
             true
         }
         (Format::Smem, Field::Offset) => {
@@ -690,8 +694,8 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 }
                 Class::Other => {
                     // A register field read as a number (s_atc_probe's SDATA) keeps its raw
-                    // encoding: undo gfx11's m0/null swap that Inst::field applied.
-                    let v = if op.field == Field::Sdata { crate::decode::swap_m0_null(inst.gen, v) } else { v };
+                    // encoding, not the register numbering Inst::field gives.
+                    let v = if op.field == Field::Sdata { bits(inst.raw, 6, 7) as u16 } else { v };
                     if v <= 64 {
                         let _ = write!(out, "{v}");
                     } else {
@@ -781,9 +785,13 @@ fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
 }
 
 /// DPP16 controls from a DPP dword placed at bits 32..63 of `dw`.
-fn dpp16_controls(out: &mut String, dw: u64, isa: rdna_isa::Isa) {
+fn dpp16_controls(out: &mut String, dw: u64, isa: rdna_isa::Isa, double: bool) {
     let c = bits(dw, 40, 9);
-    if isa.generation().is_gcn() {
+    let newbcast = matches!(isa, rdna_isa::Isa::Gfx90a | rdna_isa::Isa::Gfx942);
+    if newbcast && double && !(0x150..=0x15f).contains(&c) {
+        // gfx90a/gfx942 64-bit operations take row_newbcast only.
+        out.push_str("  /* DP ALU dpp only supports row_newbcast */");
+    } else if isa.generation().is_gcn() {
         gcn_dpp_ctrl(out, c, matches!(isa, rdna_isa::Isa::Gfx90a | rdna_isa::Isa::Gfx942));
     } else {
         out.push(' ');
@@ -834,13 +842,16 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             vop3_modifiers(inst, raw, out);
             let ext = (inst.ext as u64) << 32;
             if inst.format == Format::Vop3Dpp16 {
-                dpp16_controls(out, ext, inst.isa);
+                dpp16_controls(out, ext, inst.isa, false);
             } else {
                 dpp8_controls(out, ext, bits(raw, 32, 9) as u16 == src::DPP8_FI);
             }
         }
         f if (f.is_dpp16() || f.is_dpp8() || f.is_sdwa()) && inst.entry.operands.is_empty() => {}
-        f if f.is_dpp16() => dpp16_controls(out, raw, inst.isa),
+        f if f.is_dpp16() => {
+            let double = inst.entry.operands.iter().any(|o| o.class == Class::Vgpr && o.width == 2);
+            dpp16_controls(out, raw, inst.isa, double)
+        }
         f if f.is_dpp8() => {
             dpp8_controls(out, raw, bits(raw, 0, 9) as u16 == src::DPP8_FI);
         }
@@ -849,6 +860,10 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "DWORD"];
             // LLVM prints the reserved value 3 as UNUSED_PAD.
             const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
+            // gfx8's SDWA compares have a clamp bit (gfx9+ keep their SDST there).
+            if f == Format::VopcSdwa && inst.gen == rdna_isa::Generation::Gfx8 && bit(raw, 45) {
+                out.push_str(" clamp");
+            }
             if f != Format::VopcSdwa {
                 if bit(raw, 45) {
                     out.push_str(" clamp");
@@ -1121,7 +1136,9 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let t = inst.isa.tables();
     let gap = t.mimg.is_some_and(|m| t.get(Format::Mimg).index.get(inst.entry.op as usize).is_some_and(|&i| m.nsa_gap[i as usize]));
     out.push_str(if nsa != 0 && gap { "  " } else { " " });
-    reg_range(out, "v", bits(raw, 40, 8), data);
+    // gfx90a: bit 16 puts the data in AGPRs (no tfe there) and bit 7 is scc.
+    let cdna = cdna2(inst);
+    reg_range(out, if cdna && bit(raw, 16) { "a" } else { "v" }, bits(raw, 40, 8), data);
     out.push_str(", ");
     if nsa != 0 {
         // gfx10: one byte per address; gfx11: at most five entries, the last one a range holding
@@ -1169,10 +1186,10 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         (mb.unorm, " unorm"),
         (mb.glc, " glc"),
         (mb.slc, " slc"),
-        (mb.dlc, " dlc"),
+        (if cdna { 7 } else { mb.dlc }, if cdna { " scc" } else { " dlc" }),
         (mb.r128, " r128"),
         (mb.a16, if gfx9 { bit15 } else { " a16" }),
-        (mb.tfe, " tfe"),
+        (if cdna { 64 } else { mb.tfe }, " tfe"),
         (mb.lwe, " lwe"),
         (if gfx9 { 14 } else { 64 }, " da"),
         (mb.d16, " d16"),
@@ -1634,6 +1651,9 @@ fn version(v: u32, out: &mut String, tables: &TableSet, g11: bool) {
 }
 /// Whether [`scalar_reg`] can name a register for this value and width (no output).
 pub(crate) fn scalar_reg_ok(v: u16, width: u32) -> bool {
+    if width > 16 {
+        return scalar_reg_ok(v, 1); // printed as one register (see scalar_reg)
+    }
     let align = |v: u32| match width {
         1 => v,
         2 => v & !1,
