@@ -256,6 +256,9 @@ impl Decoder {
             if op.field == rdna_isa::Field::Ssrc0 && inst.entry.name.starts_with("s_sendmsg_rtn") {
                 continue; // an 8-bit message id, not a source: every value is one (255 too)
             }
+            if op.field == rdna_isa::Field::Ssrc1 && inst.entry.name == "s_set_gpr_idx_on" {
+                continue; // an 8-bit index mode, not a source
+            }
             let ok = match inst.source_kind(i) {
                 SourceKind::Valu | SourceKind::Salu => {
                     literal |= v == rdna_isa::src::LITERAL;

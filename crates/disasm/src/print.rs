@@ -628,7 +628,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             true
         }
         // A VALU source in AGPRs: the encoding's bit, or the table's class where no bit chooses.
-        _ if v >= 256
+        _ if (256..512).contains(&v)
             && inst.source_kind(i) == SourceKind::Valu
             && agpr_select(inst, op.field).unwrap_or(op.class == Class::Agpr) =>
         {
@@ -881,12 +881,19 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 let _ = write!(out, " src1_sel:{}", SEL[bits(raw, 56, 3) as usize]);
             }
         }
-        Format::Vop3p if inst.entry.name.starts_with("v_mfma") => {
+        Format::Vop3p if is_mfma(inst) => {
             // MFMA: broadcast controls instead of op_sel/neg (bit 15 picks AGPRs or is unused).
-            for (name, v) in [("cbsz", bits(raw, 8, 3)), ("abid", bits(raw, 11, 4)), ("blgp", bits(raw, 61, 3))] {
+            for (name, v) in [("cbsz", bits(raw, 8, 3)), ("abid", bits(raw, 11, 4))] {
                 if v != 0 {
                     let _ = write!(out, " {name}:{v}");
                 }
+            }
+            // gfx942's double-precision MFMA reads bits 61..63 as source negation; elsewhere blgp.
+            let high = bits(raw, 61, 3);
+            if high != 0 && inst.entry.name.contains("_f64") && inst.isa == rdna_isa::Isa::Gfx942 {
+                let _ = write!(out, " neg:[{},{},{}]", high & 1, high >> 1 & 1, high >> 2);
+            } else if high != 0 {
+                let _ = write!(out, " blgp:{high}");
             }
         }
         Format::Vop3p => {
@@ -1267,6 +1274,12 @@ fn gcn_dpp_ctrl(out: &mut String, c: u32, newbcast: bool) {
     };
 }
 
+/// Matrix operations (MFMA, and gfx942's sparse SMFMAC): CDNA's VOP3P with AGPR selects and
+/// broadcast controls in place of op_sel and neg.
+fn is_mfma(inst: &Inst) -> bool {
+    inst.format == Format::Vop3p && (inst.entry.name.starts_with("v_mfma") || inst.entry.name.starts_with("v_smfmac"))
+}
+
 /// gfx90a and gfx942: AGPRs for memory data and MFMA accumulators chosen per instruction, and a
 /// third cache bit.
 fn cdna2(inst: &Inst) -> bool {
@@ -1288,7 +1301,7 @@ fn cdna_cache_bits(inst: &Inst, out: &mut String, glc: bool, slc: bool, scc: boo
 /// and memory data (bit 55; DS: bit 25). None where the table's class stands.
 fn agpr_select(inst: &Inst, field: Field) -> Option<bool> {
     let raw = inst.raw;
-    let mfma = inst.format == Format::Vop3p && inst.entry.name.starts_with("v_mfma");
+    let mfma = inst.format == Format::Vop3p && is_mfma(inst);
     match (inst.format, field) {
         (_, Field::Src0) if mfma => Some(bit(raw, 59)),
         (_, Field::Src1) if mfma => Some(bit(raw, 60)),
@@ -1318,6 +1331,10 @@ fn cache_bits(out: &mut String, glc: bool, slc: bool, dlc: bool) {
 fn uses_opsel(inst: &Inst) -> bool {
     if g11(inst) {
         return true;
+    }
+    if inst.gen.is_gcn() {
+        // gfx9's op_sel operations are the ones whose op_sel bits the sweep saw LLVM print.
+        return inst.gen == rdna_isa::Generation::Gfx9 && (11..15).any(|b| inst.entry.ignored & (1 << b) == 0);
     }
     inst.entry.op >= 0x140 && !(0x180..0x200).contains(&inst.entry.op)
 }
