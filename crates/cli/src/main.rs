@@ -384,6 +384,16 @@ fn run(cli: Cli) -> Result<(), String> {
                 if !found {
                     return Err(format!("no instruction named '{name}' in {arch}"));
                 }
+                // The same instruction on every swept target, grouped by layout.
+                let groups = rdna_isa::layouts_of(&name);
+                writeln!(out, "\nencodings on every swept target:").map_err(|e| e.to_string())?;
+                for (layout, isas) in &groups {
+                    let names: Vec<&str> = isas.iter().map(|i| i.name()).collect();
+                    writeln!(out, "  {}: {layout}", names.join(" ")).map_err(|e| e.to_string())?;
+                }
+                if groups.len() > 1 {
+                    writeln!(out, "not the same in every generation: {} layouts", groups.len()).map_err(|e| e.to_string())?;
+                }
             } else {
                 return Err("give an instruction name or --list".into());
             }

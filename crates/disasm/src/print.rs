@@ -1091,9 +1091,10 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         16..=20 if inst.gen.is_gcn() => {
             let _ = write!(out, "invalid_target_{tgt}");
         }
-        12..=16 => {
+        12..=15 => {
             let _ = write!(out, "pos{}", tgt - 12);
         }
+        16 => out.push_str("pos4"),
         20 => out.push_str("prim"),
         32..=63 => {
             let _ = write!(out, "param{}", tgt - 32);

@@ -296,3 +296,77 @@ pub mod src {
         })
     }
 }
+
+/// One encoding of an instruction on one swept target.
+#[derive(Clone, Copy, Debug)]
+pub struct Encoding {
+    pub isa: Isa,
+    pub format: Format,
+    pub entry: &'static OpEntry,
+}
+
+impl Encoding {
+    /// What decides how the instruction is laid out: format, opcode and operand list (field,
+    /// register class, width). Targets with equal layouts encode the instruction identically.
+    pub fn layout(&self) -> String {
+        let ops: Vec<String> =
+            self.entry.operands.iter().map(|o| format!("{} {:?}x{}", o.field.name(), o.class, o.width)).collect();
+        format!("{} opcode {:#x}: {}", self.format.name(), self.entry.op, ops.join(", "))
+    }
+}
+
+/// Every swept target's encodings of the instruction LLVM names `name`, in target order: one ISA
+/// model across generations, so tools can ask how an instruction differs between, say, RDNA2 and
+/// CDNA3. (Instructions renamed between generations, such as gfx9's `global_load_dword` and
+/// gfx11's `global_load_b32`, are separate names here.)
+pub fn encodings_of(name: &str) -> Vec<Encoding> {
+    let mut out = Vec::new();
+    for isa in Isa::ALL {
+        for format in Format::ALL {
+            for entry in isa.tables().get(format).entries.iter().filter(|e| e.name == name) {
+                out.push(Encoding { isa, format, entry });
+            }
+        }
+    }
+    out
+}
+
+/// The encodings of `name` grouped by layout: each group lists the targets that share it. One
+/// group means the instruction is laid out the same on every target that has it.
+pub fn layouts_of(name: &str) -> Vec<(String, Vec<Isa>)> {
+    let mut groups: Vec<(String, Vec<Isa>)> = Vec::new();
+    for e in encodings_of(name) {
+        let key = e.layout();
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, isas)) if !isas.contains(&e.isa) => isas.push(e.isa),
+            Some(_) => {}
+            None => groups.push((key, vec![e.isa])),
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod across_tests {
+    use super::*;
+
+    #[test]
+    fn v_mov_b32_is_vop1_opcode_1_everywhere() {
+        // VOP1 opcode 1 on every generation swept (llvm-mc-19: `v_mov_b32_e32 v1, v2` is 0x7e020302).
+        let e: Vec<Encoding> = encodings_of("v_mov_b32_e32");
+        assert_eq!(e.iter().map(|e| e.isa).collect::<Vec<_>>(), Isa::ALL.to_vec());
+        assert!(e.iter().all(|e| e.format == Format::Vop1 && e.entry.op == 1));
+        assert_eq!(layouts_of("v_mov_b32_e32").len(), 1);
+    }
+
+    #[test]
+    fn s_load_dword_differs_between_gcn_and_rdna() {
+        // SMEM opcode 0 both on gfx9 and gfx10, but gfx9's offset field is narrower; gfx11 renamed it.
+        let groups = layouts_of("s_load_dword");
+        let gcn: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.generation().is_gcn()).collect();
+        assert!(groups.iter().any(|(_, isas)| isas.iter().all(|i| gcn.contains(i))), "{groups:?}");
+        assert!(groups.len() >= 2, "{groups:?}");
+        assert!(encodings_of("s_load_dword").iter().all(|e| e.isa.generation() != Generation::Gfx11));
+        assert!(!encodings_of("s_load_b32").is_empty());
+    }
+}
