@@ -212,8 +212,11 @@ impl Decoder {
                 };
                 sels.iter().all(|&lo| bits(raw, lo, 3) != 7)
             }
-            // gfx11: with idxen and offset the address is a VGPR pair, which cannot start at v255.
+            // With idxen and offen the address is a VGPR pair, which cannot start at v255.
             Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx11 => bits(raw, 54, 2) != 3 || bits(raw, 32, 8) != 255,
+            Format::Mubuf | Format::Mtbuf if gen.is_gcn() && bits(raw, 12, 2) == 3 && bits(raw, 32, 8) == 255 => false,
+            // buffer_store_lds_dword exists only with its lds bit.
+            Format::Mubuf if entry.name == "buffer_store_lds_dword" => bits(raw, 16, 1) != 0,
             // A MUBUF load into LDS cannot also return a status dword.
             Format::Mubuf => !(bits(raw, 16, 1) != 0 && bits(raw, 55, 1) != 0),
             _ => true,
@@ -266,7 +269,7 @@ impl Decoder {
                 }
                 // SDWA sources with their S0/S1 bit are scalar sources (no literal).
                 SourceKind::None if inst.format.is_sdwa() && sdwa_scalar(inst, op.field) => {
-                    v != rdna_isa::src::LITERAL && source_ok(v, w)
+                    v != rdna_isa::src::LITERAL && source_ok(swap_m0_null(inst.gen, v), w)
                 }
                 SourceKind::None => match (inst.format, op.field, op.class) {
                     (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
@@ -281,7 +284,7 @@ impl Decoder {
                     (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
                     // Every 8-bit value names a half (v0..v127, low or high).
                     (_, _, Class::Vgpr16) => true,
-                    (_, Field::Vdst, Class::Sgpr) => source_ok(v, w) && v != rdna_isa::src::LITERAL,
+                    (_, Field::Vdst, Class::Sgpr) => source_ok(swap_m0_null(inst.gen, v), w) && v != rdna_isa::src::LITERAL,
                     (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
                     (_, _, Class::Other) => true,
                 },

@@ -392,7 +392,8 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
     let raw = inst.raw;
     if inst.format == Format::VopcSdwa && j == 0 && bit(raw, 47) && inst.gen != rdna_isa::Generation::Gfx8 {
         // SDWA compares write an SGPR (mask) when the SD bit is set, else VCC.
-        if !scalar_reg(out, bits(raw, 40, 7) as u16, if opts.wave64 { 2 } else { 1 }) {
+        let sdst = crate::decode::swap_m0_null(inst.gen, bits(raw, 40, 7) as u16);
+        if !scalar_reg(out, sdst, if opts.wave64 { 2 } else { 1 }) {
             out.push_str("<bad>");
         }
         return true;
@@ -515,6 +516,7 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
     let v = inst.field(op.field);
     let mods = extended_mods(inst, op.field);
     let scalar = inst.format.is_sdwa() && crate::decode::sdwa_scalar(inst, op.field);
+    let v = if scalar { crate::decode::swap_m0_null(inst.gen, v) } else { v };
     let is_const = scalar && matches!(v, 128..=208 | 240..=248);
     with_modifiers(out, mods, is_const, |out| {
         if scalar {
@@ -685,7 +687,8 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                 Class::Sgpr => {
                     // An 8-bit VDST read as a scalar destination can hold any source value.
                     let ok = if op.field == Field::Vdst {
-                        source(out, v, width, ImmTy::B32, None)
+                        // An 8-bit VDST holding a scalar register number: the generation's numbering.
+                        source(out, crate::decode::swap_m0_null(inst.gen, v), width, ImmTy::B32, None)
                     } else {
                         scalar_reg(out, v, width)
                     };
@@ -1014,6 +1017,12 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             } else {
                 (54, 15, 55)
             };
+            // buffer_store_lds_dword's lds comes before the cache bits.
+            let lds_first = inst.entry.name == "buffer_store_lds_dword";
+            let lds = inst.format == Format::Mubuf && !g11(inst) && bit(raw, 16);
+            if lds && lds_first {
+                out.push_str(" lds");
+            }
             if cdna2(inst) {
                 // MTBUF's bit 15 is part of its opcode: its scc (gfx942: sc1) is bit 53.
                 let scc = if inst.format == Format::Mubuf { bit(raw, 15) } else { bit(raw, 53) };
@@ -1021,7 +1030,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             } else {
                 cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
             }
-            if inst.format == Format::Mubuf && !g11(inst) && bit(raw, 16) {
+            if lds && !lds_first {
                 out.push_str(" lds");
             }
             // CDNA2+ uses bit 55 to put the data in AGPRs (no tfe).

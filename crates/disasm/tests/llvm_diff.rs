@@ -173,7 +173,7 @@ fn gcn_random_encodings_match_llvm() {
     }
 }
 
-/// Every opcode of every format of every swept target, four times with random operand and
+/// Every opcode of every format of every swept target, twelve times with random operand and
 /// modifier bits.
 #[test]
 fn opcode_walk_matches_llvm() {
@@ -183,7 +183,7 @@ fn opcode_walk_matches_llvm() {
         let mut enc = Vec::new();
         for f in formats(isa) {
             for e in isa.tables().get(f).entries {
-                for _ in 0..4 {
+                for _ in 0..12 {
                     enc.push(aimed_for(isa, f, e.op as u32, &mut rng));
                 }
             }
