@@ -159,11 +159,11 @@ impl Decoder {
         let invalid = DecodeError::Invalid { offset, word: w0 };
         let gen = self.target.generation;
         let (mut format, mut op) = classify(w0, gen).ok_or(invalid)?;
-        if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| format != Format::Vop3) {
+        if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| !matches!(format, Format::Vop3 | Format::Vop3p)) {
             format = ext;
         }
-        if format == Format::Vop3 && gen == Generation::Gfx11 {
-            // gfx11 VOP3 DPP: src0 (bits 40:32) selects it, a third dword follows.
+        if matches!(format, Format::Vop3 | Format::Vop3p) && gen == Generation::Gfx11 {
+            // gfx11 VOP3/VOP3P DPP: src0 (bits 40:32) selects it, a third dword follows.
             if let Some(w1) = word(1) {
                 if let Some(ext) = format.extended((w1 & 0x1ff) as u16) {
                     format = ext;
@@ -366,7 +366,7 @@ impl Inst {
     #[inline]
     pub fn field(&self, field: rdna_isa::Field) -> u16 {
         use rdna_isa::Field::*;
-        if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8) && field == Src0 {
+        if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8) && field == Src0 {
             return (self.ext & 0xff) as u16;
         }
         if self.format == Format::Mimg && field == Ssamp {
@@ -581,7 +581,7 @@ const fn field_pos(format: Format, field: rdna_isa::Field) -> (u8, u8) {
         ) => (32, 8),
         (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8, Vsrc1) => (9, 8),
         (Format::VopcDpp16 | Format::VopcDpp8, Src0) => (32, 8),
-        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Vdst) => (0, 8),
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Vdst) => (0, 8),
         (Format::Vop3Dpp16 | Format::Vop3Dpp8, Sdst) => (8, 7),
         (Format::Vopd, Vdst) => (56, 8),
         (Format::Vopd, Src0) => (0, 9),

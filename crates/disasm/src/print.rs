@@ -567,12 +567,12 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             sendmsg_rtn(inst.raw as u32 & 0xff, out, inst.isa.tables());
             true
         }
-        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Field::Src0) => with_modifiers(out, src_mods(inst, Field::Src0), false, |out| {
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Field::Src0) => with_modifiers(out, src_mods(inst, Field::Src0), false, |out| {
             reg_range(out, "v", v as u32, 1);
             lo128_note(inst, op, out);
             true
         }),
-        (Format::Vop3Dpp16 | Format::Vop3Dpp8, Field::Src1 | Field::Src2) => {
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Field::Src1 | Field::Src2) => {
             let is_const = matches!(v, 128..=208 | 240..=248 | 255);
             with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
                 let ok = source(out, v, width, op.imm, inst.literal);
@@ -723,7 +723,7 @@ fn vgpr_half(out: &mut String, v: u16) {
 
 /// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.
 fn src_mods(inst: &Inst, field: Field) -> u32 {
-    let mix = inst.format == Format::Vop3p && is_fma_mix(inst);
+    let mix = matches!(inst.format, Format::Vop3p | Format::Vop3pDpp16 | Format::Vop3pDpp8) && is_fma_mix(inst);
     if inst.format == Format::Vinterp {
         // VINTERP sources take neg only (bits 61..63).
         let k = match field {
@@ -787,6 +787,40 @@ fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
             }
 }
 
+/// VOP3P op_sel, op_sel_hi, neg_lo/neg_hi (abs/neg on the sources for v_fma_mix*) and clamp.
+fn vop3p_modifiers(inst: &Inst, raw: u64, out: &mut String) {
+    let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
+    let list = |out: &mut String, name: &str, vals: [bool; 3], default: bool| {
+        if vals[..nsrc].iter().all(|&v| v == default) {
+            return;
+        }
+        out.push(' ');
+        out.push_str(name);
+        out.push_str(":[");
+        for (k, v) in vals[..nsrc].iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push(if *v { '1' } else { '0' });
+        }
+        out.push(']');
+    };
+    // WMMA with an f32 or i32 result has no op_sel operands (LLVM ignores those bits).
+    let n = inst.entry.name;
+    if !(n.starts_with("v_wmma_f32") || n.starts_with("v_wmma_i32")) {
+        list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
+        // op_sel_hi defaults to all ones, except for v_fma_mix* where it selects f16 sources.
+        list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], !is_fma_mix(inst));
+    }
+    if !is_fma_mix(inst) {
+        list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
+        list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
+    }
+    if bit(raw, 15) {
+        out.push_str(" clamp");
+    }
+}
+
 /// DPP16 controls from a DPP dword placed at bits 32..63 of `dw`.
 fn dpp16_controls(out: &mut String, dw: u64, isa: rdna_isa::Isa, double: bool) {
     let c = bits(dw, 40, 9);
@@ -840,11 +874,15 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
             let _ = write!(out, " wait_exp:{}", bits(raw, 8, 3));
         }
-        Format::Vop3Dpp16 | Format::Vop3Dpp8 => {
-            // gfx11 VOP3 DPP: VOP3 modifiers, then the controls of the third dword.
-            vop3_modifiers(inst, raw, out);
+        Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8 => {
+            // gfx11 VOP3/VOP3P DPP: the VOP3(P) modifiers, then the controls of the third dword.
+            if matches!(inst.format, Format::Vop3pDpp16 | Format::Vop3pDpp8) {
+                vop3p_modifiers(inst, raw, out);
+            } else {
+                vop3_modifiers(inst, raw, out);
+            }
             let ext = (inst.ext as u64) << 32;
-            if inst.format == Format::Vop3Dpp16 {
+            if inst.format.is_dpp16() {
                 dpp16_controls(out, ext, inst.isa, false);
             } else {
                 dpp8_controls(out, ext, bits(raw, 32, 9) as u16 == src::DPP8_FI);
@@ -899,38 +937,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 let _ = write!(out, " blgp:{high}");
             }
         }
-        Format::Vop3p => {
-            let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
-            let list = |out: &mut String, name: &str, vals: [bool; 3], default: bool| {
-                if vals[..nsrc].iter().all(|&v| v == default) {
-                    return;
-                }
-                out.push(' ');
-                out.push_str(name);
-                out.push_str(":[");
-                for (k, v) in vals[..nsrc].iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    out.push(if *v { '1' } else { '0' });
-                }
-                out.push(']');
-            };
-            // WMMA with an f32 or i32 result has no op_sel operands (LLVM ignores those bits).
-            let n = inst.entry.name;
-            if !(n.starts_with("v_wmma_f32") || n.starts_with("v_wmma_i32")) {
-                list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
-                // op_sel_hi defaults to all ones, except for v_fma_mix* where it selects f16 sources.
-                list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], !is_fma_mix(inst));
-            }
-            if !is_fma_mix(inst) {
-                list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
-                list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
-            }
-            if bit(raw, 15) {
-                out.push_str(" clamp");
-            }
-        }
+        Format::Vop3p => vop3p_modifiers(inst, raw, out),
         Format::Smem if inst.entry.operands.iter().any(|o| o.field == Field::Sbase) => {
             // gcn has no dlc (its bit 14 is soe).
             let (glc, dlc) = if g11(inst) { (14, 13) } else if inst.gen.is_gcn() { (16, 64) } else { (16, 14) };

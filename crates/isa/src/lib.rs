@@ -69,10 +69,13 @@ pub enum Format {
     Vinterp,
     /// gfx11: LDS direct and parameter loads (`lds_param_load v1, attr0.x wait_vdst:0`).
     Ldsdir,
+    /// gfx11: VOP3P with src0 = 0xFA / 0xE9: a third dword carries the DPP control and real src0.
+    Vop3pDpp16,
+    Vop3pDpp8,
 }
 
 impl Format {
-    pub const ALL: [Format; 34] = [
+    pub const ALL: [Format; 36] = [
         Format::Sop1,
         Format::Sop2,
         Format::Sopk,
@@ -107,6 +110,8 @@ impl Format {
         Format::Vopd,
         Format::Vinterp,
         Format::Ldsdir,
+        Format::Vop3pDpp16,
+        Format::Vop3pDpp8,
     ];
 
     pub fn name(self) -> &'static str {
@@ -145,6 +150,8 @@ impl Format {
             Format::Vopd => "VOPD",
             Format::Vinterp => "VINTERP",
             Format::Ldsdir => "LDSDIR",
+            Format::Vop3pDpp16 => "VOP3P_DPP16",
+            Format::Vop3pDpp8 => "VOP3P_DPP8",
         }
     }
 
@@ -162,16 +169,18 @@ impl Format {
             (Format::Vopc, src::DPP8 | src::DPP8_FI) => Format::VopcDpp8,
             (Format::Vop3, src::DPP16) => Format::Vop3Dpp16,
             (Format::Vop3, src::DPP8 | src::DPP8_FI) => Format::Vop3Dpp8,
+            (Format::Vop3p, src::DPP16) => Format::Vop3pDpp16,
+            (Format::Vop3p, src::DPP8 | src::DPP8_FI) => Format::Vop3pDpp8,
             _ => return None,
         })
     }
 
     pub fn is_dpp16(self) -> bool {
-        matches!(self, Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::VopcDpp16 | Format::Vop3Dpp16)
+        matches!(self, Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::VopcDpp16 | Format::Vop3Dpp16 | Format::Vop3pDpp16)
     }
 
     pub fn is_dpp8(self) -> bool {
-        matches!(self, Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 | Format::Vop3Dpp8)
+        matches!(self, Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 | Format::Vop3Dpp8 | Format::Vop3pDpp8)
     }
 
     /// A VOP3 encoding (with or without DPP): modifiers sit where VOP3 keeps them.
@@ -188,7 +197,7 @@ impl Format {
         match self {
             Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => 4,
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vintrp | Format::Ldsdir => 4,
-            Format::Vop3Dpp16 | Format::Vop3Dpp8 => 12,
+            Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8 => 12,
             _ => 8,
         }
     }

@@ -203,6 +203,7 @@ pub fn format_ident(f: Format) -> (u32, u32) {
         Format::Vop3Dpp16 | Format::Vop3Dpp8 => (0xfc00_0000, 0xd400_0000),
         Format::Vopd => (0xfc00_0000, 0xc800_0000),
         Format::Vinterp => (0xff80_0000, 0xcd00_0000),
+        Format::Vop3pDpp16 | Format::Vop3pDpp8 => (0xff80_0000, 0xcc00_0000),
         Format::Ldsdir => (0xffc0_0000, 0xce00_0000),
     }
 }
@@ -240,7 +241,7 @@ pub fn set_opcode(f: Format, op: u32, w: &mut [u32; 5]) {
         Format::Vopc | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8 => (17, 8),
         Format::Vop3 | Format::Vop3Dpp16 | Format::Vop3Dpp8 => (16, 10),
         Format::Vopd => (22, 4),
-        Format::Vop3p => (16, 7),
+        Format::Vop3p | Format::Vop3pDpp16 | Format::Vop3pDpp8 => (16, 7),
         Format::Flat | Format::Scratch | Format::Global => (18, 7),
         Format::Mtbuf => {
             // Opcode bit 3 lives in the second dword (bit 53 of the encoding).
@@ -340,8 +341,8 @@ pub fn aimed_gfx11(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     match f {
         // FLAT needs SADDR = null (124 on gfx11).
         Format::Flat => w[1] = (w[1] & !(0x7f << 16)) | 0x7c << 16,
-        Format::Vop3Dpp16 => w[1] = (w[1] & !0x1ff) | 0xfa,
-        Format::Vop3Dpp8 => w[1] = (w[1] & !0x1ff) | 0xe9,
+        Format::Vop3Dpp16 | Format::Vop3pDpp16 => w[1] = (w[1] & !0x1ff) | 0xfa,
+        Format::Vop3Dpp8 | Format::Vop3pDpp8 => w[1] = (w[1] & !0x1ff) | 0xe9,
         _ => {}
     }
     w.iter().flat_map(|x| x.to_le_bytes()).collect()

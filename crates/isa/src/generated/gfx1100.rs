@@ -2597,6 +2597,42 @@ static VOP3P_INDEX: [u16; 128] = [
 ];
 pub static VOP3P: OpTable = OpTable { entries: VOP3P_ENTRIES, index: &VOP3P_INDEX };
 
+pub static VOP3P_DPP16_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x013, name: "v_dot2_f32_f16_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x020, name: "v_fma_mix_f32_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: F16, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x021, name: "v_fma_mixlo_f16_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: F16, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x022, name: "v_fma_mixhi_f16_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: F16, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+];
+static VOP3P_DPP16_INDEX: [u16; 128] = [
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    1, 2, 3, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+];
+pub static VOP3P_DPP16: OpTable = OpTable { entries: VOP3P_DPP16_ENTRIES, index: &VOP3P_DPP16_INDEX };
+
+pub static VOP3P_DPP8_ENTRIES: &[OpEntry] = &[
+    OpEntry { op: 0x013, name: "v_dot2_f32_f16_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x020, name: "v_fma_mix_f32_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: F16, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x021, name: "v_fma_mixlo_f16_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: F16, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+    OpEntry { op: 0x022, name: "v_fma_mixhi_f16_e64_dpp", operands: &[Operand { field: Vdst, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Src1, class: Vgpr, width: 1, imm: B32, reject: 0x0, flag: 0x4fbe, rc: "VGPR_32", mask: false, lo128: "" }, Operand { field: Src2, class: Vgpr, width: 1, imm: F16, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", "", "", ""], must_zero: 0x0, ignored: 0x0, sext: 0x0, simm: Simm::NoSimm },
+];
+static VOP3P_DPP8_INDEX: [u16; 128] = [
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    1, 2, 3, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+];
+pub static VOP3P_DPP8: OpTable = OpTable { entries: VOP3P_DPP8_ENTRIES, index: &VOP3P_DPP8_INDEX };
+
 pub static DS_ENTRIES: &[OpEntry] = &[
     OpEntry { op: 0x000, name: "ds_add_u32", operands: &[Operand { field: Addr, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Data0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", ""], must_zero: 0xffff000000000000, ignored: 0x10000, sext: 0x0, simm: Simm::NoSimm },
     OpEntry { op: 0x001, name: "ds_sub_u32", operands: &[Operand { field: Addr, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }, Operand { field: Data0, class: Vgpr, width: 1, imm: NoImm, reject: 0x0, flag: 0x0, rc: "", mask: false, lo128: "" }], tokens: &["", ""], must_zero: 0xffff000000000000, ignored: 0x10000, sext: 0x0, simm: Simm::NoSimm },
@@ -4529,6 +4565,8 @@ fn table(format: Format) -> &'static OpTable {
         Format::Vop3Dpp16 => &VOP3_DPP16,
         Format::Vop3Dpp8 => &VOP3_DPP8,
         Format::Vop3p => &VOP3P,
+        Format::Vop3pDpp16 => &VOP3P_DPP16,
+        Format::Vop3pDpp8 => &VOP3P_DPP8,
         Format::Ds => &DS,
         Format::Flat => &FLAT,
         Format::Scratch => &SCRATCH,
