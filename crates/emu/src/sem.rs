@@ -397,6 +397,11 @@ pub fn classify(inst: &Inst) -> Kind {
 /// What an operation (by name without encoding suffix) does in a generation.
 pub fn classify_in(gen: rdna_isa::Generation, base: &str, format: Format) -> Kind {
     let k = classify_base(gen, base, format);
+    // gfx11's VOP3P with DPP (v_fma_mix*_e64_dpp, v_dot2_f32_f16_e64_dpp) is decoded but its DPP
+    // dword is not wired into the VALU yet: refused rather than run without its lane selection.
+    if matches!(format, Format::Vop3pDpp16 | Format::Vop3pDpp8) && !matches!(k, Kind::Invalid(_)) {
+        return Kind::Unsupported("VOP3P with DPP is not emulated yet");
+    }
     // VGPR-indexed moves with DPP or SDWA: what the lane permutation or selection does to an
     // indexed register is not modelled (running them as plain moves would silently ignore it).
     if let Kind::Valu(VOp::MovrelsB32 | VOp::MovreldB32 | VOp::MovrelsdB32 | VOp::Movrelsd2B32 | VOp::SwaprelB32) = k {
