@@ -262,6 +262,9 @@ impl Decoder {
             if op.field == rdna_isa::Field::Ssrc1 && inst.entry.name == "s_set_gpr_idx_on" {
                 continue; // an 8-bit index mode, not a source
             }
+            if op.class == rdna_isa::Class::Other && crate::print::is_vop3_interp(inst) {
+                continue; // gfx8/gfx9 VOP3 interpolation: SRC0 holds attribute, channel and `high`
+            }
             let ok = match inst.source_kind(i) {
                 SourceKind::Valu | SourceKind::Salu => {
                     literal |= v == rdna_isa::src::LITERAL;

@@ -324,6 +324,11 @@ fn g11(inst: &Inst) -> bool {
 }
 
 /// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
+/// gfx8/gfx9's VOP3-encoded f16 interpolation (`v_interp_p2_f16 v1, v2, attr3.y, v4 high`).
+pub(crate) fn is_vop3_interp(inst: &Inst) -> bool {
+    inst.gen.is_gcn() && inst.format == Format::Vop3 && inst.entry.name.starts_with("v_interp_")
+}
+
 fn is_fma_mix(inst: &Inst) -> bool {
     inst.entry.name.starts_with("v_fma_mix") || inst.entry.name.starts_with("v_mad_mix")
 }
@@ -591,6 +596,12 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             ok
         }
         (Format::Smem, Field::Offset) if inst.gen.is_gcn() => gcn_smem_offset(inst, out),
+        // gfx8/gfx9 VOP3 interpolation: SRC0 is attrN.c (bits 5:0 and 7:6); bit 8 is `high`.
+        (Format::Vop3, Field::Src0) if op.class == Class::Other && is_vop3_interp(inst) => {
+            let chan = ["x", "y", "z", "w"][bits(inst.raw, 38, 2) as usize];
+            let _ = write!(out, "attr{}.{chan}", bits(inst.raw, 32, 6));
+            true
+        }
         (Format::Sopc, Field::Ssrc1) if inst.entry.name == "s_set_gpr_idx_on" => {
             gpr_idx_mode(bits(inst.raw, 8, 8), out);
             true
@@ -775,6 +786,9 @@ fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
                     }
                     out.push(']');
                 }
+            }
+            if is_vop3_interp(inst) && bit(raw, 40) {
+                out.push_str(" high");
             }
             if bit(raw, 15) {
                 out.push_str(" clamp");
