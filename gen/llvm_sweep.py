@@ -29,7 +29,7 @@ MC = os.environ.get("LLVM_MC", "llvm-mc-19")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The targets that get a table of their own, and the encoding family whose layouts each uses. Other
 # targets of a family share the table of the nearest swept one (rdna_isa::target).
-SWEPT = {"gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+SWEPT = {"gfx700": "gfx7", "gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
          "gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11"}
 # The target being swept (set by main()): its llvm-mc name, its family and the file it writes.
 MCPU, GEN, OUT = None, None, None
@@ -612,7 +612,7 @@ def sweep(fmt):
                 must_zero |= 1 << bit
             elif r == text:
                 ignored |= 1 << bit
-        entries.append(dict(op=op, name=mnem, ntok=len(toks), toks=toks, mods=mods, vals=vals,
+        entries.append(dict(op=op, name=mnem, text=text, ntok=len(toks), toks=toks, mods=mods, vals=vals,
                             operands=operands, must_zero=must_zero, ignored=ignored, sext=sext,
                             simm=simm_kind(mnem, info[op].get("simm"))))
     probe_value_classes(fmt, entries)
@@ -847,7 +847,7 @@ def emit_mimg_shapes(entries):
     mb = MIMG_BITS[GEN]
     nsa_max = (1 << mb["nsa"][1]) - 1
     probes, keys = [], []
-    for e in entries:
+    for i, e in enumerate(entries):
         for dim in range(8):
             for a16 in range(2):
                 for nsa in range(4):
@@ -859,8 +859,9 @@ def emit_mimg_shapes(entries):
                                          (mb["tfe"], 1, tfe)]
                                 probes.append(fmt.encode(e["op"], e["vals"], extra_bits=extra) + [0x04030201] * min(nsa, nsa_max))
                                 # An NSA count or dim the generation cannot encode is recorded as rejected.
-                                keys.append((e["op"], nsa > nsa_max or dim >= 1 << mb["dim"][1]))
-    shapes = {e["op"]: [] for e in entries}
+                                keys.append((i, nsa > nsa_max or dim >= 1 << mb["dim"][1]))
+    # Keyed by position: gfx700's derived entries may share a gfx803 opcode.
+    shapes = [[] for e in entries]
     gap = {}
     for (op, unencodable), r in zip(keys, run_mc(probes)):
         if unencodable:
@@ -904,10 +905,10 @@ def emit_mimg_shapes(entries):
                 (parse_reg(toks[1].split("/*")[0]) or (0, 0, 0))[2] if len(toks) > 1 else 0
             if data:
                 b = data[2] << 5 | addr
-        original.setdefault(entries[k // 4]["op"], []).append(b)
+        original.setdefault(k // 4, []).append(b)
     tables, index = [], []
-    for e in entries:
-        t = shapes[e["op"]]
+    for i, e in enumerate(entries):
+        t = shapes[i]
         if t not in tables:
             tables.append(t)
         index.append(tables.index(t))
@@ -923,12 +924,12 @@ def emit_mimg_shapes(entries):
     out.append("/// For each entry of MIMG_ENTRIES, the encoded variant's shape per NSA count, which LLVM keeps")
     out.append("/// when the shape from MIMG_SHAPE_TABLES would need registers past v255.")
     out.append("pub static MIMG_ORIGINAL_SHAPES: [[u8; 4]; %d] = [" % len(entries))
-    for e in entries:
-        out.append("    [%s], // %s" % (", ".join(map(str, original[e["op"]])), e["name"]))
+    for i, e in enumerate(entries):
+        out.append("    [%s], // %s" % (", ".join(map(str, original[i])), e["name"]))
     out.append("];")
     out.append("/// For each entry of MIMG_ENTRIES, whether LLVM prints two spaces after the mnemonic in the NSA form.")
     out.append("pub static MIMG_NSA_GAP: [bool; %d] = [%s];" % (
-        len(entries), ", ".join("true" if gap.get(e["op"]) else "false" for e in entries)))
+        len(entries), ", ".join("true" if gap.get(i) else "false" for i in range(len(entries)))))
     out.append("/// For each entry of MIMG_ENTRIES, its table in MIMG_SHAPE_TABLES.")
     out.append("pub static MIMG_SHAPE_INDEX: [u8; %d] = [%s];" % (len(index), ", ".join(map(str, index))))
     return "\n".join(out) + "\n"
@@ -1039,6 +1040,9 @@ def emit_table_set(all_entries):
 
 
 def generate():
+    if GEN == "gfx7":
+        import gfx7_derive  # gfx7 cannot be disassembled by llvm-mc-19: its tables are derived
+        return write_or_check(gfx7_derive.generate())
     all_entries = []
     for fmt in formats_of(GEN):
         entries = sweep(fmt)
@@ -1060,6 +1064,10 @@ def generate():
     if GEN == "gfx11":
         text += emit_vopd()
     text += "\n" + emit_table_set(all_entries)
+    return write_or_check(text)
+
+
+def write_or_check(text):
     if "--check" in sys.argv:
         with open(OUT) as f:
             if f.read() != text:

@@ -58,7 +58,8 @@ pub struct Decoder {
 
 #[inline]
 fn bits(raw: u64, lo: u32, width: u32) -> u32 {
-    ((raw >> lo) & ((1u64 << width) - 1)) as u32
+    // Bit 64 and above stand for fields a generation does not have: they read as zero.
+    (raw.checked_shr(lo).unwrap_or(0) & ((1u64 << width) - 1)) as u32
 }
 
 /// Identifies the format of a first dword and extracts its opcode. VOP and SOP layouts are the
@@ -81,6 +82,22 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
             0x17F => (Format::Sopp, bits(r, 16, 7)),
             _ if w >> 28 == 0b1011 => (Format::Sopk, bits(r, 23, 5)),
             _ => (Format::Sop2, bits(r, 23, 7)),
+        });
+    }
+    if gen == Generation::Gfx7 {
+        if w >> 27 == 0b11000 {
+            return Some((Format::Smem, bits(r, 22, 5))); // SMRD
+        }
+        return Some(match w >> 26 {
+            0b110100 => (Format::Vop3, bits(r, 17, 9)),
+            0b110010 => (Format::Vintrp, bits(r, 16, 2)),
+            0b111110 => (Format::Exp, 0),
+            0b110110 => (Format::Ds, bits(r, 18, 8)),
+            0b110111 => (Format::Flat, bits(r, 18, 7)),
+            0b111000 => (Format::Mubuf, bits(r, 18, 7)),
+            0b111010 => (Format::Mtbuf, bits(r, 16, 3)),
+            0b111100 => (Format::Mimg, bits(r, 18, 7)),
+            _ => return None,
         });
     }
     if gen.is_gcn() {
@@ -159,7 +176,9 @@ impl Decoder {
         let invalid = DecodeError::Invalid { offset, word: w0 };
         let gen = self.target.generation;
         let (mut format, mut op) = classify(w0, gen).ok_or(invalid)?;
-        if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| !matches!(format, Format::Vop3 | Format::Vop3p)) {
+        // gfx7 has no SDWA or DPP: there 0xf9/0xfa are reserved source values.
+        let extends = gen != Generation::Gfx7 && !matches!(format, Format::Vop3 | Format::Vop3p);
+        if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| extends) {
             format = ext;
         }
         if matches!(format, Format::Vop3 | Format::Vop3p) && gen == Generation::Gfx11 {
@@ -170,7 +189,8 @@ impl Decoder {
                 }
             }
         }
-        let base = format.base_len();
+        // gfx7's SMRD is one dword.
+        let base = if gen == Generation::Gfx7 && format == Format::Smem { 4 } else { format.base_len() };
         let raw = if base >= 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
         let ext = if base == 12 { word(2).ok_or_else(|| truncated(12))? } else { 0 };
         if format == Format::Mtbuf && gen == Generation::Gfx10 {
@@ -191,6 +211,42 @@ impl Decoder {
         let ok = match format {
             // FLAT (segment 0) has no scalar address (the field must be 0 on gfx8/gfx9) and no
             // load into LDS; an LDS load cannot also set bit 55 (nv, or gfx90a's acc).
+            // gfx7 MUBUF/MTBUF: addr64 takes a VGPR pair and excludes offen and idxen; tfe only
+            // on loads; lds only on the one-dword loads and not with tfe; MTBUF's reserved
+            // number format 6.
+            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx7 => {
+                let n = entry.name;
+                let addr64_ok = bits(raw, 15, 1) == 0 || (bits(raw, 12, 2) == 0 && bits(raw, 32, 8) != 255);
+                let pair_ok = bits(raw, 12, 2) != 3 || bits(raw, 32, 8) != 255;
+                let tfe_ok = bits(raw, 55, 1) == 0 || format == Format::Mtbuf || n.contains("load");
+                let lds_ok = format == Format::Mtbuf
+                    || bits(raw, 16, 1) == 0
+                    || (bits(raw, 55, 1) == 0
+                        && ["ubyte", "sbyte", "ushort", "sshort", "dword", "format_x"].iter().any(|k| n == format!("buffer_load_{k}")));
+                let nfmt_ok = format == Format::Mubuf || bits(raw, 23, 3) != 6;
+                addr64_ok && pair_ok && tfe_ok && lds_ok && nfmt_ok
+            }
+            Format::Flat if gen == Generation::Gfx7 => true,
+            // gfx7 MIMG: gathers take one channel; atomics one dword or a pair (cmpswap a pair
+            // or a quad).
+            Format::Mimg if gen == Generation::Gfx7 => {
+                let dmask = bits(raw, 8, 4);
+                let n = entry.name;
+                if n.starts_with("image_gather4") {
+                    dmask.count_ones() == 1
+                } else if n.starts_with("image_atomic") {
+                    let tfe_ok = bits(raw, 16, 1) == 0;
+                    tfe_ok && if n.contains("cmpswap") { matches!(dmask, 3 | 15) } else { matches!(dmask, 1 | 3) }
+                } else {
+                    true
+                }
+            }
+            // gfx7 interpolation: attributes 0-32, and v_interp_mov_f32's parameters p10/p20/p0.
+            Format::Vintrp if gen == Generation::Gfx7 => {
+                bits(raw, 10, 6) <= 32 && (entry.name != "v_interp_mov_f32" || bits(raw, 0, 8) <= 2)
+            }
+            // gfx7 export targets: mrt0-7, mrtz, null, pos0-3, param0-31.
+            Format::Exp if gen == Generation::Gfx7 => matches!(bits(raw, 4, 6), 0..=9 | 12..=15 | 32..=63),
             Format::Flat if gen.is_gcn() => saddr == 0 && bits(raw, 13, 1) == 0,
             Format::Global | Format::Scratch if gen.is_gcn() && bits(raw, 13, 1) != 0 && bits(raw, 55, 1) != 0 && self.target.isa != Isa::Gfx942 => false,
             Format::Global | Format::Scratch if gen.is_gcn() => {
@@ -238,7 +294,13 @@ impl Decoder {
         let Some(uses_literal) = (if format == Format::Vopd { Some(vopd_literal(raw)) } else { self.check_sources(&inst) }) else {
             return Err(invalid);
         };
-        if uses_literal || inst.entry.tokens.contains(&"<literal>") {
+        if gen == Generation::Gfx7 && !gfx7_constant_bus_ok(&inst) {
+            return Err(invalid);
+        }
+        // gfx7 SMRD: an OFFSET of 0xff without imm means a literal offset dword.
+        let smrd_literal = gen == Generation::Gfx7 && format == Format::Smem && bits(raw, 0, 9) == 0xff
+            && inst.entry.operands.iter().any(|o| o.field == rdna_isa::Field::Offset);
+        if uses_literal || smrd_literal || inst.entry.tokens.contains(&"<literal>") {
             let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
             inst.literal = Some(lit);
             inst.len += 4;
@@ -266,6 +328,22 @@ impl Decoder {
                 continue; // gfx8/gfx9 VOP3 interpolation: SRC0 holds attribute, channel and `high`
             }
             let ok = match inst.source_kind(i) {
+                // gfx7 has no 1/(2*pi) constant and no VOP3 literals; buffer offsets cannot be
+                // src_vccz/src_execz/src_scc/src_lds_direct.
+                SourceKind::Valu | SourceKind::Salu
+                    if inst.gen == Generation::Gfx7
+                        && (v == src::INV_2PI
+                            || (v == src::LITERAL && inst.format == Format::Vop3)
+                            || (matches!(inst.format, Format::Mubuf | Format::Mtbuf) && (251..=254).contains(&v))
+                            // src_lds_direct: VOP3 takes it as an unmodified SRC0 only.
+                            || (v == 254 && inst.format == Format::Vop3 && (op.field != Field::Src0 || inst.raw & (1 << 8 | 1 << 61) != 0))
+                            || (v == 254 && inst.entry.name.contains("rev"))
+                            || (w >= 2 && inst.format.name().starts_with("SOP") && (251..=254).contains(&v))
+                            // No 16-bit inline integers: the operand would need a literal.
+                            || (matches!(op.imm, rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16) && (129..=208).contains(&v))) =>
+                {
+                    false
+                }
                 SourceKind::Valu | SourceKind::Salu => {
                     literal |= v == rdna_isa::src::LITERAL;
                     source_ok(v, w)
@@ -283,6 +361,10 @@ impl Decoder {
                         (inst.gen == Generation::Gfx11 && v == src::NULL) || scalar_reg_ok(v, w)
                     }
                     (Format::Mimg, _, _) => true,
+                    // gfx7 SMRD OFFSET without imm: an SGPR, or 0xff for a literal.
+                    (Format::Smem, Field::Offset, _) if inst.gen == Generation::Gfx7 => {
+                        bits(inst.raw, 8, 1) != 0 || v == 0xff || (v < 128 && scalar_reg_ok(swap_m0_null(inst.gen, v), 1))
+                    }
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
                     // Every 8-bit value names a half (v0..v127, low or high).
@@ -292,12 +374,65 @@ impl Decoder {
                     (_, _, Class::Other) => true,
                 },
             };
-            if !ok || op.reject & (1 << rdna_isa::src::value_class(scaled_value(inst, op))) != 0 {
+            let class = rdna_isa::src::value_class(scaled_value(inst, op));
+            // gfx7 has no null or aperture registers, and no way to write what LLVM marks invalid.
+            let gfx7_bad = inst.gen == Generation::Gfx7 && {
+                let sv = scaled_value(inst, op);
+                matches!(class, 6 | 12)
+                    || op.flag & (1 << class) != 0
+                    // flat_scratch and tba/tma are pairs; gfx7 has twelve ttmp registers.
+                    || ((600..=607).contains(&sv) && w >= 4)
+                    || ((108..=119).contains(&sv) && sv as u32 + w > 120 && op.class != Class::Vgpr)
+            };
+            if !ok || gfx7_bad || op.reject & (1 << class) != 0 {
                 return None;
             }
         }
         Some(literal)
     }
+}
+
+/// gfx7 VALU instructions read at most one scalar value through the constant bus: an SGPR (the
+/// same one may be read twice), a literal, or an implicit VCC (carry-in, v_cndmask_b32_e32) or M0
+/// (v_movrel*). Inline constants are free.
+fn gfx7_constant_bus_ok(inst: &Inst) -> bool {
+    if !matches!(inst.format, Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3) {
+        return true;
+    }
+    // The same register at the same width is one read.
+    let mut first = None;
+    let mut reads = 0;
+    let mut read = |v: u16, w: u32| {
+        if first != Some((v, w)) {
+            reads += 1;
+            first.get_or_insert((v, w));
+        }
+    };
+    for (i, op) in inst.entry.operands.iter().enumerate() {
+        if inst.source_kind(i) != SourceKind::Valu {
+            continue;
+        }
+        let v = inst.field(op.field);
+        // SGPRs and special registers, src_vccz/src_execz/src_scc/src_lds_direct, the literal.
+        if v < 128 || v >= 600 || (251..=255).contains(&v) {
+            read(v, if v == src::LITERAL { 1 } else { operand_width(inst, op) });
+        }
+    }
+    let vcc_width = if inst.wave64 { 2 } else { 1 };
+    if inst.entry.name.starts_with("v_div_fmas") {
+        read(src::VCC_LO, vcc_width);
+    }
+    let toks = inst.entry.tokens;
+    if inst.format != Format::Vop3 && toks.len() > 2 && matches!(toks.last(), Some(&"vcc")) {
+        read(src::VCC_LO, vcc_width);
+    }
+    if toks.contains(&"<literal>") {
+        read(src::LITERAL, 1);
+    }
+    if inst.entry.name.starts_with("v_movrel") {
+        read(src::M0, 1);
+    }
+    reads <= 1
 }
 
 /// Which source encoding an operand field uses.
@@ -322,8 +457,9 @@ pub fn swap_m0_null(gen: Generation, v: u16) -> u16 {
         (Generation::Gfx11, 124) => 125,
         (Generation::Gfx11, 125) => 124,
         (Generation::Gfx8 | Generation::Gfx9, 102..=105) => v - 102 + gcn::FLAT_SCRATCH_LO,
-        (Generation::Gfx8, 108..=111) => v - 108 + gcn::TBA_LO,
-        (Generation::Gfx8, 112..=123) => v - 4,
+        (Generation::Gfx7, 104..=105) => v - 104 + gcn::FLAT_SCRATCH_LO,
+        (Generation::Gfx7 | Generation::Gfx8, 108..=111) => v - 108 + gcn::TBA_LO,
+        (Generation::Gfx7 | Generation::Gfx8, 112..=123) => v - 4,
         _ => v,
     }
 }
@@ -375,9 +511,18 @@ impl Inst {
         if self.format == Format::Mimg && field == Ssamp {
             return bits(self.raw, MimgBits::of(self.gen).ssamp, 5) as u16;
         }
-        let (lo, width) = FIELD_POS[self.format as usize][field as usize];
+        let (lo, width) = match (self.gen, self.format, field) {
+            // gfx7's SMRD: SDST 21:15, SBASE 14:9, OFFSET 7:0 (bit 8: immediate).
+            (Generation::Gfx7, Format::Smem, Sdata) => (15, 7),
+            (Generation::Gfx7, Format::Smem, Sbase) => (9, 6),
+            (Generation::Gfx7, Format::Smem, Offset) => (0, 8),
+            // gfx7's VOP2 v_readlane_b32/v_writelane_b32: the lane select is an 8-bit scalar
+            // source in the VSRC1 bits.
+            (Generation::Gfx7, Format::Vop2, Src1) => (9, 8),
+            _ => FIELD_POS[self.format as usize][field as usize],
+        };
         let v = bits(self.raw, lo as u32, width as u32) as u16;
-        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx8 | Generation::Gfx9) {
+        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9) {
             let scalar = match field {
                 Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
                 Src0 => width == 9,
@@ -492,6 +637,9 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
     let (addr, data) = (b & 31, b >> 5);
     let nsa = mb.nsa_dwords(raw);
     if b != 0 && (bits(raw, 40, 8) + data > 256 || (nsa == 0 && bits(raw, 32, 8) + addr > 256)) {
+        if inst.gen == Generation::Gfx7 {
+            return (0, 0); // no text for gfx7 says "the encoded variant": the registers must fit
+        }
         // No register tuple that wide at this position: LLVM keeps the encoded variant.
         let o = shapes.original[i as usize][nsa as usize] as u32;
         let (addr, data) = (o & 31, o >> 5);
@@ -532,6 +680,11 @@ impl MimgBits {
             Generation::Gfx10 => MimgBits {
                 dim_lo: 3, nsa_lo: 1, nsa_width: 2, a16: 62, d16: 63, tfe: 16, lwe: 17,
                 unorm: 12, glc: 13, slc: 25, dlc: 7, r128: 15, ssamp: 53,
+            },
+            // gfx7: gfx8's layout without d16.
+            Generation::Gfx7 => MimgBits {
+                dim_lo: 0, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 64, tfe: 16, lwe: 17,
+                unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
             },
             // gfx9: no dim and no NSA; bit 14 is `da`, bit 15 `r128` (`a16` on gfx9).
             Generation::Gfx8 | Generation::Gfx9 => MimgBits {

@@ -252,7 +252,7 @@ fn bit(raw: u64, b: u32) -> bool {
 
 #[inline]
 fn bits(raw: u64, lo: u32, width: u32) -> u32 {
-    ((raw >> lo) & ((1u64 << width) - 1)) as u32
+    (raw.checked_shr(lo).unwrap_or(0) & ((1u64 << width) - 1)) as u32
 }
 
 /// Why an instruction could not be printed (the decoder and printer disagree on validity).
@@ -409,7 +409,9 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
     match inst.format {
         Format::Mubuf | Format::Mtbuf => {
             let (offen, idxen) = buffer_addr_bits(inst);
-            let n = offen as u32 + idxen as u32;
+            // gfx7's addr64 addresses with a VGPR pair.
+            let addr64 = inst.gen == rdna_isa::Generation::Gfx7 && bit(raw, 15);
+            let n = if addr64 { 2 } else { offen as u32 + idxen as u32 };
             if n == 0 {
                 out.push_str("off");
             } else {
@@ -790,7 +792,8 @@ fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
             if is_vop3_interp(inst) && bit(raw, 40) {
                 out.push_str(" high");
             }
-            if bit(raw, 15) {
+            // gfx7 keeps clamp in bit 11.
+            if bit(raw, if inst.gen == rdna_isa::Generation::Gfx7 { 11 } else { 15 }) {
                 out.push_str(" clamp");
             }
             match bits(raw, 59, 2) {
@@ -954,7 +957,16 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         Format::Vop3p => vop3p_modifiers(inst, raw, out),
         Format::Smem if inst.entry.operands.iter().any(|o| o.field == Field::Sbase) => {
             // gcn has no dlc (its bit 14 is soe).
-            let (glc, dlc) = if g11(inst) { (14, 13) } else if inst.gen.is_gcn() { (16, 64) } else { (16, 14) };
+            // gfx7's SMRD has no cache bits.
+            let (glc, dlc) = if g11(inst) {
+                (14, 13)
+            } else if inst.gen == rdna_isa::Generation::Gfx7 {
+                (64, 64)
+            } else if inst.gen.is_gcn() {
+                (16, 64)
+            } else {
+                (16, 14)
+            };
             if bit(raw, glc) {
                 out.push_str(" glc");
             }
@@ -976,7 +988,13 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                 }
             } else if name == "ds_swizzle_b32" {
                 let off = o0 | o1 << 8;
-                if off != 0 {
+                let (and, or, xor) = (off & 0x1f, off >> 5 & 0x1f, off >> 10 & 0x1f);
+                let lossy = off & 0x8000 == 0 && (!and & xor != 0 || and & or != 0);
+                if lossy && inst.gen == rdna_isa::Generation::Gfx7 {
+                    // LLVM's BITMASK_PERM string cannot say this mask; gfx7 has no LLVM text to
+                    // match, so the offset is printed exactly.
+                    let _ = write!(out, " offset:{off}");
+                } else if off != 0 {
                     let _ = write!(out, " offset:swizzle(");
                     swizzle(out, off);
                     out.push(')');
@@ -987,7 +1005,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                     let _ = write!(out, " offset:{off}");
                 }
             }
-            if bit(raw, if inst.gen.is_gcn() { 16 } else { 17 }) {
+            if bit(raw, if inst.gen.is_gcn() && inst.gen != rdna_isa::Generation::Gfx7 { 16 } else { 17 }) {
                 out.push_str(" gds");
             }
         }
@@ -1026,12 +1044,17 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             if offen {
                 out.push_str(" offen");
             }
+            if inst.gen == rdna_isa::Generation::Gfx7 && bit(raw, 15) {
+                out.push_str(" addr64");
+            }
             let off = bits(raw, 0, 12);
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
             let (slc, dlc, tfe) = if g11(inst) {
                 (12, 13, 53)
+            } else if inst.gen == rdna_isa::Generation::Gfx7 {
+                (54, 64, 55) // gfx7: slc in the second dword for both
             } else if inst.gen.is_gcn() {
                 // gcn: MUBUF's slc is bit 17, MTBUF's bit 54; no dlc.
                 (if inst.format == Format::Mubuf { 17 } else { 54 }, 64, 55)
@@ -1068,6 +1091,19 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
 /// immediate (gfx8: 20-bit unsigned, gfx9: 21-bit signed), or both (`s7 offset:0x10`).
 fn gcn_smem_offset(inst: &Inst, out: &mut String) -> bool {
     let raw = inst.raw;
+    if inst.gen == rdna_isa::Generation::Gfx7 {
+        // SMRD: an 8-bit dword offset (imm, bit 8), a literal dword offset (0xff), or an SGPR.
+        let off = bits(raw, 0, 8);
+        if bit(raw, 8) {
+            fmt_hex(out, off as u64);
+            return true;
+        }
+        if off == 0xff {
+            fmt_hex(out, inst.literal.unwrap_or(0) as u64);
+            return true;
+        }
+        return scalar_reg(out, crate::decode::swap_m0_null(inst.gen, off as u16), 1);
+    }
     let gfx9 = inst.gen == rdna_isa::Generation::Gfx9;
     let imm = bit(raw, 17);
     let soe = gfx9 && bit(raw, 14);
@@ -1219,7 +1255,7 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
     }
     // gfx9 names bit 15 a16 (gfx8: r128) and has `da` (bit 14) where later generations have dim.
-    let bit15 = if inst.isa == rdna_isa::Isa::Gfx803 { " r128" } else { " a16" };
+    let bit15 = if matches!(inst.isa, rdna_isa::Isa::Gfx700 | rdna_isa::Isa::Gfx803) { " r128" } else { " a16" };
     let flags = [
         (mb.unorm, " unorm"),
         (mb.glc, " glc"),

@@ -165,7 +165,8 @@ fn gcn_random_encodings_match_llvm() {
 /// modifier bits.
 #[test]
 fn opcode_walk_matches_llvm() {
-    for isa in Isa::ALL {
+    // gfx7 is checked by reassembly instead (gfx7_reassemble.rs): llvm-mc-19 cannot disassemble it.
+    for isa in Isa::ALL.into_iter().filter(|i| i.generation().llvm_disassembles()) {
         let seed = seed_from_env();
         let mut rng = Rng(seed);
         let mut enc = Vec::new();
@@ -183,7 +184,7 @@ fn opcode_walk_matches_llvm() {
             println!("  {r}");
         }
         let min = match isa.generation() {
-            rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => GCN_RATE,
+            rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => GCN_RATE,
             rdna_isa::Generation::Gfx11 => GFX11_RATE,
             rdna_isa::Generation::Gfx10 => MIN_RATE,
         };

@@ -8,6 +8,7 @@ pub mod table;
 pub mod generated {
     //! Generated opcode tables, one file per swept target. Regenerate with
     //! `python3 gen/llvm_sweep.py --all` (or `--mcpu gfx1030` for one).
+    pub mod gfx700;
     pub mod gfx803;
     pub mod gfx900;
     pub mod gfx908;
@@ -230,6 +231,8 @@ pub mod src {
     pub const EXEC_LO: u16 = 126;
     pub const EXEC_HI: u16 = 127;
     pub const ZERO: u16 = 128;
+    /// The inline constant 1/(2*pi) (gfx8 and later).
+    pub const INV_2PI: u16 = 248;
     pub const DPP8: u16 = 233;
     pub const DPP8_FI: u16 = 234;
     pub const SDWA: u16 = 249;

@@ -5,6 +5,10 @@ use crate::table::TableSet;
 /// An encoding family: targets of one family share their formats' bit layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
+    /// gfx7 (GCN2, Sea Islands, PS4): SMRD instead of SMEM, a 9-bit VOP3 opcode with clamp at bit
+    /// 11, MUBUF addr64, FLAT without offsets; no SDWA, DPP or VOP3 literals. llvm-mc-19 cannot
+    /// disassemble it: its tables are derived by assembling (`gen/gfx7_derive.py`).
+    Gfx7,
     /// gfx8 (GCN3): gfx9's layouts with tba/tma at s108..s111 and twelve ttmp registers after them.
     Gfx8,
     /// gfx9 (GCN5, CDNA1–3): decoded and printed, not emulated.
@@ -16,9 +20,14 @@ pub enum Generation {
 }
 
 impl Generation {
-    /// gfx8 or gfx9: GCN's encodings (wave64 only, VOP3 at 0b110100).
+    /// gfx7, gfx8 or gfx9: GCN's encodings (wave64 only, VOP3 at 0b110100).
     pub fn is_gcn(self) -> bool {
-        matches!(self, Generation::Gfx8 | Generation::Gfx9)
+        matches!(self, Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9)
+    }
+
+    /// Whether llvm-mc-19 disassembles this generation (gfx7 it only assembles).
+    pub fn llvm_disassembles(self) -> bool {
+        self != Generation::Gfx7
     }
 }
 
@@ -26,6 +35,8 @@ impl Generation {
 /// Other targets of a family use the table set of the nearest swept one (see [`TARGETS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {
+    /// GCN2 (gfx700, PS4): derived by assembling, see [`Generation::Gfx7`].
+    Gfx700,
     /// GCN3 (gfx803).
     Gfx803,
     /// GCN5 (gfx900).
@@ -47,13 +58,14 @@ pub enum Isa {
 }
 
 impl Isa {
-    pub const ALL: [Isa; 9] =
-        [Isa::Gfx803, Isa::Gfx900, Isa::Gfx908, Isa::Gfx90a, Isa::Gfx942, Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
+    pub const ALL: [Isa; 10] =
+        [Isa::Gfx700, Isa::Gfx803, Isa::Gfx900, Isa::Gfx908, Isa::Gfx90a, Isa::Gfx942, Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
 
     /// The generated tables of this target.
     pub fn tables(self) -> &'static TableSet {
         use crate::generated::*;
         match self {
+            Isa::Gfx700 => &gfx700::TABLES,
             Isa::Gfx803 => &gfx803::TABLES,
             Isa::Gfx900 => &gfx900::TABLES,
             Isa::Gfx908 => &gfx908::TABLES,
@@ -68,6 +80,7 @@ impl Isa {
 
     pub fn generation(self) -> Generation {
         match self {
+            Isa::Gfx700 => Generation::Gfx7,
             Isa::Gfx803 => Generation::Gfx8,
             Isa::Gfx900 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => Generation::Gfx9,
             Isa::Gfx1010 | Isa::Gfx1030 => Generation::Gfx10,
@@ -102,12 +115,12 @@ pub const TARGETS: &[(&str, &str, Option<Isa>)] = &[
     ("gfx600", "GCN1 (Southern Islands)", None),
     ("gfx601", "GCN1 (Southern Islands)", None),
     ("gfx602", "GCN1 (Southern Islands)", None),
-    ("gfx700", "GCN2 (Sea Islands, PS4)", None),
-    ("gfx701", "GCN2 (Sea Islands, PS4)", None),
-    ("gfx702", "GCN2 (Sea Islands, PS4)", None),
-    ("gfx703", "GCN2 (Sea Islands, PS4)", None),
-    ("gfx704", "GCN2 (Sea Islands, PS4)", None),
-    ("gfx705", "GCN2 (Sea Islands, PS4)", None),
+    ("gfx700", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
+    ("gfx701", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
+    ("gfx702", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
+    ("gfx703", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
+    ("gfx704", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
+    ("gfx705", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
     ("gfx801", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
     ("gfx802", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
     ("gfx803", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),

@@ -221,6 +221,7 @@ pub fn formats(isa: rdna_isa::Isa) -> impl Iterator<Item = Format> {
 /// Five random dwords aimed at format `f` with opcode `op` in `isa`'s encoding family.
 pub fn aimed_for(isa: rdna_isa::Isa, f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     match isa.generation() {
+        rdna_isa::Generation::Gfx7 => aimed_gfx7(isa, f, op, rng),
         rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => aimed_gfx9(f, op, rng),
         rdna_isa::Generation::Gfx10 => aimed(f, op, rng),
         rdna_isa::Generation::Gfx11 => aimed_gfx11(f, op, rng),
@@ -383,4 +384,154 @@ pub fn aimed_gfx9(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
         w[1] = (w[1] & !(0x7f << 16)) | 0x7f << 16;
     }
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Five random dwords aimed at gfx7 format `f` with opcode `op`: SMRD at 0b11000 (opcode 26:22),
+/// VOP3's 9-bit opcode at 25:17, DS's at 25:18, MTBUF's 3-bit opcode at 18:16, VINTRP at 0b110010.
+/// The bits the entry marks ignored (fields it does not use, reserved bits) are cleared: the
+/// disassembly cannot show them, so reassembly could not give them back.
+pub fn aimed_gfx7(isa: rdna_isa::Isa, f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
+    let mut w = [0u32; 5];
+    for x in w.iter_mut() {
+        *x = probe_word(rng);
+    }
+    let (mask, val) = match f {
+        Format::Smem => (0xf800_0000, 0xc000_0000),
+        Format::Vop3 => (0xfc00_0000, 0xd000_0000),
+        Format::Flat => (0xfc00_0000, 0xdc00_0000),
+        f => format_ident(f),
+    };
+    w[0] = (w[0] & !mask) | val;
+    let (lo, width) = match f {
+        Format::Smem => (22, 5),
+        Format::Vop3 => (17, 9),
+        Format::Ds => (18, 8),
+        Format::Flat | Format::Mubuf | Format::Mimg => (18, 7),
+        Format::Mtbuf => (16, 3),
+        Format::Vintrp => (16, 2),
+        Format::Exp => (0, 0),
+        _ => {
+            set_opcode(f, op, &mut w);
+            (0, 0)
+        }
+    };
+    if width > 0 {
+        let m = ((1u32 << width) - 1) << lo;
+        w[0] = (w[0] & !m) | ((op << lo) & m);
+    }
+    if f == Format::Smem && rng.below(8) == 0 {
+        w[0] = (w[0] & !0x1ff) | 0xff; // a literal offset
+    }
+    if let Some(e) = isa.tables().get(f).get(op) {
+        w[0] &= !(e.ignored as u32);
+        w[1] &= !((e.ignored >> 32) as u32);
+        canonical_gfx7(f, e, &mut w);
+    }
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Clears what the hardware ignores and a disassembly therefore cannot show: the low bits of
+/// scalar register tuples (s[4:5] is all an odd first register can mean) and the fields of
+/// disabled export sources.
+fn canonical_gfx7(f: Format, e: &rdna_isa::OpEntry, w: &mut [u32; 5]) {
+    use rdna_isa::{Class, Field};
+    let mut raw = w[0] as u64 | (w[1] as u64) << 32;
+    for op in e.operands {
+        // 9-bit sources read scalars below 128 whatever class the sweep saw; other fields only
+        // where they hold scalar registers.
+        if op.width < 2 {
+            continue;
+        }
+        let (lo, width) = match (f, op.field) {
+            (Format::Sop1 | Format::Sop2 | Format::Sopk, Field::Sdst) => (16, 7),
+            (Format::Vop3, Field::Sdst) => (8, 7),
+            (Format::Vop3, Field::Vdst) if op.class == Class::Sgpr => (0, 8),
+            (_, Field::Ssrc0) if op.class == Class::Sgpr => (0, 8),
+            (_, Field::Ssrc1) if op.class == Class::Sgpr => (8, 8),
+            (Format::Smem, Field::Sdata) => (15, 7),
+            (Format::Smem, Field::Sbase) => (9, 6),
+            (Format::Vop1 | Format::Vop2 | Format::Vopc, Field::Src0) => (0, 9),
+            (_, Field::Src0) => (32, 9),
+            (_, Field::Src1) => (41, 9),
+            (_, Field::Src2) => (50, 9),
+            _ => continue,
+        };
+        let v = (raw >> lo) & ((1 << width) - 1);
+        if op.field == Field::Sbase {
+            if op.width >= 4 {
+                raw &= !(1u64 << lo); // SBASE counts pairs: a quad starts at an even pair
+            }
+            continue;
+        }
+        if v < 128 {
+            let align = if op.width >= 4 && v < 124 { 3 } else { 1 };
+            raw &= !(align << lo);
+        }
+    }
+    if f == Format::Mubuf && raw >> 16 & 1 != 0 {
+        raw &= !(0xffu64 << 40); // a load into LDS has no VDATA
+    }
+    if matches!(f, Format::Mubuf | Format::Mtbuf) && raw >> 12 & 0xb == 0 {
+        raw &= !(0xffu64 << 32); // no offen, idxen or addr64: no VGPR address
+    }
+    if f == Format::Ds && e.name == "ds_swizzle_b32" && raw >> 15 & 1 != 0 {
+        raw &= !(0x7fu64 << 8); // QUAD_PERM reads the low byte only
+    }
+    if f == Format::Exp {
+        let compr = raw >> 10 & 1 != 0;
+        if compr {
+            // Compressed exports enable their two sources by bit pairs; LLVM writes both bits.
+            for k in 0..2 {
+                if raw >> (2 * k) & 3 != 0 {
+                    raw |= 3 << (2 * k);
+                }
+            }
+        }
+        let en = raw & 0xf;
+        for k in 0..4 {
+            // With compr the sources are VSRC0, VSRC0, VSRC1, VSRC1 (enable bits in pairs).
+            let used = if compr { k < 2 && en >> (2 * k) & 3 != 0 } else { en >> k & 1 != 0 };
+            if !used {
+                raw &= !(0xffu64 << (32 + 8 * k));
+            }
+        }
+    }
+    w[0] = raw as u32;
+    w[1] = (raw >> 32) as u32;
+}
+
+/// Assembles each line with `llvm-mc-19 -show-encoding` for `mcpu`: its bytes, or None where
+/// llvm-mc rejects the line.
+pub fn llvm_assemble(mcpu: &str, lines: &[String]) -> Vec<Option<Vec<u8>>> {
+    let mut input = String::new();
+    for l in lines {
+        assert!(!l.contains('\n'), "one instruction per line: {l:?}");
+        input.push_str(l);
+        input.push('\n');
+    }
+    let mut child = Command::new(llvm_mc())
+        .args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-19 runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("llvm-mc-19 finishes");
+    writer.join().unwrap().expect("llvm-mc-19 reads its input");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let bad: std::collections::HashSet<usize> = stderr
+        .lines()
+        .filter(|l| l.contains(": error:"))
+        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse::<usize>().ok())
+        .map(|n| n - 1)
+        .collect();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut encs = stdout.lines().filter_map(|l| {
+        let start = l.find("; encoding: [")? + "; encoding: [".len();
+        let end = l[start..].find(']')? + start;
+        Some(parse_hex_line(&l[start..end]))
+    });
+    (0..lines.len()).map(|i| if bad.contains(&i) { None } else { encs.next() }).collect()
 }
