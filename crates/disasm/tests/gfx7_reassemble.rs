@@ -63,7 +63,7 @@ fn gfx700_random_encodings_reassemble() {
     let mut rng = Rng(seed);
     let isa = Isa::Gfx700;
     let fmts: Vec<_> = formats(isa).collect();
-    let enc: Vec<Vec<u8>> = (0..145_000)
+    let enc: Vec<Vec<u8>> = (0..150_000)
         .map(|_| {
             let f = fmts[rng.below(fmts.len() as u64) as usize];
             let t = isa.tables().get(f);
