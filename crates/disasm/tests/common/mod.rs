@@ -352,33 +352,22 @@ pub fn aimed_gfx11(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
 /// Five random dwords aimed at gfx8/gfx9 format `f` with opcode `op` (VOP3 at 0b110100, SMEM at
 /// 0b110000, DS's opcode at 24:17, 7-bit MUBUF/MIMG opcodes, EXP and VINTRP at their gfx9 patterns).
 pub fn aimed_gfx9(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
-    let mut w = [0u32; 5];
-    for x in w.iter_mut() {
-        *x = probe_word(rng);
-    }
-    let (mask, val) = match f {
-        Format::Vop3 => (0xfc00_0000, 0xd000_0000),
-        Format::Vop3p => (0xff80_0000, 0xd380_0000),
-        Format::Smem => (0xfc00_0000, 0xc000_0000),
-        Format::Vintrp => (0xfc00_0000, 0xd400_0000),
-        Format::Exp => (0xfc00_0000, 0xc400_0000),
-        f => format_ident(f),
+    let ident = match f {
+        Format::Vop3 => Some((0xfc00_0000, 0xd000_0000)),
+        Format::Vop3p => Some((0xff80_0000, 0xd380_0000)),
+        Format::Smem => Some((0xfc00_0000, 0xc000_0000)),
+        Format::Vintrp => Some((0xfc00_0000, 0xd400_0000)),
+        Format::Exp => Some((0xfc00_0000, 0xc400_0000)),
+        _ => None,
     };
-    w[0] = (w[0] & !mask) | val;
-    let (lo, width) = match f {
-        Format::Ds => (17, 8),
-        Format::Mubuf | Format::Mimg => (18, 7),
-        Format::Mtbuf => (15, 4),
-        Format::Exp => (0, 0),
-        _ => {
-            set_opcode(f, op, &mut w);
-            (0, 0)
-        }
+    let opcode = match f {
+        Format::Ds => Some((17, 8)),
+        Format::Mubuf | Format::Mimg => Some((18, 7)),
+        Format::Mtbuf => Some((15, 4)),
+        Format::Exp => Some((0, 0)),
+        _ => None,
     };
-    if width > 0 {
-        let m = ((1u32 << width) - 1) << lo;
-        w[0] = (w[0] & !m) | ((op << lo) & m);
-    }
+    let mut w = aimed_words(f, op, rng, ident, opcode);
     if matches!(f, Format::Flat | Format::Global | Format::Scratch) && rng.below(2) == 0 {
         // "off" (0x7f) in half the cases: random SADDR bits would rarely hit it.
         w[1] = (w[1] & !(0x7f << 16)) | 0x7f << 16;
@@ -386,39 +375,49 @@ pub fn aimed_gfx9(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
+/// Five random dwords with a first-dword pattern (`ident`: mask and value; the format's gfx10
+/// pattern where None) and opcode `op` in `opcode` (lowest bit, width; where None, where gfx10
+/// keeps it; width 0: no opcode field).
+fn aimed_words(f: Format, op: u32, rng: &mut Rng, ident: Option<(u32, u32)>, opcode: Option<(u32, u32)>) -> [u32; 5] {
+    let mut w = [0u32; 5];
+    for x in w.iter_mut() {
+        *x = probe_word(rng);
+    }
+    let (mask, val) = ident.unwrap_or_else(|| format_ident(f));
+    w[0] = (w[0] & !mask) | val;
+    match opcode {
+        None => set_opcode(f, op, &mut w),
+        Some((_, 0)) => {}
+        Some((lo, width)) => {
+            let m = ((1u32 << width) - 1) << lo;
+            w[0] = (w[0] & !m) | ((op << lo) & m);
+        }
+    }
+    w
+}
+
 /// Five random dwords aimed at gfx7 format `f` with opcode `op`: SMRD at 0b11000 (opcode 26:22),
 /// VOP3's 9-bit opcode at 25:17, DS's at 25:18, MTBUF's 3-bit opcode at 18:16, VINTRP at 0b110010.
 /// The bits the entry marks ignored (fields it does not use, reserved bits) are cleared: the
 /// disassembly cannot show them, so reassembly could not give them back.
 pub fn aimed_gfx7(isa: rdna_isa::Isa, f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
-    let mut w = [0u32; 5];
-    for x in w.iter_mut() {
-        *x = probe_word(rng);
-    }
-    let (mask, val) = match f {
-        Format::Smem => (0xf800_0000, 0xc000_0000),
-        Format::Vop3 => (0xfc00_0000, 0xd000_0000),
-        Format::Flat => (0xfc00_0000, 0xdc00_0000),
-        f => format_ident(f),
+    let ident = match f {
+        Format::Smem => Some((0xf800_0000, 0xc000_0000)),
+        Format::Vop3 => Some((0xfc00_0000, 0xd000_0000)),
+        Format::Flat => Some((0xfc00_0000, 0xdc00_0000)),
+        _ => None,
     };
-    w[0] = (w[0] & !mask) | val;
-    let (lo, width) = match f {
-        Format::Smem => (22, 5),
-        Format::Vop3 => (17, 9),
-        Format::Ds => (18, 8),
-        Format::Flat | Format::Mubuf | Format::Mimg => (18, 7),
-        Format::Mtbuf => (16, 3),
-        Format::Vintrp => (16, 2),
-        Format::Exp => (0, 0),
-        _ => {
-            set_opcode(f, op, &mut w);
-            (0, 0)
-        }
+    let opcode = match f {
+        Format::Smem => Some((22, 5)),
+        Format::Vop3 => Some((17, 9)),
+        Format::Ds => Some((18, 8)),
+        Format::Flat | Format::Mubuf | Format::Mimg => Some((18, 7)),
+        Format::Mtbuf => Some((16, 3)),
+        Format::Vintrp => Some((16, 2)),
+        Format::Exp => Some((0, 0)),
+        _ => None,
     };
-    if width > 0 {
-        let m = ((1u32 << width) - 1) << lo;
-        w[0] = (w[0] & !m) | ((op << lo) & m);
-    }
+    let mut w = aimed_words(f, op, rng, ident, opcode);
     if f == Format::Smem && rng.below(8) == 0 {
         w[0] = (w[0] & !0x1ff) | 0xff; // a literal offset
     }
