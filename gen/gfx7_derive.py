@@ -1,12 +1,13 @@
-"""gfx7 (GCN2, PS4) tables, derived by assembling.
+"""gfx6/gfx7 (GCN1, GCN2 and the PS4) tables, derived by assembling.
 
 llvm-mc-19 cannot disassemble gfx6/gfx7 ("Disassembly not yet supported for subtarget"), so the
-sweep of llvm_sweep.py does not apply. It does assemble them, so gfx700's tables are derived:
+sweep of llvm_sweep.py does not apply. It does assemble them, so gfx600's and gfx700's tables are
+derived (TARGET below is the one being built):
 
 1. gfx803 is swept as usual: every opcode with its operand list and a sample text.
 2. Each sample text (and, for gfx6/gfx7-only instructions, the text of a gfx8 instruction with the
    same operands under the gfx7 name, listed in GFX7_ONLY) is assembled with
-   `llvm-mc-19 -mcpu=gfx700 -show-encoding`. What assembles is a gfx7 instruction; its bytes give
+   `llvm-mc-19 -mcpu=gfx700 -show-encoding` (or gfx600). What assembles is a gfx7 instruction; its bytes give
    the gfx7 format and opcode. What does not is not a gfx7 instruction.
 3. VOP3 modifiers (clamp, omod, neg, abs) are kept only where the assembler takes them on that
    instruction (gfx7 has no integer clamp, for one); the rest are marked ignored.
@@ -21,6 +22,9 @@ import subprocess
 import sys
 
 import llvm_sweep as S
+
+# The gfx6/gfx7 target whose tables are being derived (set by generate()).
+TARGET = "gfx700"
 
 # gfx6/gfx7 names that gfx8 dropped or renamed, each with a gfx8 instruction of the same operand
 # shape whose sample text, renamed, is assembled.
@@ -41,6 +45,7 @@ GFX7_ONLY = {
     "flat_atomic_fmax": "flat_atomic_smax", "flat_atomic_fmax_x2": "flat_atomic_smax_x2",
     "image_atomic_fcmpswap": "image_atomic_cmpswap", "image_atomic_fmin": "image_atomic_smin",
     "image_atomic_fmax": "image_atomic_smax", "image_atomic_rsub": "image_atomic_sub",
+    "buffer_wbinvl1_sc": "buffer_wbinvl1",
 }
 for _c in ("f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"):
     for _t in ("f32", "f64"):
@@ -116,9 +121,9 @@ ERR_RE = re.compile(r"^<stdin>:(\d+):\d+: error:")
 
 
 def assemble(lines, with_text=False):
-    """Assemble each line for gfx700: its words (and the text llvm-mc-19 prints back), or None
+    """Assemble each line for TARGET: its words (and the text llvm-mc-19 prints back), or None
     where llvm-mc-19 rejects it."""
-    proc = subprocess.run([S.MC, "-arch=amdgcn", "-mcpu=gfx700", "-show-encoding"],
+    proc = subprocess.run([S.MC, "-arch=amdgcn", "-mcpu=" + TARGET, "-show-encoding"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True)
     bad = {int(m.group(1)) - 1 for m in map(ERR_RE.match, proc.stderr.splitlines()) if m}
     encs = [(m.group(1), m.group(2)) for m in map(ENC_RE.search, proc.stdout.splitlines()) if m]
@@ -217,7 +222,7 @@ def derive(gfx8):
             n["name"] += "_e64"
             n["text"] = n["name"] + n["text"][n["text"].find(" "):] if " " in n["text"] else n["name"]
     if missing:
-        print("gfx700: gfx6/gfx7 names that did not assemble: " + " ".join(sorted(set(missing))), file=sys.stderr)
+        print(TARGET + ": gfx6/gfx7 names that did not assemble: " + " ".join(sorted(set(missing))), file=sys.stderr)
     return table
 
 
@@ -307,14 +312,16 @@ def gfx7_ignored(f7, e):
 
 
 def symbol_names(gfx8_names, template):
-    """Keep the gfx8 names (hwreg, sendmsg) that gfx700 assembles."""
+    """Keep the gfx8 names (hwreg, sendmsg) that TARGET assembles."""
     lines = [template % n for n in gfx8_names if n]
     ok = {n for n, w in zip([n for n in gfx8_names if n], assemble(lines)) if w is not None}
     return [n if n in ok else "" for n in gfx8_names]
 
 
-def generate():
-    """Write (or check) crates/isa/src/generated/gfx700.rs."""
+def generate(target):
+    """The text of crates/isa/src/generated/<target>.rs (gfx600 or gfx700)."""
+    global TARGET
+    TARGET = target
     S.set_target("gfx803")
     gfx8 = []
     for fmt in S.formats_of("gfx9"):
@@ -338,7 +345,7 @@ def generate():
             e["ignored"] = gfx7_ignored(fmt.name, e)
         if fmt.name == "VOP3":
             probe_vop3_modifiers(entries)
-        print("gfx700   %-10s %4d opcodes" % (fmt.name, len(entries)), file=sys.stderr)
+        print("%-8s %-10s %4d opcodes" % (TARGET, fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
     # MIMG shapes, MTBUF formats and symbol names: measured on gfx803 (same fields), then the
     # symbolic names gfx700 does not take are dropped.
@@ -347,16 +354,16 @@ def generate():
     shapes = S.emit_mimg_shapes(mimg)
     mtbuf = S.emit_mtbuf_formats()
     symbols = S.emit_symbol_tables()
-    S.MCPU, S.GEN, S.OUT = "gfx700", "gfx7", os.path.join(S.ROOT, "crates", "isa", "src", "generated", "gfx700.rs")
+    S.set_target(TARGET)
     symbols = restrict_symbols(symbols)
     text = S.emit(all_entries).replace(
-        "from llvm-mc-19 -mcpu=gfx700", "from llvm-mc-19 -mcpu=gfx700 (assembled) and -mcpu=gfx803 (swept)")
+        "from llvm-mc-19 -mcpu=" + TARGET, "from llvm-mc-19 -mcpu=%s (assembled) and -mcpu=gfx803 (swept)" % TARGET)
     text += mtbuf + symbols + shapes + "\n" + S.emit_table_set(all_entries)
     return text
 
 
 def restrict_symbols(text):
-    """Blank the hwreg/sendmsg names of the gfx803 symbol tables that gfx700 does not assemble."""
+    """Blank the hwreg/sendmsg names of the gfx803 symbol tables that TARGET does not assemble."""
     def names_of(table):
         m = re.search(r"pub static %s: \[&str; \d+\] = \[(.*?)\];" % table, text, re.S)
         return re.findall(r'"([^"]*)"', m.group(1))

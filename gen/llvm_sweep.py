@@ -29,7 +29,7 @@ MC = os.environ.get("LLVM_MC", "llvm-mc-19")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The targets that get a table of their own, and the encoding family whose layouts each uses. Other
 # targets of a family share the table of the nearest swept one (rdna_isa::target).
-SWEPT = {"gfx700": "gfx7", "gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+SWEPT = {"gfx600": "gfx7", "gfx700": "gfx7", "gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
          "gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11"}
 # The target being swept (set by main()): its llvm-mc name, its family and the file it writes.
 MCPU, GEN, OUT = None, None, None
@@ -1042,7 +1042,7 @@ def emit_table_set(all_entries):
 def generate():
     if GEN == "gfx7":
         import gfx7_derive  # gfx7 cannot be disassembled by llvm-mc-19: its tables are derived
-        return write_or_check(gfx7_derive.generate())
+        return write_or_check(gfx7_derive.generate(MCPU))
     all_entries = []
     for fmt in formats_of(GEN):
         entries = sweep(fmt)

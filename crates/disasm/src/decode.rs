@@ -298,7 +298,7 @@ impl Decoder {
             return Err(invalid);
         }
         // gfx7 SMRD: an OFFSET of 0xff without imm means a literal offset dword.
-        let smrd_literal = gen == Generation::Gfx7 && format == Format::Smem && bits(raw, 0, 9) == 0xff
+        let smrd_literal = gen == Generation::Gfx7 && t.isa != Isa::Gfx600 && format == Format::Smem && bits(raw, 0, 9) == 0xff
             && inst.entry.operands.iter().any(|o| o.field == rdna_isa::Field::Offset);
         if uses_literal || smrd_literal || inst.entry.tokens.contains(&"<literal>") {
             let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
@@ -363,7 +363,11 @@ impl Decoder {
                     (Format::Mimg, _, _) => true,
                     // gfx7 SMRD OFFSET without imm: an SGPR, or 0xff for a literal.
                     (Format::Smem, Field::Offset, _) if inst.gen == Generation::Gfx7 => {
-                        bits(inst.raw, 8, 1) != 0 || v == 0xff || (v < 128 && scalar_reg_ok(swap_m0_null(inst.gen, v), 1))
+                        // (gfx6 has no literal offsets, and no s104/s105)
+                        let sgpr = swap_m0_null(inst.gen, v);
+                        bits(inst.raw, 8, 1) != 0
+                            || (v == 0xff && inst.isa != Isa::Gfx600)
+                            || (v < 128 && scalar_reg_ok(sgpr, 1) && !(inst.isa == Isa::Gfx600 && (600..=601).contains(&sgpr)))
                     }
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
@@ -380,6 +384,9 @@ impl Decoder {
                 let sv = scaled_value(inst, op);
                 matches!(class, 6 | 12)
                     || op.flag & (1 << class) != 0
+                    // gfx6 has no flat_scratch (s104/s105 do not exist there).
+                    || (inst.isa == Isa::Gfx600
+                        && ((600..=601).contains(&sv) || (op.class == Class::Sgpr && matches!(sv, 104 | 105))))
                     // flat_scratch and tba/tma are pairs; gfx7 has twelve ttmp registers.
                     || ((600..=607).contains(&sv) && w >= 4)
                     || ((108..=119).contains(&sv) && sv as u32 + w > 120 && op.class != Class::Vgpr)

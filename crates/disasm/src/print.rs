@@ -1255,7 +1255,7 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
     }
     // gfx9 names bit 15 a16 (gfx8: r128) and has `da` (bit 14) where later generations have dim.
-    let bit15 = if matches!(inst.isa, rdna_isa::Isa::Gfx700 | rdna_isa::Isa::Gfx803) { " r128" } else { " a16" };
+    let bit15 = if matches!(inst.isa, rdna_isa::Isa::Gfx600 | rdna_isa::Isa::Gfx700 | rdna_isa::Isa::Gfx803) { " r128" } else { " a16" };
     let flags = [
         (mb.unorm, " unorm"),
         (mb.glc, " glc"),

@@ -1,7 +1,7 @@
-//! gfx7 (GCN2, PS4): llvm-mc-19 cannot disassemble it, so the oracle runs the other way. Random
-//! encodings aimed at every gfx7 opcode are decoded and printed by rdna; each printed instruction
-//! must assemble with `llvm-mc-19 -mcpu=gfx700 -show-encoding` back to the bytes it was decoded
-//! from. Replay a run with RDNA_SEED; RDNA_DIFF_REPORT sets how many differences are listed.
+//! gfx6 and gfx7 (GCN1, GCN2, PS4): llvm-mc-19 cannot disassemble them, so the oracle runs the
+//! other way. Random encodings aimed at every opcode are decoded and printed by rdna; each printed
+//! instruction must assemble with `llvm-mc-19 -mcpu=gfx600` / `gfx700` `-show-encoding` back to the
+//! bytes it was decoded from. Replay a run with RDNA_SEED; RDNA_DIFF_REPORT sets how many differences are listed.
 
 mod common;
 
@@ -22,8 +22,8 @@ struct Outcome {
 }
 
 /// Decodes and prints each encoding; the printed ones are assembled and compared byte for byte.
-fn reassemble(encodings: &[Vec<u8>]) -> Outcome {
-    let target = Target::from_name("gfx700").unwrap();
+fn reassemble(isa: Isa, encodings: &[Vec<u8>]) -> Outcome {
+    let target = Target::from_name(isa.name()).unwrap();
     let dec = Decoder::new(target);
     let opts = PrintOptions { wave64: true };
     let mut printed = Vec::new();
@@ -33,7 +33,7 @@ fn reassemble(encodings: &[Vec<u8>]) -> Outcome {
         }
     }
     let lines: Vec<String> = printed.iter().map(|(_, t)| t.clone()).collect();
-    let asm = llvm_assemble("gfx700", &lines);
+    let asm = llvm_assemble(isa.name(), &lines);
     let mut out = Outcome { decoded: printed.len(), agree: 0, report: Vec::new() };
     for ((bytes, text), got) in printed.iter().zip(asm) {
         if got.as_deref() == Some(&bytes[..]) {
@@ -45,23 +45,22 @@ fn reassemble(encodings: &[Vec<u8>]) -> Outcome {
     out
 }
 
-fn check(what: &str, encodings: &[Vec<u8>], seed: u64, min_decoded: usize) {
-    let o = reassemble(encodings);
+fn check(isa: Isa, what: &str, encodings: &[Vec<u8>], seed: u64, min_decoded: usize) {
+    let o = reassemble(isa, encodings);
     let rate = o.agree as f64 / o.decoded.max(1) as f64;
-    println!("gfx700 {what}: {}/{} decoded encodings reassemble to their bytes ({:.3}%), seed {seed}", o.agree, o.decoded, rate * 100.0);
+    let name = isa.name();
+    println!("{name} {what}: {}/{} decoded encodings reassemble to their bytes ({:.3}%), seed {seed}", o.agree, o.decoded, rate * 100.0);
     for r in &o.report {
         println!("  {r}");
     }
     assert!(o.decoded >= min_decoded, "only {} of {} encodings decoded", o.decoded, encodings.len());
-    assert!(rate >= MIN_RATE, "gfx700 {what}: {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, MIN_RATE * 100.0);
+    assert!(rate >= MIN_RATE, "{name} {what}: {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, MIN_RATE * 100.0);
 }
 
 /// Random encodings aimed at a random opcode of a random format.
-#[test]
-fn gfx700_random_encodings_reassemble() {
+fn random_encodings_reassemble(isa: Isa) {
     let seed = seed_from_env();
     let mut rng = Rng(seed);
-    let isa = Isa::Gfx700;
     let fmts: Vec<_> = formats(isa).collect();
     let enc: Vec<Vec<u8>> = (0..150_000)
         .map(|_| {
@@ -71,15 +70,13 @@ fn gfx700_random_encodings_reassemble() {
             aimed_for(isa, f, op, &mut rng)
         })
         .collect();
-    check("random encodings", &enc, seed, 100_000);
+    check(isa, "random encodings", &enc, seed, 100_000);
 }
 
-/// Every gfx7 opcode, twelve times with random operand and modifier bits.
-#[test]
-fn gfx700_opcode_walk_reassembles() {
+/// Every opcode, twelve times with random operand and modifier bits.
+fn opcode_walk_reassembles(isa: Isa) {
     let seed = seed_from_env();
     let mut rng = Rng(seed);
-    let isa = Isa::Gfx700;
     let mut enc = Vec::new();
     for f in formats(isa) {
         for e in isa.tables().get(f).entries {
@@ -89,5 +86,25 @@ fn gfx700_opcode_walk_reassembles() {
         }
     }
     let n = enc.len();
-    check("opcode walk", &enc, seed, n / 2);
+    check(isa, "opcode walk", &enc, seed, n / 2);
+}
+
+#[test]
+fn gfx700_random_encodings_reassemble() {
+    random_encodings_reassemble(Isa::Gfx700);
+}
+
+#[test]
+fn gfx700_opcode_walk_reassembles() {
+    opcode_walk_reassembles(Isa::Gfx700);
+}
+
+#[test]
+fn gfx600_random_encodings_reassemble() {
+    random_encodings_reassemble(Isa::Gfx600);
+}
+
+#[test]
+fn gfx600_opcode_walk_reassembles() {
+    opcode_walk_reassembles(Isa::Gfx600);
 }

@@ -8,6 +8,7 @@ pub mod table;
 pub mod generated {
     //! Generated opcode tables, one file per swept target. Regenerate with
     //! `python3 gen/llvm_sweep.py --all` (or `--mcpu gfx1030` for one).
+    pub mod gfx600;
     pub mod gfx700;
     pub mod gfx803;
     pub mod gfx900;

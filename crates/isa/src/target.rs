@@ -5,7 +5,8 @@ use crate::table::TableSet;
 /// An encoding family: targets of one family share their formats' bit layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
-    /// gfx7 (GCN2, Sea Islands, PS4): SMRD instead of SMEM, a 9-bit VOP3 opcode with clamp at bit
+    /// gfx6 and gfx7 (GCN1 and GCN2: Southern and Sea Islands, PS4), which share their layouts:
+    /// SMRD instead of SMEM, a 9-bit VOP3 opcode with clamp at bit
     /// 11, MUBUF addr64, FLAT without offsets; no SDWA, DPP or VOP3 literals. llvm-mc-19 cannot
     /// disassemble it: its tables are derived by assembling (`gen/gfx7_derive.py`).
     Gfx7,
@@ -35,6 +36,8 @@ impl Generation {
 /// Other targets of a family use the table set of the nearest swept one (see [`TARGETS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {
+    /// GCN1 (gfx600): gfx7's layouts without FLAT, flat_scratch or SMRD literal offsets.
+    Gfx600,
     /// GCN2 (gfx700, PS4): derived by assembling, see [`Generation::Gfx7`].
     Gfx700,
     /// GCN3 (gfx803).
@@ -58,13 +61,14 @@ pub enum Isa {
 }
 
 impl Isa {
-    pub const ALL: [Isa; 10] =
-        [Isa::Gfx700, Isa::Gfx803, Isa::Gfx900, Isa::Gfx908, Isa::Gfx90a, Isa::Gfx942, Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
+    pub const ALL: [Isa; 11] =
+        [Isa::Gfx600, Isa::Gfx700, Isa::Gfx803, Isa::Gfx900, Isa::Gfx908, Isa::Gfx90a, Isa::Gfx942, Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150];
 
     /// The generated tables of this target.
     pub fn tables(self) -> &'static TableSet {
         use crate::generated::*;
         match self {
+            Isa::Gfx600 => &gfx600::TABLES,
             Isa::Gfx700 => &gfx700::TABLES,
             Isa::Gfx803 => &gfx803::TABLES,
             Isa::Gfx900 => &gfx900::TABLES,
@@ -80,7 +84,7 @@ impl Isa {
 
     pub fn generation(self) -> Generation {
         match self {
-            Isa::Gfx700 => Generation::Gfx7,
+            Isa::Gfx600 | Isa::Gfx700 => Generation::Gfx7,
             Isa::Gfx803 => Generation::Gfx8,
             Isa::Gfx900 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => Generation::Gfx9,
             Isa::Gfx1010 | Isa::Gfx1030 => Generation::Gfx10,
@@ -112,9 +116,9 @@ pub struct Target {
 /// Every target llvm-mc-19 accepts, with the product family it belongs to and the swept tables
 /// that decode it (None: known, not decoded yet).
 pub const TARGETS: &[(&str, &str, Option<Isa>)] = &[
-    ("gfx600", "GCN1 (Southern Islands)", None),
-    ("gfx601", "GCN1 (Southern Islands)", None),
-    ("gfx602", "GCN1 (Southern Islands)", None),
+    ("gfx600", "GCN1 (Southern Islands)", Some(Isa::Gfx600)),
+    ("gfx601", "GCN1 (Southern Islands)", Some(Isa::Gfx600)),
+    ("gfx602", "GCN1 (Southern Islands)", Some(Isa::Gfx600)),
     ("gfx700", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
     ("gfx701", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
     ("gfx702", "GCN2 (Sea Islands, PS4)", Some(Isa::Gfx700)),
