@@ -30,7 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The targets that get a table of their own, and the encoding family whose layouts each uses. Other
 # targets of a family share the table of the nearest swept one (rdna_isa::target).
 SWEPT = {"gfx600": "gfx7", "gfx700": "gfx7", "gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
-         "gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11"}
+         "gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11",
+         "gfx1200": "gfx12"}
 # The target being swept (set by main()): its llvm-mc name, its family and the file it writes.
 MCPU, GEN, OUT = None, None, None
 
@@ -334,6 +335,39 @@ FORMATS_GFX11 = [
         [("vdata", 40, 8, "vgpr", V(40, 44)), ("vaddr", 32, 8, "vgpr", V(16, 20)),
          ("srsrc", 48, 5, "srsrc", V(2, 3)), ("ssamp", 58, 5, "srsrc", V(3, 4))],
         prefix=[(8, 4, 1), (2, 3, 1), (0, 1, 0)]),
+]
+
+# gfx12 (RDNA4): gfx11's SOP/VOP/VOPD/VINTERP/DS/EXP layouts; SMEM's opcode at 18:13 with a 24-bit
+# signed offset; 96-bit VBUFFER (MUBUF/MTBUF: SOFFSET 6:0, opcode 21:14 (MTBUF: 17:14 under 0b1000),
+# VDATA, RSRC as a plain SGPR number at 47:41, the format at 61:55, offen/idxen at 62/63, VADDR at
+# 71:64, a 24-bit offset at 95:72) and 96-bit VFLAT/VSCRATCH/VGLOBAL (SADDR 6:0, opcode 21:14,
+# segment 25:24, VDST 39:32, DATA 62:55, ADDR 71:64, a 24-bit signed offset at 95:72).
+# VIMAGE/VSAMPLE are not swept yet.
+_GFX11_KEEP = ("SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "VOP1", "VOP2", "VOPC", "VOP1_DPP16", "VOP2_DPP16",
+               "VOPC_DPP16", "VOP1_DPP8", "VOP2_DPP8", "VOPC_DPP8", "VOP3", "VOP3_DPP16", "VOP3_DPP8", "VOP3P",
+               "VOP3P_DPP16", "VOP3P_DPP8", "DS", "EXP", "VINTERP", "LDSDIR")
+FORMATS_GFX12 = [f for f in FORMATS_GFX11 if f.name in _GFX11_KEEP] + [
+    Fmt("SMEM", 2, [(26, 6, 0b111101)], [(13, 6)],
+        [("sdata", 6, 7, "sreg7", V(8, 12)), ("sbase", 0, 6, "sbase", V(2, 4)),
+         ("offset", 32, 24, "imm", V(0x10, 0x14)), ("soffset", 57, 7, "sreg7", V(0x7C, 20))]),
+    Fmt("MUBUF", 3, [(26, 6, 0b110001)], [(14, 8)],
+        [("vdata", 32, 8, "vgpr", V(40, 44)), ("vaddr", 64, 8, "vgpr", V(16, 20)),
+         ("srsrc", 41, 7, "sreg7", V(8, 12)), ("soffset", 0, 7, "sreg7", V(24, 28))],
+        prefix=[(55, 7, 1)], opcodes=range(0, 0x80)),
+    Fmt("MTBUF", 3, [(26, 6, 0b110001), (18, 4, 0b1000)], [(14, 4)],
+        [("vdata", 32, 8, "vgpr", V(40, 44)), ("vaddr", 64, 8, "vgpr", V(16, 20)),
+         ("srsrc", 41, 7, "sreg7", V(8, 12)), ("soffset", 0, 7, "sreg7", V(24, 28))],
+        prefix=[(55, 7, 1)]),
+    Fmt("FLAT", 3, [(26, 6, 0b111011), (24, 2, 0)], [(14, 8)],
+        [("vdst", 32, 8, "vgpr", V(40, 44)), ("addr", 64, 8, "vgpr", V(16, 20)),
+         ("data", 55, 8, "vgpr", V(24, 28)), ("saddr", 0, 7, "sreg7", V(0x7C, 0x7C))]),
+    Fmt("SCRATCH", 3, [(26, 6, 0b111011), (24, 2, 1)], [(14, 8)],
+        [("vdst", 32, 8, "vgpr", V(40, 44)), ("addr", 64, 8, "vgpr", V(16, 20)),
+         ("data", 55, 8, "vgpr", V(24, 28)), ("saddr", 0, 7, "sreg7", V(0x7C, 0x7C))],
+        prefix=[(49, 1, 1)]),
+    Fmt("GLOBAL", 3, [(26, 6, 0b111011), (24, 2, 2)], [(14, 8)],
+        [("vdst", 32, 8, "vgpr", V(40, 44)), ("addr", 64, 8, "vgpr", V(16, 20)),
+         ("data", 55, 8, "vgpr", V(24, 28)), ("saddr", 0, 7, "sreg7", V(0x7C, 0x7C))]),
 ]
 
 # gfx8 and gfx9 (GCN3, GCN5, CDNA1-3): the VOP and SOP layouts of gfx10, but VOP3 at 0b110100 (VOP3P
@@ -661,7 +695,7 @@ def probe_lane_masks(fmt, entries):
 def raw_scalar(v):
     """The encoding of scalar register v of gfx10's numbering (the classes' numbering) on the target:
     gfx11 swapped m0 (124) and null (125); gfx8's ttmp registers start at 112."""
-    if GEN == "gfx11":
+    if GEN in ("gfx11", "gfx12"):
         return {124: 125, 125: 124}.get(v, v)
     if MCPU == "gfx803" and 108 <= v <= 119:
         return v + 4
@@ -828,7 +862,7 @@ IMM_RS = {"none": "NoImm", "noimm": "NoImm", "b32": "B32", "i16": "I16", "f16": 
 
 
 def formats_of(gen):
-    return {"gfx9": FORMATS_GFX9, "gfx10": FORMATS, "gfx11": FORMATS_GFX11}[gen]
+    return {"gfx9": FORMATS_GFX9, "gfx10": FORMATS, "gfx11": FORMATS_GFX11, "gfx12": FORMATS_GFX12}[gen]
 
 
 def nsa_count(tok):
@@ -937,7 +971,8 @@ def emit_mimg_shapes(entries):
 
 def emit_symbol_tables():
     """Names LLVM gives to hwreg ids, message ids and s_version codes on this target."""
-    getreg, sendmsg, version = {"gfx9": (0x11, 0x10, None), "gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x00)}[GEN]
+    getreg, sendmsg, version = {"gfx9": (0x11, 0x10, None), "gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x00),
+                                "gfx12": (0x11, 0x36, 0x00)}[GEN]
     hw = run_mc([[0xB0000000 | getreg << 23 | (8 << 16) | (31 << 11) | i] for i in range(64)])  # s_getreg_b32 s8, hwreg(i, 0, 32)
     hw_names = []
     for r in hw:
@@ -972,6 +1007,8 @@ def emit_mtbuf_formats():
     probes = [[0xE8000000 | (f << 19), (1 << 40) | (1 << 48) | (0x80 << 56)] for f in range(128)]
     if GEN == "gfx11":  # offen moves to the second dword; the opcode field is 4 bits at 15
         probes = [[0xE8000000 | (f << 19), (1 << 8) | (1 << 16) | (0x80 << 24)] for f in range(128)]
+    if GEN == "gfx12":  # tbuffer_load_format_x v1, off, s[4:7], null: the format at 61:55
+        probes = [[0xC420007C, 1 | (4 << 9) | (f << 23), 0] for f in range(128)]
     names = []
     for f, r in enumerate(run_mc(probes)):
         m = re.search(r" format:(\S+)", r or "")
@@ -1013,7 +1050,7 @@ def emit_table_set(all_entries):
     out.append("    match format {")
     for fmt, _ in all_entries:
         out.append("        Format::%s => &%s," % (rust(fmt.name), fmt.name))
-    if GEN == "gfx11":
+    if GEN in ("gfx11", "gfx12"):
         out.append("        Format::Vopd => &crate::VOPD_TABLE,")
     out.append("        _ => &crate::EMPTY_TABLE,")
     out.append("    }")
@@ -1027,14 +1064,16 @@ def emit_table_set(all_entries):
     out.append("    hwreg_names: &HWREG_NAMES,")
     out.append("    sendmsg_names: &SENDMSG_NAMES,")
     out.append("    version_names: &VERSION_NAMES,")
-    out.append("    vopd: Some((&VOPD_X, &VOPD_Y))," if GEN == "gfx11" else "    vopd: None,")
-    if True:
+    out.append("    vopd: Some((&VOPD_X, &VOPD_Y))," if GEN in ("gfx11", "gfx12") else "    vopd: None,")
+    if any(f.name == "MIMG" for f, _ in all_entries):
         out.append("    mimg: Some(crate::table::MimgShapes {")
         out.append("        tables: &MIMG_SHAPE_TABLES,")
         out.append("        original: &MIMG_ORIGINAL_SHAPES,")
         out.append("        nsa_gap: &MIMG_NSA_GAP,")
         out.append("        index: &MIMG_SHAPE_INDEX,")
         out.append("    }),")
+    else:
+        out.append("    mimg: None,")
     out.append("};")
     return "\n".join(out) + "\n"
 
@@ -1059,9 +1098,9 @@ def generate():
             entries = sorted(entries + extra, key=lambda e: e["op"])
         print("%-8s %-10s %4d opcodes" % (MCPU, fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
-    mimg = [e for f, e in all_entries if f.name == "MIMG"][0]
-    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + emit_mimg_shapes(mimg)
-    if GEN == "gfx11":
+    mimg = [e for f, e in all_entries if f.name == "MIMG"]
+    text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + (emit_mimg_shapes(mimg[0]) if mimg else "")
+    if GEN in ("gfx11", "gfx12"):
         text += emit_vopd()
     text += "\n" + emit_table_set(all_entries)
     return write_or_check(text)

@@ -123,6 +123,32 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
             _ => return None,
         });
     }
+    if gen == Generation::Gfx12 {
+        return Some(match w >> 26 {
+            0b110010 => (Format::Vopd, 0),
+            0b111110 => (Format::Exp, 0),
+            0b110011 if w >> 24 == 0xcc && bits(r, 23, 1) == 0 => (Format::Vop3p, bits(r, 16, 7)),
+            0b110011 if w >> 24 == 0xcd => (Format::Vinterp, bits(r, 16, 7)),
+            0b110011 if w >> 24 == 0xce => (Format::Ldsdir, bits(r, 20, 2)),
+            0b110101 => (Format::Vop3, bits(r, 16, 10)),
+            0b110110 => (Format::Ds, bits(r, 18, 8)),
+            0b111101 => (Format::Smem, bits(r, 13, 6)),
+            // VBUFFER: typed (MTBUF) when bits 21:18 are 0b1000.
+            0b110001 if bits(r, 18, 4) == 0b1000 => (Format::Mtbuf, bits(r, 14, 4)),
+            0b110001 => (Format::Mubuf, bits(r, 14, 8)),
+            0b111011 => (
+                match bits(r, 24, 2) {
+                    0 => Format::Flat,
+                    1 => Format::Scratch,
+                    2 => Format::Global,
+                    _ => return None,
+                },
+                bits(r, 14, 8),
+            ),
+            // VIMAGE (0b110100) and VSAMPLE (0b111001) are not decoded yet.
+            _ => return None,
+        });
+    }
     let g11 = gen == Generation::Gfx11;
     let flat_seg = if g11 { bits(r, 16, 2) } else { bits(r, 14, 2) };
     Some(match w >> 26 {
@@ -181,7 +207,7 @@ impl Decoder {
         if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| extends) {
             format = ext;
         }
-        if matches!(format, Format::Vop3 | Format::Vop3p) && gen == Generation::Gfx11 {
+        if matches!(format, Format::Vop3 | Format::Vop3p) && matches!(gen, Generation::Gfx11 | Generation::Gfx12) {
             // gfx11 VOP3/VOP3P DPP: src0 (bits 40:32) selects it, a third dword follows.
             if let Some(w1) = word(1) {
                 if let Some(ext) = format.extended((w1 & 0x1ff) as u16) {
@@ -190,7 +216,12 @@ impl Decoder {
             }
         }
         // gfx7's SMRD is one dword.
-        let base = if gen == Generation::Gfx7 && format == Format::Smem { 4 } else { format.base_len() };
+        let base = match (gen, format) {
+            (Generation::Gfx7, Format::Smem) => 4,
+            // gfx12's VBUFFER and VFLAT are three dwords (the third: VADDR and the offset).
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf | Format::Flat | Format::Global | Format::Scratch) => 12,
+            _ => format.base_len(),
+        };
         let raw = if base >= 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
         let ext = if base == 12 { word(2).ok_or_else(|| truncated(12))? } else { 0 };
         if format == Format::Mtbuf && gen == Generation::Gfx10 {
@@ -252,6 +283,19 @@ impl Decoder {
             Format::Global | Format::Scratch if gen.is_gcn() => {
                 saddr == src::EXEC_HI || crate::print::scalar_reg_ok(saddr, if format == Format::Global { 2 } else { 1 })
             }
+            // gfx12 VFLAT: SADDR in bits 6:0.
+            Format::Flat if gen == Generation::Gfx12 => swap_m0_null(gen, bits(raw, 0, 7) as u16) == src::NULL,
+            // (the cache-control operations without operands take no SGPR address at all)
+            Format::Global if gen == Generation::Gfx12 => {
+                let s = swap_m0_null(gen, bits(raw, 0, 7) as u16);
+                s == src::NULL || (crate::print::scalar_reg_ok(s, 2) && !entry.operands.is_empty())
+            }
+            Format::Scratch if gen == Generation::Gfx12 => {
+                let s = swap_m0_null(gen, bits(raw, 0, 7) as u16);
+                s == src::NULL || crate::print::scalar_reg_ok(s, 1)
+            }
+            // gfx12 VBUFFER: with idxen and offen the address is a pair, which cannot start at v255.
+            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx12 => bits(raw, 62, 2) != 3 || ext & 0xff != 255,
             // VOPD is a wave32 encoding.
             Format::Vopd => !self.target.wave64 && vopd_ok(isa, raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
@@ -461,8 +505,8 @@ pub(crate) enum SourceKind {
 #[inline]
 pub fn swap_m0_null(gen: Generation, v: u16) -> u16 {
     match (gen, v) {
-        (Generation::Gfx11, 124) => 125,
-        (Generation::Gfx11, 125) => 124,
+        (Generation::Gfx11 | Generation::Gfx12, 124) => 125,
+        (Generation::Gfx11 | Generation::Gfx12, 125) => 124,
         (Generation::Gfx8 | Generation::Gfx9, 102..=105) => v - 102 + gcn::FLAT_SCRATCH_LO,
         (Generation::Gfx7, 104..=105) => v - 104 + gcn::FLAT_SCRATCH_LO,
         (Generation::Gfx7 | Generation::Gfx8, 108..=111) => v - 108 + gcn::TBA_LO,
@@ -526,10 +570,24 @@ impl Inst {
             // gfx7's VOP2 v_readlane_b32/v_writelane_b32: the lane select is an 8-bit scalar
             // source in the VSRC1 bits.
             (Generation::Gfx7, Format::Vop2, Src1) => (9, 8),
+            // gfx12: SMEM's 24-bit offset; VBUFFER and VFLAT fields (VADDR/ADDR in the third dword).
+            (Generation::Gfx12, Format::Smem, Offset) => (32, 24),
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf, Vdata) => (32, 8),
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf, Vaddr) => (64, 8),
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf, Srsrc) => (41, 7),
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf, Soffset) => (0, 7),
+            (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Vdst) => (32, 8),
+            (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Addr) => (64, 8),
+            (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Data) => (55, 8),
+            (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Saddr) => (0, 7),
             _ => FIELD_POS[self.format as usize][field as usize],
         };
-        let v = bits(self.raw, lo as u32, width as u32) as u16;
-        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9) {
+        let v = if lo >= 64 {
+            (self.ext >> (lo - 64) & ((1u32 << width) - 1)) as u16
+        } else {
+            bits(self.raw, lo as u32, width as u32) as u16
+        };
+        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx12 | Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9) {
             let scalar = match field {
                 Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
                 Src0 => width == 9,
@@ -587,11 +645,13 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
     match (inst.format, op.field) {
         // tfe adds a status dword to the data.
         (Format::Mubuf | Format::Mtbuf, Field::Vdata)
-            if bits(inst.raw, if inst.gen == Generation::Gfx11 { 53 } else { 55 }, 1) != 0
+            if bits(inst.raw, match inst.gen { Generation::Gfx11 => 53, Generation::Gfx12 => 22, _ => 55 }, 1) != 0
                 && !matches!(inst.isa, Isa::Gfx90a | Isa::Gfx942) =>
         {
             w + 1
         }
+        // gfx12's transposing loads spread over twice the lanes in wave64: half the registers.
+        (Format::Global, Field::Vdst) if inst.wave64 && inst.entry.name.starts_with("global_load_tr") => w / 2,
         // WMMA accumulators spread over twice the lanes in wave64: half the registers each.
         (Format::Vop3p, Field::Vdst | Field::Src2) if inst.wave64 && inst.entry.name.starts_with("v_wmma") => w / 2,
         // With an SGPR base the VGPR address is a 32-bit offset.
@@ -614,6 +674,8 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
     let v = inst.field(op.field);
     match (inst.format, op.field) {
         (Format::Smem, Field::Sbase) => swap_m0_null(inst.gen, v * 2),
+        // gfx12 names the buffer resource by its first SGPR.
+        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) if inst.gen == Generation::Gfx12 => swap_m0_null(inst.gen, v),
         (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => swap_m0_null(inst.gen, v * 4),
         _ => v,
     }
@@ -698,8 +760,9 @@ impl MimgBits {
                 dim_lo: 0, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 63, tfe: 16, lwe: 17,
                 unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
             },
-            // gfx11: one NSA bit (one dword of up to four more addresses).
-            Generation::Gfx11 => MimgBits {
+            // gfx11: one NSA bit (one dword of up to four more addresses); gfx12's VIMAGE is not
+            // decoded yet and reads as gfx11 here.
+            Generation::Gfx11 | Generation::Gfx12 => MimgBits {
                 dim_lo: 2, nsa_lo: 0, nsa_width: 1, a16: 16, d16: 17, tfe: 53, lwe: 54,
                 unorm: 7, glc: 14, slc: 12, dlc: 13, r128: 15, ssamp: 58,
             },

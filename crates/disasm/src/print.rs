@@ -62,6 +62,8 @@ pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
     };
     match v {
         0..=105 => reg_range(out, "s", align(v as u32), width),
+        // No ttmp class is 96 bits wide: LLVM names the encoded register alone (gfx12's *_b96).
+        108..=123 if width == 3 => reg_range(out, "ttmp", v as u32 - 108, 1),
         108..=123 => reg_range(out, "ttmp", align(v as u32 - 108), width),
         src::VCC_LO => out.push_str(if width == 1 { "vcc_lo" } else { "vcc" }),
         src::VCC_HI => out.push_str("vcc_hi"),
@@ -282,7 +284,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         // With glc a FLAT atomic returns the old value: LLVM prints that destination first.
         let data = e.operands.iter().find(|o| o.field == Field::Data).map_or(1, |o| o.width as u32);
         let w = if e.name.contains("cmpswap") { data / 2 } else { data };
-        let v = bits(inst.raw, 56, 8);
+        let v = if g12(inst) { bits(inst.raw, 32, 8) } else { bits(inst.raw, 56, 8) };
         if v + w > 256 {
             return Err(BadOperand);
         }
@@ -315,12 +317,62 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         operand(inst, opi, op, out)?;
         opi += 1;
     }
+    if g12(inst) && matches!(inst.format, Format::Vop2Dpp16 | Format::Vop2Dpp8) && e.name.starts_with("v_cndmask_b32") {
+        // llvm-mc-19 closes the |abs| of v_cndmask's second source after its VCC operand on gfx12
+        // (`|v12, vcc_lo|`); rdna prints what LLVM prints.
+        if let Some(i) = out.rfind("|, vcc") {
+            let end = i + "|, vcc".len() + if out[i + 6..].starts_with("_lo") { 3 } else { 0 };
+            out.remove(i);
+            out.insert(end - 1, '|');
+        }
+    }
     modifiers(inst, out)
 }
 
 /// Whether the instruction was decoded for gfx11 (RDNA3), whose memory encodings move bits.
 fn g11(inst: &Inst) -> bool {
-    inst.gen == rdna_isa::Generation::Gfx11
+    matches!(inst.gen, rdna_isa::Generation::Gfx11 | rdna_isa::Generation::Gfx12)
+}
+
+/// Whether the instruction was decoded for gfx12 (RDNA4): 96-bit VBUFFER/VFLAT, 24-bit offsets and
+/// `th:`/`scope:` cache policies.
+fn g12(inst: &Inst) -> bool {
+    inst.gen == rdna_isa::Generation::Gfx12
+}
+
+/// gfx12's cache policy: `th:` (its names depend on whether the instruction loads, stores or is an
+/// atomic, and on the scope) and `scope:`.
+fn cache_policy(inst: &Inst, out: &mut String, th: u32, scope: u32) {
+    let name = inst.entry.name;
+    let atomic = name.contains("_atomic_");
+    let store = !atomic && name.contains("store");
+    let th_name = if atomic {
+        match (th, scope) {
+            (0, _) => String::new(),
+            (1, _) => "TH_ATOMIC_RETURN".into(),
+            (2, _) => "TH_ATOMIC_NT".into(),
+            (3, _) => "TH_ATOMIC_NT_RETURN".into(),
+            (4 | 5, 2..) => "TH_ATOMIC_CASCADE_RT".into(),
+            (6 | 7, 2..) => "TH_ATOMIC_CASCADE_NT".into(),
+            (t, _) => format!("TH_ATOMIC_{t:#x}"),
+        }
+    } else if store {
+        match (th, scope) {
+            (3, 3) => "TH_STORE_BYPASS".into(),
+            (t, _) => ["", "TH_STORE_NT", "TH_STORE_HT", "TH_STORE_RT_WB", "TH_STORE_NT_RT", "TH_STORE_RT_NT", "TH_STORE_NT_HT", "TH_STORE_NT_WB"][t as usize & 7].into(),
+        }
+    } else {
+        match (th, scope) {
+            (3, 3) => "TH_LOAD_BYPASS".into(),
+            (t, _) => ["", "TH_LOAD_NT", "TH_LOAD_HT", "TH_LOAD_LU", "TH_LOAD_NT_RT", "TH_LOAD_RT_NT", "TH_LOAD_NT_HT", "0x7"][t as usize & 7].into(),
+        }
+    };
+    if !th_name.is_empty() {
+        let _ = write!(out, " th:{th_name}");
+    }
+    if scope != 0 {
+        out.push_str(["", " scope:SCOPE_SE", " scope:SCOPE_DEV", " scope:SCOPE_SYS"][scope as usize & 3]);
+    }
 }
 
 /// v_fma_mix*: VOP3P encoding with VOP3-style modifiers (neg_lo is neg, neg_hi is abs).
@@ -349,7 +401,9 @@ fn scratch_without_saddr(inst: &Inst) -> bool {
 /// The bit that says a SCRATCH instruction addresses through a VGPR, where there is one (gfx11:
 /// 55, gfx942: 13).
 fn scratch_sve_bit(inst: &Inst) -> Option<u32> {
-    if g11(inst) {
+    if g12(inst) {
+        Some(49)
+    } else if g11(inst) {
         Some(55)
     } else if inst.isa == rdna_isa::Isa::Gfx942 {
         Some(13)
@@ -367,7 +421,9 @@ fn flat_lds(inst: &Inst) -> bool {
 /// The FLAT-family cache bits (glc, slc, dlc) and the bit that makes an atomic return (glc).
 fn flat_cache_bits(inst: &Inst) -> (bool, bool, bool) {
     let raw = inst.raw;
-    if g11(inst) {
+    if g12(inst) {
+        (bit(raw, 52), false, false) // th bit 0: an atomic returns
+    } else if g11(inst) {
         (bit(raw, 14), bit(raw, 15), bit(raw, 13))
     } else if inst.gen.is_gcn() {
         (bit(raw, 16), bit(raw, 17), false)
@@ -384,7 +440,9 @@ fn returning_flat_atomic(inst: &Inst) -> bool {
 
 /// MUBUF/MTBUF (offen, idxen) bits.
 fn buffer_addr_bits(inst: &Inst) -> (bool, bool) {
-    if g11(inst) {
+    if g12(inst) {
+        (bit(inst.raw, 62), bit(inst.raw, 63))
+    } else if g11(inst) {
         (bit(inst.raw, 54), bit(inst.raw, 55))
     } else {
         (bit(inst.raw, 12), bit(inst.raw, 13))
@@ -415,7 +473,7 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
             if n == 0 {
                 out.push_str("off");
             } else {
-                reg_range(out, "v", bits(raw, 32, 8), n);
+                reg_range(out, "v", inst.field(Field::Vaddr) as u32, n);
             }
             true
         }
@@ -598,6 +656,8 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             ok
         }
         (Format::Smem, Field::Offset) if inst.gen.is_gcn() => gcn_smem_offset(inst, out),
+        // gfx12's prefetches name their SGPR offset as an operand of its own.
+        (Format::Smem, Field::Soffset) if inst.entry.name.contains("prefetch") => scalar_reg(out, v, 1),
         // gfx8/gfx9 VOP3 interpolation: SRC0 is attrN.c (bits 5:0 and 7:6); bit 8 is `high`.
         (Format::Vop3, Field::Src0) if op.class == Class::Other && is_vop3_interp(inst) => {
             let chan = ["x", "y", "z", "w"][bits(inst.raw, 38, 2) as usize];
@@ -609,10 +669,14 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
             true
         }
         (Format::Smem, Field::Offset) => {
-            // A 21-bit signed byte offset; with an SGPR offset too it prints as `offset:`.
-            let off = ((bits(inst.raw, 32, 21) << 11) as i32) >> 11;
+            // A 21-bit (gfx12: 24-bit) signed byte offset; with an SGPR offset too it prints as
+            // `offset:`. The prefetches print it alone (their SGPR offset is an operand of its own).
+            let w = if g12(inst) { 24 } else { 21 };
+            let off = ((bits(inst.raw, 32, w) << (32 - w)) as i32) >> (32 - w);
             let soff = inst.field(Field::Soffset);
-            if soff != src::NULL {
+            if inst.entry.name.contains("prefetch") {
+                signed_hex(out, off);
+            } else if soff != src::NULL {
                 if !scalar_reg(out, soff, 1) {
                     return Err(BadOperand);
                 }
@@ -778,7 +842,14 @@ fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
                 let sel = bits(raw, 11, 4);
                 if sel != 0 {
                     out.push_str(" op_sel:[");
-                    let n = if bit(must, 14) { nsrc } else { nsrc + 1 };
+                    // gfx12's permlanes print two (their fetch-inactive and bound-control bits).
+                    let n = if g12(inst) && inst.entry.name.starts_with("v_permlane") {
+                        2
+                    } else if bit(must, 14) {
+                        nsrc
+                    } else {
+                        nsrc + 1
+                    };
                     for k in 0..n {
                         if k > 0 {
                             out.push(',');
@@ -957,6 +1028,10 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         Format::Vop3p => vop3p_modifiers(inst, raw, out),
         Format::Smem if inst.entry.operands.iter().any(|o| o.field == Field::Sbase) => {
             // gcn has no dlc (its bit 14 is soe).
+            if g12(inst) {
+                cache_policy(inst, out, bits(raw, 23, 2), bits(raw, 21, 2));
+                return Ok(());
+            }
             // gfx7's SMRD has no cache bits.
             let (glc, dlc) = if g11(inst) {
                 (14, 13)
@@ -1007,6 +1082,33 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
             if bit(raw, if inst.gen.is_gcn() && inst.gen != rdna_isa::Generation::Gfx7 { 16 } else { 17 }) {
                 out.push_str(" gds");
+            }
+        }
+        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf if g12(inst) => {
+            // gfx12 VFLAT/VBUFFER: a 24-bit signed offset in the third dword, th/scope, tfe.
+            if inst.format == Format::Mtbuf {
+                let name = inst.isa.tables().mtbuf_formats[bits(raw, 55, 7) as usize];
+                if !name.is_empty() {
+                    let _ = write!(out, " format:{name}");
+                }
+            }
+            if matches!(inst.format, Format::Mubuf | Format::Mtbuf) {
+                let (offen, idxen) = buffer_addr_bits(inst);
+                if idxen {
+                    out.push_str(" idxen");
+                }
+                if offen {
+                    out.push_str(" offen");
+                }
+            }
+            let off = (inst.ext as i32) >> 8;
+            // The cache-control operations (global_inv, global_wb, …) have no address: no offset.
+            if off != 0 && !inst.entry.operands.is_empty() {
+                let _ = write!(out, " offset:{off}");
+            }
+            cache_policy(inst, out, bits(raw, 52, 3), bits(raw, 50, 2));
+            if matches!(inst.format, Format::Mubuf | Format::Mtbuf) && bit(raw, 22) {
+                out.push_str(" tfe");
             }
         }
         Format::Flat | Format::Global | Format::Scratch => {
@@ -1192,11 +1294,16 @@ fn lds_direct(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let raw = inst.raw;
     out.push(' ');
     reg_range(out, "v", bits(raw, 0, 8), 1);
-    if inst.entry.name == "lds_param_load" {
+    if matches!(inst.entry.name, "lds_param_load" | "ds_param_load") {
         let chan = ["x", "y", "z", "w"][bits(raw, 8, 2) as usize];
         let _ = write!(out, ", attr{}.{chan}", bits(raw, 10, 6));
     }
-    let _ = write!(out, " wait_vdst:{}", bits(raw, 16, 4));
+    if g12(inst) {
+        // gfx12 (VDSDIR): wait_va_vdst and wait_vm_vsrc.
+        let _ = write!(out, " wait_va_vdst:{} wait_vm_vsrc:{}", bits(raw, 16, 4), bits(raw, 23, 1));
+    } else {
+        let _ = write!(out, " wait_vdst:{}", bits(raw, 16, 4));
+    }
     Ok(())
 }
 
@@ -1481,7 +1588,7 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
         "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out, tables),
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out, tables),
         // gfx10.1 has no hold_cnt field (bit 7 is then outside every field).
-        "s_waitcnt_depctr" => depctr(v, out, tables.mcpu != "gfx1010"),
+        "s_waitcnt_depctr" | "s_wait_alu" => depctr(v, out, tables.mcpu != "gfx1010"),
         "s_version" => version(v, out, tables, g11),
         _ => {
             let _ = write!(out, "{v}");

@@ -34,10 +34,23 @@ struct Outcome {
 }
 
 
+/// gfx12's VIMAGE (0b110100) and VSAMPLE (0b111001) words: not decoded yet (rdna rejects them,
+/// which `compare` checks); they are left out of the comparison and counted.
+fn gfx12_image(target: Target, b: &[u8]) -> bool {
+    target.generation == rdna_isa::Generation::Gfx12 && matches!(b[3] >> 2, 0b110100 | 0b111001)
+}
+
 fn compare(target: Target, encodings: &[Vec<u8>]) -> Outcome {
     let mattr = if target.wave64 { "+wavefrontsize64" } else { "" };
-    let (skipped, encodings): (Vec<Vec<u8>>, Vec<Vec<u8>>) = encodings.iter().cloned().partition(|b| crashes_llvm(b));
     let dec = Decoder::new(target);
+    let (images, encodings): (Vec<Vec<u8>>, Vec<Vec<u8>>) = encodings.iter().cloned().partition(|b| gfx12_image(target, b));
+    for b in &images {
+        assert!(dec.decode(b).is_err(), "gfx12 image word decoded: {b:02x?}");
+    }
+    if !images.is_empty() {
+        println!("  {} gfx12 VIMAGE/VSAMPLE encodings left out (not decoded yet; rdna rejects them)", images.len());
+    }
+    let (skipped, encodings): (Vec<Vec<u8>>, Vec<Vec<u8>>) = encodings.iter().cloned().partition(|b| crashes_llvm(b));
     // Where LLVM has no answer rdna must at least reject the encoding.
     for b in &skipped {
         assert!(dec.decode(b).is_err(), "reserved SDWA select accepted: {b:02x?}");
@@ -123,6 +136,9 @@ const MIN_RATE: f64 = 0.999;
 const GCN_RATE: f64 = MIN_RATE;
 /// gfx11 meets the same bar.
 const GFX11_RATE: f64 = MIN_RATE;
+/// gfx12 (RDNA4): VIMAGE/VSAMPLE are not decoded yet (see the issue note); the bar is the rate
+/// measured without them.
+const GFX12_RATE: f64 = MIN_RATE;
 
 
 #[test]
@@ -151,6 +167,12 @@ fn gfx1100_random_encodings_match_llvm() {
 fn gfx1150_random_encodings_match_llvm() {
     run_random("gfx1150", false, 103_000, GFX11_RATE);
     run_random("gfx1150", true, 20_000, GFX11_RATE);
+}
+
+#[test]
+fn gfx1200_random_encodings_match_llvm() {
+    run_random("gfx1200", false, 103_000, GFX12_RATE);
+    run_random("gfx1200", true, 20_000, GFX12_RATE);
 }
 
 /// GCN and CDNA (gfx8, gfx9): wave64 only.
@@ -187,6 +209,7 @@ fn opcode_walk_matches_llvm() {
             rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => GCN_RATE,
             rdna_isa::Generation::Gfx11 => GFX11_RATE,
             rdna_isa::Generation::Gfx10 => MIN_RATE,
+            rdna_isa::Generation::Gfx12 => GFX12_RATE,
         };
         assert!(o.unlisted.is_empty(), "{}: mnemonics llvm-mc decodes but `rdna isa --list` lacks: {:?}", isa.name(), o.unlisted);
         assert!(rate >= min, "walk agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, min * 100.0);

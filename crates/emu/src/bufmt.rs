@@ -39,7 +39,7 @@ impl BufFormat {
         // Format numbers are the same for every target of a family.
         let names = match gen {
             // gfx9's MTBUF has separate data and number formats, not unified numbers.
-            rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => return None,
+            rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 | rdna_isa::Generation::Gfx12 => return None,
             rdna_isa::Generation::Gfx10 => rdna_isa::Isa::Gfx1030.tables().mtbuf_formats,
             rdna_isa::Generation::Gfx11 => rdna_isa::Isa::Gfx1100.tables().mtbuf_formats,
         };

@@ -119,7 +119,7 @@ pub const IMAGE_BASE: u64 = 0x7f00_0000_0000;
 pub fn target_of(code: &CodeObject, kernel: &Kernel) -> Result<rdna_isa::Target, Error> {
     let name = code.mcpu.ok_or_else(|| Error::Setup("the code object does not name a target this emulator knows".into()))?;
     let t = rdna_isa::Target::from_name(name)
-        .filter(|t| !t.generation.is_gcn())
+        .filter(|t| matches!(t.generation, rdna_isa::Generation::Gfx10 | rdna_isa::Generation::Gfx11))
         .ok_or_else(|| Error::Setup(format!("target {name} is not emulated yet (supported: gfx1030–gfx1036, gfx1100–gfx1103, gfx1150–gfx1152)")))?;
     Ok(rdna_isa::Target { wave64: !kernel.kd.enable_wavefront_size32(), ..t })
 }

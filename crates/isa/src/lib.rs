@@ -19,6 +19,7 @@ pub mod generated {
     pub mod gfx1030;
     pub mod gfx1100;
     pub mod gfx1150;
+    pub mod gfx1200;
 }
 pub mod target;
 

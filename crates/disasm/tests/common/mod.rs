@@ -225,6 +225,7 @@ pub fn aimed_for(isa: rdna_isa::Isa, f: Format, op: u32, rng: &mut Rng) -> Vec<u
         rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => aimed_gfx9(f, op, rng),
         rdna_isa::Generation::Gfx10 => aimed(f, op, rng),
         rdna_isa::Generation::Gfx11 => aimed_gfx11(f, op, rng),
+        rdna_isa::Generation::Gfx12 => aimed_gfx12(f, op, rng),
     }
 }
 
@@ -533,4 +534,25 @@ pub fn llvm_assemble(mcpu: &str, lines: &[String]) -> Vec<Option<Vec<u8>>> {
         Some(parse_hex_line(&l[start..end]))
     });
     (0..lines.len()).map(|i| if bad.contains(&i) { None } else { encs.next() }).collect()
+}
+
+/// Five random dwords aimed at gfx12 format `f` with opcode `op`: gfx11's patterns except SMEM
+/// (opcode 18:13), VBUFFER (0b110001: MUBUF opcode 21:14, MTBUF 17:14 under 0b1000) and VFLAT
+/// (0b111011, segment 25:24, opcode 21:14, SADDR 6:0).
+pub fn aimed_gfx12(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
+    let (ident, opcode) = match f {
+        Format::Smem => ((0xfc00_0000, 0xf400_0000), (13, 6)),
+        Format::Mubuf => ((0xfc00_0000, 0xc400_0000), (14, 8)),
+        Format::Mtbuf => ((0xfc3c_0000, 0xc420_0000), (14, 4)),
+        Format::Flat => ((0xff00_0000, 0xec00_0000), (14, 8)),
+        Format::Scratch => ((0xff00_0000, 0xed00_0000), (14, 8)),
+        Format::Global => ((0xff00_0000, 0xee00_0000), (14, 8)),
+        _ => return aimed_gfx11(f, op, rng),
+    };
+    let mut w = aimed_words(f, op, rng, Some(ident), Some(opcode));
+    // FLAT needs SADDR = null (124); GLOBAL/SCRATCH get it in half the cases.
+    if f == Format::Flat || (matches!(f, Format::Global | Format::Scratch) && rng.below(2) == 0) {
+        w[0] = (w[0] & !0x7f) | 0x7c;
+    }
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
