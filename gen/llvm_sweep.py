@@ -342,7 +342,10 @@ FORMATS_GFX11 = [
 # VDATA, RSRC as a plain SGPR number at 47:41, the format at 61:55, offen/idxen at 62/63, VADDR at
 # 71:64, a 24-bit offset at 95:72) and 96-bit VFLAT/VSCRATCH/VGLOBAL (SADDR 6:0, opcode 21:14,
 # segment 25:24, VDST 39:32, DATA 62:55, ADDR 71:64, a 24-bit signed offset at 95:72).
-# VIMAGE/VSAMPLE are not swept yet.
+# 96-bit VIMAGE (0b110100) and VSAMPLE (0b111001): dim 2:0, r128 4, d16 5, a16 6, opcode 21:14,
+# dmask 25:22, VDATA 39:32, RSRC a 9-bit register field at 49:41, VSAMPLE's SAMP at 63:55, and the
+# addresses in the third dword (VIMAGE's fifth in 63:56). Their tables are merged into one MIMG
+# table, VSAMPLE's opcodes at 0x100 and up.
 _GFX11_KEEP = ("SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "VOP1", "VOP2", "VOPC", "VOP1_DPP16", "VOP2_DPP16",
                "VOPC_DPP16", "VOP1_DPP8", "VOP2_DPP8", "VOPC_DPP8", "VOP3", "VOP3_DPP16", "VOP3_DPP8", "VOP3P",
                "VOP3P_DPP16", "VOP3P_DPP8", "DS", "EXP", "VINTERP", "LDSDIR")
@@ -368,7 +371,17 @@ FORMATS_GFX12 = [f for f in FORMATS_GFX11 if f.name in _GFX11_KEEP] + [
     Fmt("GLOBAL", 3, [(26, 6, 0b111011), (24, 2, 2)], [(14, 8)],
         [("vdst", 32, 8, "vgpr", V(40, 44)), ("addr", 64, 8, "vgpr", V(16, 20)),
          ("data", 55, 8, "vgpr", V(24, 28)), ("saddr", 0, 7, "sreg7", V(0x7C, 0x7C))]),
+    Fmt("MIMG", 3, [(26, 6, 0b110100)], [(14, 8)],
+        [("vdata", 32, 8, "vgpr", V(40, 44)), ("vaddr", 64, 8, "vgpr", V(16, 20)),
+         ("srsrc", 41, 9, "sreg9", V(8, 12))],
+        prefix=[(22, 4, 1), (0, 3, 0)]),
+    Fmt("VSAMPLE", 3, [(26, 6, 0b111001)], [(14, 8)],
+        [("vdata", 32, 8, "vgpr", V(40, 44)), ("vaddr", 64, 8, "vgpr", V(16, 20)),
+         ("srsrc", 41, 9, "sreg9", V(8, 12)), ("ssamp", 55, 9, "sreg9", V(4, 8))],
+        prefix=[(22, 4, 1), (0, 3, 0)]),
 ]
+# The merged gfx12 image table: VIMAGE opcodes 0..0xff, VSAMPLE's at 0x100 + opcode.
+VSAMPLE_BASE = 0x100
 
 # gfx8 and gfx9 (GCN3, GCN5, CDNA1-3): the VOP and SOP layouts of gfx10, but VOP3 at 0b110100 (VOP3P
 # at 0b110100111), SMEM at 0b110000 with glc 16 / imm 17 / soe 14, DS's opcode at 24:17, 7-bit FLAT,
@@ -457,6 +470,7 @@ MIMG_BITS = {
     "gfx9": dict(dim=(3, 0), nsa=(1, 0), a16=15, d16=63, tfe=16),
     "gfx10": dict(dim=(3, 3), nsa=(1, 2), a16=62, d16=63, tfe=16),
     "gfx11": dict(dim=(2, 3), nsa=(0, 1), a16=16, d16=17, tfe=53),
+    "gfx12": dict(dim=(0, 3), nsa=(0, 0), a16=6, d16=5, tfe=55),  # VSAMPLE's tfe: bit 3
 }
 
 REG_RE = re.compile(r"^(v|s|ttmp|a)(\d+)$|^(v|s|ttmp|a)\[(\d+):(\d+)\]$")
@@ -717,11 +731,11 @@ def probe_value_classes(fmt, entries):
         for k, (j, fname, kind, cls, width, ty) in enumerate(e["operands"]):
             if kind == "vgpr" and cls == "s":
                 kind = "ssrc8"  # an 8-bit VGPR field that this opcode reads as a scalar destination
-            if kind not in ("src9", "ssrc8", "sreg7", "sbase", "srsrc"):
+            if kind not in ("src9", "ssrc8", "sreg7", "sreg9", "sbase", "srsrc"):
                 continue
             i = fidx[fname]
             scale = {"sbase": 2, "srsrc": 4}.get(kind, 1)
-            limit = {"src9": 512, "ssrc8": 256}.get(kind, 128 * scale)
+            limit = {"src9": 512, "sreg9": 512, "ssrc8": 256}.get(kind, 128 * scale)
             for c, v in enumerate(VALUE_CLASSES):
                 if v % scale or v >= limit:
                     continue
@@ -877,11 +891,19 @@ def emit_mimg_shapes(entries):
     variant from these and falls back to the encoded one where no variant fits, so the shapes are
     measured rather than computed. Each shape is a byte data << 5 | addresses (0: rejected); opcodes
     with equal tables share one."""
-    fmt = [f for f in formats_of(GEN) if f.name == "MIMG"][0]
-    mb = MIMG_BITS[GEN]
-    nsa_max = (1 << mb["nsa"][1]) - 1
+    fmts = {f.name: f for f in formats_of(GEN)}
+    nsa_max = (1 << MIMG_BITS[GEN]["nsa"][1]) - 1
+
+    def fmt_of(e):
+        """The format and layout that encode entry e (gfx12's merged VSAMPLE entries)."""
+        mb = dict(MIMG_BITS[GEN])
+        if GEN == "gfx12" and e["op"] >= VSAMPLE_BASE:
+            mb["tfe"] = 3
+            return fmts["VSAMPLE"], e["op"] - VSAMPLE_BASE, mb
+        return fmts["MIMG"], e["op"], mb
     probes, keys = [], []
     for i, e in enumerate(entries):
+        fmt, op, mb = fmt_of(e)
         for dim in range(8):
             for a16 in range(2):
                 for nsa in range(4):
@@ -889,9 +911,9 @@ def emit_mimg_shapes(entries):
                         for d16 in range(2):
                             for tfe in range(2):
                                 extra = [(mb["dim"][0], mb["dim"][1], dim), (mb["nsa"][0], mb["nsa"][1], min(nsa, nsa_max)),
-                                         (mb["a16"], 1, a16), (8, 4, (1 << (comps + 1)) - 1), (mb["d16"], 1, d16),
+                                         (mb["a16"], 1, a16), (22 if GEN == "gfx12" else 8, 4, (1 << (comps + 1)) - 1), (mb["d16"], 1, d16),
                                          (mb["tfe"], 1, tfe)]
-                                probes.append(fmt.encode(e["op"], e["vals"], extra_bits=extra) + [0x04030201] * min(nsa, nsa_max))
+                                probes.append(fmt.encode(op, e["vals"], extra_bits=extra) + [0x04030201] * min(nsa, nsa_max))
                                 # An NSA count or dim the generation cannot encode is recorded as rejected.
                                 keys.append((i, nsa > nsa_max or dim >= 1 << mb["dim"][1]))
     # Keyed by position: gfx700's derived entries may share a gfx803 opcode.
@@ -920,13 +942,15 @@ def emit_mimg_shapes(entries):
     # address at v200.
     orig_probes = []
     for e in entries:
+        fmt, op, mb = fmt_of(e)
         vals = list(e["vals"])
         names = [f[0] for f in fmt.fields]
         vals[names.index("vdata")] = 255
         vals[names.index("vaddr")] = 200
         for nsa in range(4):
             n = min(nsa, nsa_max)
-            orig_probes.append(fmt.encode(e["op"], vals, extra_bits=[(mb["nsa"][0], mb["nsa"][1], n), (8, 4, 15)]) + [0x04030201] * n)
+            dmask = (22, 4, 15) if GEN == "gfx12" else (8, 4, 15)
+            orig_probes.append(fmt.encode(op, vals, extra_bits=[(mb["nsa"][0], mb["nsa"][1], n), dmask]) + [0x04030201] * n)
     original = {}
     for k, r in enumerate(run_mc(orig_probes)):
         if k % 4 > nsa_max:
@@ -1098,6 +1122,16 @@ def generate():
             entries = sorted(entries + extra, key=lambda e: e["op"])
         print("%-8s %-10s %4d opcodes" % (MCPU, fmt.name, len(entries)), file=sys.stderr)
         all_entries.append((fmt, entries))
+    if GEN == "gfx12":
+        # One MIMG table for VIMAGE and VSAMPLE (VSAMPLE's opcodes from VSAMPLE_BASE); its format
+        # entry only sizes the index here.
+        image = [e for f, e in all_entries if f.name == "MIMG"][0]
+        sample = [e for f, e in all_entries if f.name == "VSAMPLE"][0]
+        for e in sample:
+            e["op"] += VSAMPLE_BASE
+        merged = Fmt("MIMG", 3, [], [(14, 9)], [])
+        all_entries = [(f, e) for f, e in all_entries if f.name not in ("MIMG", "VSAMPLE")]
+        all_entries.append((merged, image + sample))
     mimg = [e for f, e in all_entries if f.name == "MIMG"]
     text = emit(all_entries) + emit_mtbuf_formats() + emit_symbol_tables() + (emit_mimg_shapes(mimg[0]) if mimg else "")
     if GEN in ("gfx11", "gfx12"):

@@ -63,8 +63,9 @@ fn bits(raw: u64, lo: u32, width: u32) -> u32 {
 }
 
 /// Identifies the format of a first dword and extracts its opcode. VOP and SOP layouts are the
-/// same in gfx10 and gfx11; the rest differ (gfx11: VOPD where gfx10 has VINTRP, FLAT's segment at
-/// bits 17:16, MTBUF's 4-bit opcode at 18:15; its MIMG/EXP/VINTERP/LDSDIR are not decoded yet).
+/// same from gfx8 to gfx12; the rest differ by generation (gfx7: SMRD, 9-bit VOP3 opcodes; gfx8/9:
+/// GCN's memory layouts; gfx11: VOPD where gfx10 has VINTRP, FLAT's segment at bits 17:16, MTBUF's
+/// 4-bit opcode at 18:15; gfx12: the 96-bit memory formats).
 #[inline]
 fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
     let r = w as u64;
@@ -145,7 +146,9 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
                 },
                 bits(r, 14, 8),
             ),
-            // VIMAGE (0b110100) and VSAMPLE (0b111001) are not decoded yet.
+            // VIMAGE and VSAMPLE share one table: VSAMPLE's opcodes from 0x100.
+            0b110100 => (Format::Mimg, bits(r, 14, 8)),
+            0b111001 => (Format::Mimg, 0x100 | bits(r, 14, 8)),
             _ => return None,
         });
     }
@@ -219,7 +222,7 @@ impl Decoder {
         let base = match (gen, format) {
             (Generation::Gfx7, Format::Smem) => 4,
             // gfx12's VBUFFER and VFLAT are three dwords (the third: VADDR and the offset).
-            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf | Format::Flat | Format::Global | Format::Scratch) => 12,
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf | Format::Flat | Format::Global | Format::Scratch | Format::Mimg) => 12,
             _ => format.base_len(),
         };
         let raw = if base >= 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
@@ -400,6 +403,11 @@ impl Decoder {
                     (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
                     (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(scaled_value(inst, op), 4),
                     // gfx11 lets a resource or sampler be null.
+                    // gfx12: 9-bit fields LLVM prints whatever they hold (flagging what is wrong).
+                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) if inst.gen == Generation::Gfx12 => {
+                        let v = scaled_value(inst, op);
+                        v != src::LITERAL && crate::print::source_ok(v, w)
+                    }
                     (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => {
                         let v = scaled_value(inst, op);
                         (inst.gen == Generation::Gfx11 && v == src::NULL) || scalar_reg_ok(v, w)
@@ -559,7 +567,7 @@ impl Inst {
         if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8) && field == Src0 {
             return (self.ext & 0xff) as u16;
         }
-        if self.format == Format::Mimg && field == Ssamp {
+        if self.format == Format::Mimg && field == Ssamp && self.gen != Generation::Gfx12 {
             return bits(self.raw, MimgBits::of(self.gen).ssamp, 5) as u16;
         }
         let (lo, width) = match (self.gen, self.format, field) {
@@ -580,6 +588,11 @@ impl Inst {
             (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Addr) => (64, 8),
             (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Data) => (55, 8),
             (Generation::Gfx12, Format::Flat | Format::Global | Format::Scratch, Saddr) => (0, 7),
+            // VIMAGE/VSAMPLE: 9-bit resource and sampler fields, the first address in the third dword.
+            (Generation::Gfx12, Format::Mimg, Vdata) => (32, 8),
+            (Generation::Gfx12, Format::Mimg, Vaddr) => (64, 8),
+            (Generation::Gfx12, Format::Mimg, Srsrc) => (41, 9),
+            (Generation::Gfx12, Format::Mimg, Ssamp) => (55, 9),
             _ => FIELD_POS[self.format as usize][field as usize],
         };
         let v = if lo >= 64 {
@@ -674,8 +687,10 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
     let v = inst.field(op.field);
     match (inst.format, op.field) {
         (Format::Smem, Field::Sbase) => swap_m0_null(inst.gen, v * 2),
-        // gfx12 names the buffer resource by its first SGPR.
-        (Format::Mubuf | Format::Mtbuf, Field::Srsrc) if inst.gen == Generation::Gfx12 => swap_m0_null(inst.gen, v),
+        // gfx12 names the buffer/image resource and the sampler by their first register.
+        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) if inst.gen == Generation::Gfx12 => {
+            swap_m0_null(inst.gen, v)
+        }
         (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => swap_m0_null(inst.gen, v * 4),
         _ => v,
     }
@@ -696,8 +711,8 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
     let Some(&i) = inst.isa.tables().get(Format::Mimg).index.get(inst.entry.op as usize) else { return (0, 0) };
     let Some(&t) = shapes.index.get(i as usize) else { return (0, 0) };
     let raw = inst.raw;
-    let mb = MimgBits::of(inst.gen);
-    let comps = bits(raw, 8, 4).count_ones().max(1);
+    let mb = MimgBits::of_inst(inst);
+    let comps = bits(raw, mb.dmask, 4).count_ones().max(1);
     let k = ((mb.dim(raw) * 2 + bits(raw, mb.a16, 1)) * 4 + mb.nsa_dwords(raw)) * 16
         + (comps - 1) * 4
         + bits(raw, mb.d16, 1) * 2
@@ -705,30 +720,67 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
     let b = shapes.tables[t as usize][k as usize] as u32;
     let (addr, data) = (b & 31, b >> 5);
     let nsa = mb.nsa_dwords(raw);
-    if b != 0 && (bits(raw, 40, 8) + data > 256 || (nsa == 0 && bits(raw, 32, 8) + addr > 256)) {
+    let vdata = inst.field(rdna_isa::Field::Vdata) as u32;
+    let vaddr = inst.field(rdna_isa::Field::Vaddr) as u32;
+    if inst.gen == Generation::Gfx12 {
+        // gfx12 lists its addresses field by field: only the data must fit, else LLVM keeps the
+        // encoded variant's data width.
+        if b == 0 {
+            return (0, 0);
+        }
+        if vdata + data > 256 {
+            let o = shapes.original[i as usize][0] as u32;
+            return if o != 0 && vdata + (o >> 5) <= 256 { (addr, o >> 5) } else { (0, 0) };
+        }
+        return (addr, data);
+    }
+    if b != 0 && (vdata + data > 256 || (nsa == 0 && vaddr + addr > 256)) {
         if inst.gen == Generation::Gfx7 {
             return (0, 0); // no text for gfx7 says "the encoded variant": the registers must fit
         }
         // No register tuple that wide at this position: LLVM keeps the encoded variant.
         let o = shapes.original[i as usize][nsa as usize] as u32;
         let (addr, data) = (o & 31, o >> 5);
-        let fits = bits(raw, 40, 8) + data <= 256 && (nsa != 0 || bits(raw, 32, 8) + addr <= 256);
+        let fits = vdata + data <= 256 && (nsa != 0 || vaddr + addr <= 256);
         return if fits { (addr, data) } else { (0, 0) };
     }
     (addr, data)
 }
 
+/// The most address VGPRs a MIMG opcode takes in any dim (full-width addresses, one channel).
+fn mimg_max_addresses(inst: &Inst) -> u32 {
+    let t = inst.isa.tables();
+    let Some(shapes) = t.mimg else { return 0 };
+    let Some(&i) = t.get(Format::Mimg).index.get(inst.entry.op as usize) else { return 0 };
+    let Some(&k) = shapes.index.get(i as usize) else { return 0 };
+    (0..8).map(|dim| shapes.tables[k as usize][dim * 2 * 4 * 16] as u32 & 31).max().unwrap_or(0)
+}
+
 fn mimg_shape_ok(inst: &Inst) -> bool {
     let (a, d) = mimg_shape(inst);
-    let nsa = MimgBits::of(inst.gen).nsa_dwords(inst.raw) != 0;
-    a != 0 && d != 0 && bits(inst.raw, 40, 8) + d <= 256 && (nsa || bits(inst.raw, 32, 8) + a <= 256)
+    if inst.gen == Generation::Gfx12 {
+        // LLVM requires the address fields the opcode never uses (past its most addresses over
+        // every dim, without a16) to be zero (VIMAGE has five fields, the fifth in bits 63:56;
+        // VSAMPLE four).
+        let n = mimg_max_addresses(inst);
+        let fields = if inst.entry.op >= 0x100 { 4 } else { 5 };
+        let field = |k: u32| if k < 4 { inst.ext >> (8 * k) & 0xff } else { bits(inst.raw, 56, 8) };
+        if (n..fields).any(|k| field(k) != 0) {
+            return false;
+        }
+    }
+    let nsa = MimgBits::of(inst.gen).nsa_dwords(inst.raw) != 0 || inst.gen == Generation::Gfx12;
+    let (vdata, vaddr) = (inst.field(rdna_isa::Field::Vdata) as u32, inst.field(rdna_isa::Field::Vaddr) as u32);
+    a != 0 && d != 0 && vdata + d <= 256 && (nsa || vaddr + a <= 256)
 }
 
 /// Where a generation keeps the MIMG fields that shape the operands and modifiers (bit numbers in
 /// the first two dwords).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MimgBits {
+    /// Bit 64 where the generation has no dim field.
     dim_lo: u32,
+    pub dmask: u32,
     nsa_lo: u32,
     nsa_width: u32,
     pub a16: u32,
@@ -747,22 +799,27 @@ impl MimgBits {
     pub(crate) const fn of(gen: Generation) -> MimgBits {
         match gen {
             Generation::Gfx10 => MimgBits {
-                dim_lo: 3, nsa_lo: 1, nsa_width: 2, a16: 62, d16: 63, tfe: 16, lwe: 17,
+                dim_lo: 3, dmask: 8, nsa_lo: 1, nsa_width: 2, a16: 62, d16: 63, tfe: 16, lwe: 17,
                 unorm: 12, glc: 13, slc: 25, dlc: 7, r128: 15, ssamp: 53,
             },
             // gfx7: gfx8's layout without d16.
             Generation::Gfx7 => MimgBits {
-                dim_lo: 0, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 64, tfe: 16, lwe: 17,
+                dim_lo: 64, dmask: 8, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 64, tfe: 16, lwe: 17,
                 unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
             },
             // gfx9: no dim and no NSA; bit 14 is `da`, bit 15 `r128` (`a16` on gfx9).
             Generation::Gfx8 | Generation::Gfx9 => MimgBits {
-                dim_lo: 0, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 63, tfe: 16, lwe: 17,
+                dim_lo: 64, dmask: 8, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 63, tfe: 16, lwe: 17,
                 unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
             },
-            // gfx11: one NSA bit (one dword of up to four more addresses); gfx12's VIMAGE is not
-            // decoded yet and reads as gfx11 here.
-            Generation::Gfx11 | Generation::Gfx12 => MimgBits {
+            // gfx12 VIMAGE (VSAMPLE: see `of_inst`): the addresses sit in their own fields.
+            Generation::Gfx12 => MimgBits {
+                dim_lo: 0, dmask: 22, nsa_lo: 0, nsa_width: 0, a16: 6, d16: 5, tfe: 55, lwe: 64,
+                unorm: 64, glc: 64, slc: 64, dlc: 64, r128: 4, ssamp: 55,
+            },
+            // gfx11: one NSA bit (one dword of up to four more addresses).
+            Generation::Gfx11 => MimgBits {
+                dmask: 8,
                 dim_lo: 2, nsa_lo: 0, nsa_width: 1, a16: 16, d16: 17, tfe: 53, lwe: 54,
                 unorm: 7, glc: 14, slc: 12, dlc: 13, r128: 15, ssamp: 58,
             },
@@ -775,10 +832,19 @@ impl MimgBits {
     }
 
     pub(crate) fn dim(&self, raw: u64) -> u32 {
-        if self.dim_lo == 0 {
-            return 0; // gfx9 has no dim field
-        }
         bits(raw, self.dim_lo, 3)
+    }
+
+    /// The layout of this instruction's encoding (gfx12's VSAMPLE keeps tfe and lwe elsewhere
+    /// than VIMAGE).
+    pub(crate) fn of_inst(inst: &Inst) -> MimgBits {
+        let mut mb = MimgBits::of(inst.gen);
+        if inst.gen == Generation::Gfx12 && inst.entry.op >= 0x100 {
+            mb.tfe = 3;
+            mb.lwe = 40;
+            mb.unorm = 13;
+        }
+        mb
     }
 }
 

@@ -1307,9 +1307,76 @@ fn lds_direct(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     Ok(())
 }
 
+/// gfx12 VIMAGE/VSAMPLE: `image_* vdata, vaddr|[a0, a1, ...], rsrc[, samp] modifiers`. The
+/// addresses have a field each (VIMAGE five: the third dword's bytes and bits 63:56; VSAMPLE four);
+/// when there are more addresses than fields, the last field starts a range of the rest.
+fn image_gfx12(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    let raw = inst.raw;
+    let mb = crate::decode::MimgBits::of_inst(inst);
+    let sample = inst.entry.op >= 0x100;
+    let (addrs, data) = crate::decode::mimg_shape(inst);
+    out.push(' ');
+    reg_range(out, "v", inst.field(Field::Vdata) as u32, data);
+    out.push_str(", ");
+    let fields: Vec<u32> = (0..4).map(|k| inst.ext >> (8 * k) & 0xff).chain((!sample).then(|| bits(raw, 56, 8))).collect();
+    if addrs == 1 {
+        reg_range(out, "v", fields[0], 1);
+    } else {
+        out.push('[');
+        let n = fields.len() as u32;
+        for k in 0..addrs.min(n) {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            let last = k == n - 1;
+            let count = if last { addrs - (n - 1) } else { 1 };
+            if fields[k as usize] + count > 256 {
+                return Err(BadOperand);
+            }
+            reg_range(out, "v", fields[k as usize], count);
+        }
+        out.push(']');
+    }
+    for op in inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp)) {
+        out.push_str(", ");
+        let v = crate::decode::scaled_value(inst, op);
+        let w = op.width as u32;
+        let ok = match v {
+            128..=208 | 240..=248 => source(out, v, 1, rdna_isa::ImmTy::B32, None),
+            _ => source(out, v, w, rdna_isa::ImmTy::B32, None),
+        };
+        if !ok {
+            return Err(BadOperand);
+        }
+        invalid_note(inst, op, out);
+    }
+    let m = raw & !inst.entry.ignored;
+    let dmask = bits(m, 22, 4);
+    if dmask != 0 {
+        let _ = write!(out, " dmask:0x{dmask:x}");
+    }
+    const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
+    if inst.entry.ignored & 7 != 7 {
+        let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
+    }
+    if bit(m, mb.unorm) {
+        out.push_str(" unorm");
+    }
+    cache_policy(inst, out, bits(m, 52, 3), bits(m, 50, 2));
+    for (b, name) in [(mb.r128, " r128"), (mb.a16, " a16"), (mb.tfe, " tfe"), (mb.lwe, " lwe"), (mb.d16, " d16")] {
+        if bit(m, b) {
+            out.push_str(name);
+        }
+    }
+    Ok(())
+}
+
 /// `image_* vdata, vaddr|[a0, a1, ...], srsrc[, ssamp] modifiers`; for some opcodes LLVM puts two
 /// spaces after the mnemonic of the NSA form.
 fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
+    if g12(inst) {
+        return image_gfx12(inst, out);
+    }
     let raw = inst.raw;
     let mb = crate::decode::MimgBits::of(inst.gen);
     let (addrs, data) = crate::decode::mimg_shape(inst);

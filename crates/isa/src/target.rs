@@ -18,8 +18,8 @@ pub enum Generation {
     Gfx10,
     /// gfx11 (RDNA3, RDNA3.5).
     Gfx11,
-    /// gfx12 (RDNA4): gfx11's ALU encodings; SMEM with 24-bit offsets, 96-bit VBUFFER and
-    /// VFLAT/VGLOBAL/VSCRATCH, `th:`/`scope:` cache policies. VIMAGE/VSAMPLE are not decoded yet.
+    /// gfx12 (RDNA4): gfx11's ALU encodings; SMEM with 24-bit offsets, 96-bit VBUFFER,
+    /// VFLAT/VGLOBAL/VSCRATCH and VIMAGE/VSAMPLE, `th:`/`scope:` cache policies.
     Gfx12,
 }
 

@@ -537,8 +537,9 @@ pub fn llvm_assemble(mcpu: &str, lines: &[String]) -> Vec<Option<Vec<u8>>> {
 }
 
 /// Five random dwords aimed at gfx12 format `f` with opcode `op`: gfx11's patterns except SMEM
-/// (opcode 18:13), VBUFFER (0b110001: MUBUF opcode 21:14, MTBUF 17:14 under 0b1000) and VFLAT
-/// (0b111011, segment 25:24, opcode 21:14, SADDR 6:0).
+/// (opcode 18:13), VBUFFER (0b110001: MUBUF opcode 21:14, MTBUF 17:14 under 0b1000), VFLAT
+/// (0b111011, segment 25:24, opcode 21:14, SADDR 6:0) and VIMAGE/VSAMPLE (0b110100/0b111001,
+/// opcode 21:14).
 pub fn aimed_gfx12(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     let (ident, opcode) = match f {
         Format::Smem => ((0xfc00_0000, 0xf400_0000), (13, 6)),
@@ -547,6 +548,9 @@ pub fn aimed_gfx12(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
         Format::Flat => ((0xff00_0000, 0xec00_0000), (14, 8)),
         Format::Scratch => ((0xff00_0000, 0xed00_0000), (14, 8)),
         Format::Global => ((0xff00_0000, 0xee00_0000), (14, 8)),
+        // VIMAGE, or VSAMPLE for the merged table's opcodes from 0x100.
+        Format::Mimg if op >= 0x100 => ((0xfc00_0000, 0xe400_0000), (14, 8)),
+        Format::Mimg => ((0xfc00_0000, 0xd000_0000), (14, 8)),
         _ => return aimed_gfx11(f, op, rng),
     };
     let mut w = aimed_words(f, op, rng, Some(ident), Some(opcode));
