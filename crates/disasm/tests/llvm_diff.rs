@@ -158,7 +158,7 @@ fn gfx1150_random_encodings_match_llvm() {
 #[test]
 fn gfx1200_random_encodings_match_llvm() {
     run_random("gfx1200", false, 103_000, GFX12_RATE);
-    run_random("gfx1200", true, 20_000, GFX12_RATE);
+    run_random("gfx1200", true, 103_000, GFX12_RATE);
 }
 
 /// GCN and CDNA (gfx8, gfx9): wave64 only.
