@@ -29,8 +29,9 @@ MC = os.environ.get("LLVM_MC", "llvm-mc-19")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The targets that get a table of their own, and the encoding family whose layouts each uses. Other
 # targets of a family share the table of the nearest swept one (rdna_isa::target).
-SWEPT = {"gfx600": "gfx7", "gfx700": "gfx7", "gfx803": "gfx9", "gfx900": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
-         "gfx1010": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11",
+SWEPT = {"gfx600": "gfx7", "gfx700": "gfx7", "gfx803": "gfx9", "gfx810": "gfx9", "gfx900": "gfx9", "gfx904": "gfx9",
+         "gfx906": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+         "gfx1010": "gfx10", "gfx1011": "gfx10", "gfx1012": "gfx10", "gfx1030": "gfx10", "gfx1100": "gfx11", "gfx1150": "gfx11",
          "gfx1200": "gfx12"}
 # The target being swept (set by main()): its llvm-mc name, its family and the file it writes.
 MCPU, GEN, OUT = None, None, None
@@ -711,7 +712,7 @@ def raw_scalar(v):
     gfx11 swapped m0 (124) and null (125); gfx8's ttmp registers start at 112."""
     if GEN in ("gfx11", "gfx12"):
         return {124: 125, 125: 124}.get(v, v)
-    if MCPU == "gfx803" and 108 <= v <= 119:
+    if MCPU in ("gfx803", "gfx810") and 108 <= v <= 119:
         return v + 4
     return v
 

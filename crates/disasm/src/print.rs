@@ -1115,7 +1115,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             // FLAT offsets are 12-bit unsigned; GLOBAL and SCRATCH offsets are 12-bit signed on
             // gfx10, 13-bit signed on gfx11.
             // gfx8/gfx9: 12-bit unsigned FLAT, 13-bit signed GLOBAL/SCRATCH offsets.
-            let w = if g11(inst) || (inst.gen.is_gcn() && inst.format != Format::Flat) { 13 } else { 12 };
+            let w = if g11(inst) || (inst.gen.is_gcn() && inst.format != Format::Flat) || inst.isa == rdna_isa::Isa::Gfx810 { 13 } else { 12 };
             let off = bits(raw, 0, w);
             let off = if inst.format == Format::Flat { off as i32 } else { ((off << (32 - w)) as i32) >> (32 - w) };
             if off != 0 {
@@ -1429,7 +1429,7 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
     }
     // gfx9 names bit 15 a16 (gfx8: r128) and has `da` (bit 14) where later generations have dim.
-    let bit15 = if matches!(inst.isa, rdna_isa::Isa::Gfx600 | rdna_isa::Isa::Gfx700 | rdna_isa::Isa::Gfx803) { " r128" } else { " a16" };
+    let bit15 = if matches!(inst.gen, rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8) { " r128" } else { " a16" };
     let flags = [
         (mb.unorm, " unorm"),
         (mb.glc, " glc"),
@@ -1647,7 +1647,7 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
             out.push(')');
         }
         // gfx8: vmcnt [3:0], gfx9 adds [15:14]; expcnt [6:4]; lgkmcnt [11:8].
-        "s_waitcnt" if tables.mcpu == "gfx803" => waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15),
+        "s_waitcnt" if matches!(tables.mcpu, "gfx803" | "gfx810") => waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15),
         "s_waitcnt" if gcn => waitcnt_max(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0xf, 63, 15),
         "s_set_gpr_idx_mode" => gpr_idx_mode(v, out),
         // gfx10: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [13:8].
@@ -1655,7 +1655,7 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
         "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out, tables),
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out, tables),
         // gfx10.1 has no hold_cnt field (bit 7 is then outside every field).
-        "s_waitcnt_depctr" | "s_wait_alu" => depctr(v, out, tables.mcpu != "gfx1010"),
+        "s_waitcnt_depctr" | "s_wait_alu" => depctr(v, out, !matches!(tables.mcpu, "gfx1010" | "gfx1011" | "gfx1012")),
         "s_version" => version(v, out, tables, g11),
         _ => {
             let _ = write!(out, "{v}");

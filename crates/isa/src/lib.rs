@@ -11,11 +11,16 @@ pub mod generated {
     pub mod gfx600;
     pub mod gfx700;
     pub mod gfx803;
+    pub mod gfx810;
     pub mod gfx900;
+    pub mod gfx904;
+    pub mod gfx906;
     pub mod gfx908;
     pub mod gfx90a;
     pub mod gfx942;
     pub mod gfx1010;
+    pub mod gfx1011;
+    pub mod gfx1012;
     pub mod gfx1030;
     pub mod gfx1100;
     pub mod gfx1150;

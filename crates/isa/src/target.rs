@@ -45,8 +45,14 @@ pub enum Isa {
     Gfx700,
     /// GCN3 (gfx803).
     Gfx803,
+    /// GCN3 (gfx810, Stoney): packed 16-bit memory data, 13-bit FLAT offsets.
+    Gfx810,
     /// GCN5 (gfx900).
     Gfx900,
+    /// GCN5 (gfx904): gfx900 plus the mixed-precision FMAs.
+    Gfx904,
+    /// GCN5 (gfx906): gfx904 plus the dot-product instructions.
+    Gfx906,
     /// CDNA1 (gfx908): MFMA and AccVGPRs.
     Gfx908,
     /// CDNA2 (gfx90a).
@@ -55,6 +61,10 @@ pub enum Isa {
     Gfx942,
     /// RDNA1 (gfx1010): still has `v_mac_f32` and friends, no gfx10.3 additions.
     Gfx1010,
+    /// RDNA1 (gfx1011): gfx1010 plus some dot-product instructions.
+    Gfx1011,
+    /// RDNA1 (gfx1012): gfx1011 plus more dot-product instructions.
+    Gfx1012,
     /// RDNA2 (gfx1030).
     Gfx1030,
     /// RDNA3 (gfx1100).
@@ -66,8 +76,25 @@ pub enum Isa {
 }
 
 impl Isa {
-    pub const ALL: [Isa; 12] =
-        [Isa::Gfx600, Isa::Gfx700, Isa::Gfx803, Isa::Gfx900, Isa::Gfx908, Isa::Gfx90a, Isa::Gfx942, Isa::Gfx1010, Isa::Gfx1030, Isa::Gfx1100, Isa::Gfx1150, Isa::Gfx1200];
+    pub const ALL: [Isa; 17] = [
+        Isa::Gfx600,
+        Isa::Gfx700,
+        Isa::Gfx803,
+        Isa::Gfx810,
+        Isa::Gfx900,
+        Isa::Gfx904,
+        Isa::Gfx906,
+        Isa::Gfx908,
+        Isa::Gfx90a,
+        Isa::Gfx942,
+        Isa::Gfx1010,
+        Isa::Gfx1011,
+        Isa::Gfx1012,
+        Isa::Gfx1030,
+        Isa::Gfx1100,
+        Isa::Gfx1150,
+        Isa::Gfx1200,
+    ];
 
     /// The generated tables of this target.
     pub fn tables(self) -> &'static TableSet {
@@ -76,11 +103,16 @@ impl Isa {
             Isa::Gfx600 => &gfx600::TABLES,
             Isa::Gfx700 => &gfx700::TABLES,
             Isa::Gfx803 => &gfx803::TABLES,
+            Isa::Gfx810 => &gfx810::TABLES,
             Isa::Gfx900 => &gfx900::TABLES,
+            Isa::Gfx904 => &gfx904::TABLES,
+            Isa::Gfx906 => &gfx906::TABLES,
             Isa::Gfx908 => &gfx908::TABLES,
             Isa::Gfx90a => &gfx90a::TABLES,
             Isa::Gfx942 => &gfx942::TABLES,
             Isa::Gfx1010 => &gfx1010::TABLES,
+            Isa::Gfx1011 => &gfx1011::TABLES,
+            Isa::Gfx1012 => &gfx1012::TABLES,
             Isa::Gfx1030 => &gfx1030::TABLES,
             Isa::Gfx1100 => &gfx1100::TABLES,
             Isa::Gfx1150 => &gfx1150::TABLES,
@@ -91,9 +123,9 @@ impl Isa {
     pub fn generation(self) -> Generation {
         match self {
             Isa::Gfx600 | Isa::Gfx700 => Generation::Gfx7,
-            Isa::Gfx803 => Generation::Gfx8,
-            Isa::Gfx900 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => Generation::Gfx9,
-            Isa::Gfx1010 | Isa::Gfx1030 => Generation::Gfx10,
+            Isa::Gfx803 | Isa::Gfx810 => Generation::Gfx8,
+            Isa::Gfx900 | Isa::Gfx904 | Isa::Gfx906 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => Generation::Gfx9,
+            Isa::Gfx1010 | Isa::Gfx1011 | Isa::Gfx1012 | Isa::Gfx1030 => Generation::Gfx10,
             Isa::Gfx1100 | Isa::Gfx1150 => Generation::Gfx11,
             Isa::Gfx1200 => Generation::Gfx12,
         }
@@ -136,11 +168,11 @@ pub const TARGETS: &[(&str, &str, Option<Isa>)] = &[
     ("gfx802", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
     ("gfx803", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
     ("gfx805", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
-    ("gfx810", "GCN3 (Volcanic Islands)", Some(Isa::Gfx803)),
+    ("gfx810", "GCN3 (Volcanic Islands)", Some(Isa::Gfx810)),
     ("gfx900", "GCN5 (Vega)", Some(Isa::Gfx900)),
     ("gfx902", "GCN5 (Vega)", Some(Isa::Gfx900)),
-    ("gfx904", "GCN5 (Vega)", Some(Isa::Gfx900)),
-    ("gfx906", "GCN5 (Vega)", Some(Isa::Gfx900)),
+    ("gfx904", "GCN5 (Vega)", Some(Isa::Gfx904)),
+    ("gfx906", "GCN5 (Vega)", Some(Isa::Gfx906)),
     ("gfx909", "GCN5 (Vega)", Some(Isa::Gfx900)),
     ("gfx90c", "GCN5 (Vega)", Some(Isa::Gfx900)),
     ("gfx9-generic", "GCN5 (Vega)", Some(Isa::Gfx900)),
@@ -150,8 +182,8 @@ pub const TARGETS: &[(&str, &str, Option<Isa>)] = &[
     ("gfx941", "CDNA3", Some(Isa::Gfx942)),
     ("gfx942", "CDNA3", Some(Isa::Gfx942)),
     ("gfx1010", "RDNA1", Some(Isa::Gfx1010)),
-    ("gfx1011", "RDNA1", Some(Isa::Gfx1010)),
-    ("gfx1012", "RDNA1", Some(Isa::Gfx1010)),
+    ("gfx1011", "RDNA1", Some(Isa::Gfx1011)),
+    ("gfx1012", "RDNA1", Some(Isa::Gfx1012)),
     ("gfx1013", "RDNA1", Some(Isa::Gfx1010)),
     ("gfx10-1-generic", "RDNA1", Some(Isa::Gfx1010)),
     ("gfx1030", "RDNA2", Some(Isa::Gfx1030)),
