@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{aimed_for, formats, llvm_assemble, seed_from_env, Rng};
+use common::{aimed_for, formats, llvm_assemble, opcode_walk, seed_from_env, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
 use rdna_isa::{Isa, Target};
 
@@ -76,15 +76,7 @@ fn random_encodings_reassemble(isa: Isa) {
 /// Every opcode, twelve times with random operand and modifier bits.
 fn opcode_walk_reassembles(isa: Isa) {
     let seed = seed_from_env();
-    let mut rng = Rng(seed);
-    let mut enc = Vec::new();
-    for f in formats(isa) {
-        for e in isa.tables().get(f).entries {
-            for _ in 0..12 {
-                enc.push(aimed_for(isa, f, e.op as u32, &mut rng));
-            }
-        }
-    }
+    let enc = opcode_walk(isa, 12, &mut Rng(seed));
     let n = enc.len();
     check(isa, "opcode walk", &enc, seed, n / 2);
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{aimed_for, crashes_llvm, formats, llvm_first_texts, random_probe, seed_from_env, Oracle, Rng};
+use common::{aimed_for, crashes_llvm, formats, llvm_first_texts, opcode_walk, random_probe, seed_from_env, Oracle, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
 use rdna_isa::{Format, Isa, Target};
 
@@ -196,15 +196,7 @@ fn opcode_walk_matches_llvm() {
     // gfx7 is checked by reassembly instead (gfx7_reassemble.rs): llvm-mc-19 cannot disassemble it.
     for isa in Isa::ALL.into_iter().filter(|i| i.generation().llvm_disassembles()) {
         let seed = seed_from_env();
-        let mut rng = Rng(seed);
-        let mut enc = Vec::new();
-        for f in formats(isa) {
-            for e in isa.tables().get(f).entries {
-                for _ in 0..12 {
-                    enc.push(aimed_for(isa, f, e.op as u32, &mut rng));
-                }
-            }
-        }
+        let enc = opcode_walk(isa, 12, &mut Rng(seed));
         let o = compare(Target::from_name(isa.name()).unwrap(), &enc);
         let rate = o.agree as f64 / o.total as f64;
         println!("{} opcode walk: {}/{} agree ({:.3}%), seed {seed}", isa.name(), o.agree, o.total, rate * 100.0);

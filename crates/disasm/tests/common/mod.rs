@@ -560,3 +560,16 @@ pub fn aimed_gfx12(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
     }
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
+
+/// Every opcode of every format of `isa`, `times` times each with random operand and modifier bits.
+pub fn opcode_walk(isa: rdna_isa::Isa, times: usize, rng: &mut Rng) -> Vec<Vec<u8>> {
+    let mut enc = Vec::new();
+    for f in formats(isa) {
+        for e in isa.tables().get(f).entries {
+            for _ in 0..times {
+                enc.push(aimed_for(isa, f, e.op as u32, rng));
+            }
+        }
+    }
+    enc
+}
