@@ -14,11 +14,7 @@ use rdna_isa::{Format, Target};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
-#[command(
-    name = "rdna",
-    version,
-    about = "AMD GPU machine code: disassemble, explain, run"
-)]
+#[command(name = "rdna", version, about = "AMD GPU machine code: disassemble, explain, run")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -128,53 +124,23 @@ enum Cmd {
 }
 
 /// `rdna spirv`: a kernel recompiled to SPIR-V, written as binary and/or printed as text.
-fn spirv(
-    out: &mut impl Write,
-    path: &PathBuf,
-    kernel: &str,
-    workgroup: &str,
-    dest: Option<&std::path::Path>,
-    text: bool,
-    model: rdna_spirv::WaveModel,
-) -> Result<(), String> {
+fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, dest: Option<&std::path::Path>, text: bool, model: rdna_spirv::WaveModel) -> Result<(), String> {
     let data = read_input(path)?;
     let co = rdna_hsa::CodeObject::parse(&data).map_err(|e| format!("{}: {e}", path.display()))?;
-    let k = co
-        .kernels
-        .iter()
-        .find(|k| k.name == kernel)
-        .ok_or_else(|| {
-            format!(
-                "{}: no kernel '{kernel}' (it has: {})",
-                path.display(),
-                co.kernels
-                    .iter()
-                    .map(|k| k.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
+    let k = co.kernels.iter().find(|k| k.name == kernel).ok_or_else(|| {
+        format!("{}: no kernel '{kernel}' (it has: {})", path.display(), co.kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", "))
+    })?;
     let mut wg = [1u32; 3];
     let parts: Vec<&str> = workgroup.split(',').collect();
     if parts.len() > 3 {
-        return Err(format!(
-            "--workgroup '{workgroup}': at most three sizes, X,Y,Z"
-        ));
+        return Err(format!("--workgroup '{workgroup}': at most three sizes, X,Y,Z"));
     }
     for (d, p) in parts.iter().enumerate() {
-        wg[d] = p
-            .trim()
-            .parse()
-            .map_err(|_| format!("--workgroup '{workgroup}': '{p}' is not a number"))?;
+        wg[d] = p.trim().parse().map_err(|_| format!("--workgroup '{workgroup}': '{p}' is not a number"))?;
     }
-    let compiled =
-        rdna_spirv::recompile(&co, k, wg, 0, model).map_err(|e| format!("kernel {kernel}: {e}"))?;
+    let compiled = rdna_spirv::recompile(&co, k, wg, 0, model).map_err(|e| format!("kernel {kernel}: {e}"))?;
     if let Some(dest) = dest {
-        let bytes: Vec<u8> = compiled
-            .words
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
+        let bytes: Vec<u8> = compiled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
     }
     if text {
@@ -195,33 +161,18 @@ fn spirv(
 }
 
 /// `rdna cfg`: each kernel's graph, loops and structured form.
-fn show_cfg(
-    out: &mut impl Write,
-    path: &PathBuf,
-    only: Option<&str>,
-    dot: bool,
-) -> Result<(), String> {
+fn show_cfg(out: &mut impl Write, path: &PathBuf, only: Option<&str>, dot: bool) -> Result<(), String> {
     use rdna_frontend::{print, structure::Structure, structurize::structurize, Cfg};
     let data = read_input(path)?;
     let co = rdna_hsa::CodeObject::parse(&data).map_err(|e| format!("{}: {e}", path.display()))?;
-    let kernels: Vec<_> = co
-        .kernels
-        .iter()
-        .filter(|k| only.is_none_or(|n| k.name == n))
-        .collect();
+    let kernels: Vec<_> = co.kernels.iter().filter(|k| only.is_none_or(|n| k.name == n)).collect();
     if kernels.is_empty() {
         let names: Vec<&str> = co.kernels.iter().map(|k| k.name.as_str()).collect();
-        return Err(format!(
-            "{}: no kernel {} (kernels: {})",
-            path.display(),
-            only.unwrap_or("at all"),
-            names.join(", ")
-        ));
+        return Err(format!("{}: no kernel {} (kernels: {})", path.display(), only.unwrap_or("at all"), names.join(", ")));
     }
     let w = |e: std::io::Error| e.to_string();
     for k in kernels {
-        let (prog, entry) = rdna_frontend::kernel_program(&co, k)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let (prog, entry) = rdna_frontend::kernel_program(&co, k).map_err(|e| format!("{}: {e}", path.display()))?;
         let cfg = Cfg::build(&prog, entry).map_err(|e| format!("kernel {}: {e}", k.name))?;
         if dot {
             write!(out, "{}", print::dot(&cfg, &prog, co.text_addr, &k.name)).map_err(w)?;
@@ -237,11 +188,7 @@ fn show_cfg(
             cfg.blocks.len(),
             cfg.functions.len(),
             st.loops.len(),
-            if st.reducible() {
-                "reducible"
-            } else {
-                "irreducible"
-            }
+            if st.reducible() { "reducible" } else { "irreducible" }
         )
         .map_err(w)?;
         write!(out, "{}", print::blocks(&cfg, &prog, co.text_addr)).map_err(w)?;
@@ -261,9 +208,7 @@ fn show_cfg(
 fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
     if path.as_os_str() == "-" {
         let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .map_err(|e| format!("reading standard input: {e}"))?;
+        std::io::stdin().read_to_end(&mut v).map_err(|e| format!("reading standard input: {e}"))?;
         Ok(v)
     } else {
         std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
@@ -271,20 +216,12 @@ fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
 }
 
 fn target_for(mcpu: Option<&str>, mattr: &str, fallback: Option<&str>) -> Result<Target, String> {
-    let name = mcpu
-        .or(fallback)
-        .ok_or("no --mcpu given and the input does not name its target")?;
+    let name = mcpu.or(fallback).ok_or("no --mcpu given and the input does not name its target")?;
     Target::lookup(name)?.with_features(mattr)
 }
 
 /// Writes a linear disassembly in llvm-mc's layout (tab, text, optional encoding at column 40).
-fn dis_stream(
-    out: &mut impl Write,
-    dec: &Decoder,
-    opts: PrintOptions,
-    code: &[u8],
-    show_enc: bool,
-) -> std::io::Result<()> {
+fn dis_stream(out: &mut impl Write, dec: &Decoder, opts: PrintOptions, code: &[u8], show_enc: bool) -> std::io::Result<()> {
     let mut err = Ok(());
     disassemble(dec, opts, code, |line| {
         if err.is_err() {
@@ -293,11 +230,7 @@ fn dis_stream(
         err = match line {
             Line::Inst { offset, len, text } => {
                 if show_enc {
-                    writeln!(
-                        out,
-                        "\t{text:<40}{}",
-                        encoding_comment(&code[offset..offset + len])
-                    )
+                    writeln!(out, "\t{text:<40}{}", encoding_comment(&code[offset..offset + len]))
                 } else {
                     writeln!(out, "\t{text}")
                 }
@@ -313,26 +246,13 @@ fn dis_stream(
 }
 
 /// Disassembles every function of a code object, laid out like `llvm-objdump -d`.
-fn dis_code_object(
-    out: &mut impl Write,
-    data: &[u8],
-    path: &PathBuf,
-    mcpu: Option<&str>,
-    mattr: &str,
-) -> Result<(), String> {
+fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Option<&str>, mattr: &str) -> Result<(), String> {
     let co = rdna_hsa::CodeObject::parse(data).map_err(|e| format!("{}: {e}", path.display()))?;
     let target = target_for(mcpu, mattr, co.mcpu)?;
     let dec = Decoder::new(target);
-    let opts = PrintOptions {
-        wave64: target.wave64,
-    };
+    let opts = PrintOptions { wave64: target.wave64 };
     let w = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "\n{}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:",
-        path.display()
-    )
-    .map_err(w)?;
+    writeln!(out, "\n{}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:", path.display()).map_err(w)?;
     let mut text = String::new();
     for f in &co.functions {
         writeln!(out, "\n{:016x} <{}>:", f.addr, f.name).map_err(w)?;
@@ -362,14 +282,8 @@ fn dis_code_object(
                     format!("{:08X}", u32::from_le_bytes(b))
                 })
                 .collect();
-            let target = branch_target(&line, code, addr)
-                .map(|t| symbolize(&co, t))
-                .unwrap_or_default();
-            res = writeln!(
-                out,
-                "\t{text:<59}// {addr:012X}: {}{target}",
-                words.join(" ")
-            );
+            let target = branch_target(&line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
+            res = writeln!(out, "\t{text:<59}// {addr:012X}: {}{target}", words.join(" "));
         });
         res.map_err(w)?;
     }
@@ -378,9 +292,7 @@ fn dis_code_object(
 
 /// The address a SOPP branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note.
 fn branch_target(line: &Line, code: &[u8], addr: u64) -> Option<u64> {
-    let Line::Inst { offset, text, .. } = line else {
-        return None;
-    };
+    let Line::Inst { offset, text, .. } = line else { return None };
     if !(text.starts_with("s_branch ") || text.starts_with("s_cbranch_")) {
         return None;
     }
@@ -404,82 +316,32 @@ fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match cli.cmd {
-        Cmd::Dis {
-            mcpu,
-            mattr,
-            hex,
-            raw,
-            show_encoding,
-            file,
-        } => {
+        Cmd::Dis { mcpu, mattr, hex, raw, show_encoding, file } => {
             let data = read_input(&file)?;
             if hex || raw {
                 let target = target_for(mcpu.as_deref(), &mattr, None)?;
                 let code = if hex {
-                    let text = String::from_utf8(data)
-                        .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
-                    rdna_disasm::hex::parse(&text)
-                        .map_err(|e| format!("{}: {e}", file.display()))?
+                    let text = String::from_utf8(data).map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+                    rdna_disasm::hex::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?
                 } else {
                     data
                 };
                 let dec = Decoder::new(target);
                 writeln!(out, "\t.text").map_err(|e| e.to_string())?;
-                dis_stream(
-                    &mut out,
-                    &dec,
-                    PrintOptions {
-                        wave64: target.wave64,
-                    },
-                    &code,
-                    show_encoding,
-                )
-                .map_err(|e| e.to_string())?;
+                dis_stream(&mut out, &dec, PrintOptions { wave64: target.wave64 }, &code, show_encoding).map_err(|e| e.to_string())?;
             } else {
                 dis_code_object(&mut out, &data, &file, mcpu.as_deref(), &mattr)?;
             }
         }
-        Cmd::Run {
-            dispatch,
-            backend,
-            out: dir,
-            trace,
-            budget,
-            threads,
-        } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
+        Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
         Cmd::Demo => demo(&mut out)?,
-        Cmd::Spirv {
-            file,
-            kernel,
-            workgroup,
-            out: path,
-            text,
-            model,
-        } => {
-            let model = if model == "subgroup" {
-                rdna_spirv::WaveModel::Subgroup
-            } else {
-                rdna_spirv::WaveModel::Exact
-            };
-            spirv(
-                &mut out,
-                &file,
-                &kernel,
-                &workgroup,
-                path.as_deref(),
-                text,
-                model,
-            )?
+        Cmd::Spirv { file, kernel, workgroup, out: path, text, model } => {
+            let model = if model == "subgroup" { rdna_spirv::WaveModel::Subgroup } else { rdna_spirv::WaveModel::Exact };
+            spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text, model)?
         }
         Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
         Cmd::Isa { targets: true, .. } => list_targets(&mut out)?,
-        Cmd::Isa {
-            name,
-            list,
-            arch,
-            coverage,
-            ..
-        } => {
+        Cmd::Isa { name, list, arch, coverage, .. } => {
             let target = Target::lookup(&arch)?;
             let tables = target.isa.tables();
             if coverage {
@@ -504,18 +366,13 @@ fn run(cli: Cli) -> Result<(), String> {
                 for f in Format::ALL {
                     for e in tables.get(f).entries.iter().filter(|e| e.name == name) {
                         found = true;
-                        writeln!(out, "{}  ({} opcode {})", e.name, f.name(), e.op)
-                            .map_err(|e| e.to_string())?;
+                        writeln!(out, "{}  ({} opcode {})", e.name, f.name(), e.op).map_err(|e| e.to_string())?;
                         for op in e.operands {
                             writeln!(
                                 out,
                                 "  {:<8} {:<7} {:?} x{} {:?}",
                                 op.field.name(),
-                                if e.writes(op.field) {
-                                    "written"
-                                } else {
-                                    "read"
-                                },
+                                if e.writes(op.field) { "written" } else { "read" },
                                 op.class,
                                 op.width,
                                 op.imm
@@ -535,12 +392,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     writeln!(out, "  {}: {layout}", names.join(" ")).map_err(|e| e.to_string())?;
                 }
                 if groups.len() > 1 {
-                    writeln!(
-                        out,
-                        "not the same in every generation: {} layouts",
-                        groups.len()
-                    )
-                    .map_err(|e| e.to_string())?;
+                    writeln!(out, "not the same in every generation: {} layouts", groups.len()).map_err(|e| e.to_string())?;
                 }
             } else {
                 return Err("give an instruction name or --list".into());
@@ -551,14 +403,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// `rdna run`: loads the dispatch, runs it, writes the buffers.
-fn run_dispatch(
-    path: &std::path::Path,
-    backend: &str,
-    dir: &std::path::Path,
-    trace: Option<&str>,
-    budget: u64,
-    threads: usize,
-) -> Result<(), String> {
+fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, trace: Option<&str>, budget: u64, threads: usize) -> Result<(), String> {
     match backend {
         "emu" => {}
         "vulkan" => {
@@ -582,32 +427,17 @@ fn run_dispatch(
             );
             return Ok(());
         }
-        other => {
-            return Err(format!(
-                "unknown backend '{other}' (available: emu, vulkan)"
-            ))
-        }
+        other => return Err(format!("unknown backend '{other}' (available: emu, vulkan)")),
     }
     let trace = match trace {
         None => None,
         Some(t) => {
-            let (a, b) = t
-                .split_once(',')
-                .ok_or("--trace takes WORKGROUP,WAVE (e.g. 0,0)")?;
-            let p = |s: &str| {
-                s.trim()
-                    .parse::<u32>()
-                    .map_err(|_| format!("--trace: '{s}' is not a number"))
-            };
+            let (a, b) = t.split_once(',').ok_or("--trace takes WORKGROUP,WAVE (e.g. 0,0)")?;
+            let p = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("--trace: '{s}' is not a number"));
             Some((p(a)?, p(b)?))
         }
     };
-    let opts = rdna_emu::Options {
-        budget,
-        threads,
-        trace,
-        edges: false,
-    };
+    let opts = rdna_emu::Options { budget, threads, trace, edges: false };
     let outputs = rdna_emu::run_file(path, &opts).map_err(|e| e.to_string())?;
     if trace.is_some() {
         let stderr = std::io::stderr();
@@ -648,15 +478,9 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     let path = root.join("saxpy.hsaco");
     let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let code = rdna_hsa::CodeObject::parse(&data).map_err(|e| e.to_string())?;
-    let kernel = code
-        .kernel("saxpy")
-        .ok_or("saxpy.hsaco has no saxpy kernel")?;
+    let kernel = code.kernel("saxpy").ok_or("saxpy.hsaco has no saxpy kernel")?;
     let w = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "examples/saxpy.hsaco, kernel saxpy (gfx1030, wave32):\n"
-    )
-    .map_err(w)?;
+    writeln!(out, "examples/saxpy.hsaco, kernel saxpy (gfx1030, wave32):\n").map_err(w)?;
     if let Some(f) = code.functions.iter().find(|f| f.name == "saxpy") {
         let dec = Decoder::new(Target::from_name("gfx1030").ok_or("gfx1030 unknown")?);
         dis_stream(out, &dec, PrintOptions::default(), code.code(f), false).map_err(w)?;
@@ -668,18 +492,10 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     let y: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 1.5).collect();
     let expected: Vec<f32> = x.iter().zip(&y).map(|(x, y)| a.mul_add(*x, *y)).collect();
     let bytes = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
-    let floats = |b: &[u8]| {
-        b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect::<Vec<f32>>()
-    };
+    let floats = |b: &[u8]| b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<f32>>();
     // Buffers out, x, y; the argument segment holds their addresses, a and n.
     let (xb, yb) = (bytes(&x), bytes(&y));
-    let buffers: [(&[u8], u64); 3] = [
-        (&[], n as u64 * 4),
-        (&xb, n as u64 * 4),
-        (&yb, n as u64 * 4),
-    ];
+    let buffers: [(&[u8], u64); 3] = [(&[], n as u64 * 4), (&xb, n as u64 * 4), (&yb, n as u64 * 4)];
     let kernarg = |addrs: &[u64]| {
         let mut k = Vec::with_capacity(32);
         for addr in addrs {
@@ -692,60 +508,23 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     let (grid, workgroup) = ([n.next_multiple_of(256), 1, 1], [256, 1, 1]);
 
     let mut mem = rdna_emu::Memory::new();
-    let addrs: Vec<u64> = ["out", "x", "y"]
-        .iter()
-        .zip(&buffers)
-        .map(|(name, (data, size))| mem.map(name, data, *size))
-        .collect();
-    let launch = rdna_emu::Launch {
-        code: &code,
-        kernel,
-        grid,
-        workgroup,
-        kernarg: kernarg(&addrs),
-        dynamic_lds: 0,
-    };
+    let addrs: Vec<u64> = ["out", "x", "y"].iter().zip(&buffers).map(|(name, (data, size))| mem.map(name, data, *size)).collect();
+    let launch = rdna_emu::Launch { code: &code, kernel, grid, workgroup, kernarg: kernarg(&addrs), dynamic_lds: 0 };
     let t = std::time::Instant::now();
-    let stats = rdna_emu::run(&launch, &mut mem, &rdna_emu::Options::default())
-        .map_err(|e| e.to_string())?;
+    let stats = rdna_emu::run(&launch, &mut mem, &rdna_emu::Options::default()).map_err(|e| e.to_string())?;
     let emu_time = t.elapsed();
     let emulated = floats(&mem.contents("out").unwrap_or_default());
-    writeln!(
-        out,
-        "out[i] = {a} * x[i] + y[i] for n = {n} (the kernel fuses it into one v_fmac_f32)"
-    )
-    .map_err(w)?;
-    writeln!(
-        out,
-        "emulator: {} waves, {} wave-instructions in {:.1} ms",
-        stats.waves,
-        stats.instructions,
-        emu_time.as_secs_f64() * 1e3
-    )
-    .map_err(w)?;
+    writeln!(out, "out[i] = {a} * x[i] + y[i] for n = {n} (the kernel fuses it into one v_fmac_f32)").map_err(w)?;
+    writeln!(out, "emulator: {} waves, {} wave-instructions in {:.1} ms", stats.waves, stats.instructions, emu_time.as_secs_f64() * 1e3).map_err(w)?;
 
     // The same dispatch recompiled to SPIR-V on a Vulkan device, when the machine has one.
-    let vulkan =
-        (|| -> Result<(String, Vec<f32>, std::time::Duration, rdna_spirv::WaveModel), String> {
-            let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
-            let job = rdna_vk::dispatch::Job {
-                code: &code,
-                kernel,
-                grid,
-                workgroup,
-                buffers: buffers.to_vec(),
-                kernarg: &kernarg,
-                dynamic_lds: 0,
-            };
-            let t = std::time::Instant::now();
-            let ran = rdna_vk::dispatch::run_job(&dev, &job)?;
-            Ok((
-                dev.info.name.clone(),
-                floats(&ran.buffers[0]),
-                t.elapsed(),
-                ran.model,
-            ))
-        })();
+    let vulkan = (|| -> Result<(String, Vec<f32>, std::time::Duration, rdna_spirv::WaveModel), String> {
+        let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
+        let job = rdna_vk::dispatch::Job { code: &code, kernel, grid, workgroup, buffers: buffers.to_vec(), kernarg: &kernarg, dynamic_lds: 0 };
+        let t = std::time::Instant::now();
+        let ran = rdna_vk::dispatch::run_job(&dev, &job)?;
+        Ok((dev.info.name.clone(), floats(&ran.buffers[0]), t.elapsed(), ran.model))
+    })();
     match &vulkan {
         Ok((device, _, time, model)) => writeln!(out, "vulkan:   recompiled to SPIR-V and run on {device}, wave model {model}, in {:.1} ms (compiling the shader included)", time.as_secs_f64() * 1e3),
         Err(e) => writeln!(out, "vulkan:   not run ({e})"),
@@ -753,48 +532,25 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
     .map_err(w)?;
     let vk_values = vulkan.as_ref().ok().map(|v| &v.1);
 
-    write!(
-        out,
-        "\n{:>6}  {:>12}  {:>12}  {:>12}",
-        "i", "x[i]", "y[i]", "emulator"
-    )
-    .map_err(w)?;
+    write!(out, "\n{:>6}  {:>12}  {:>12}  {:>12}", "i", "x[i]", "y[i]", "emulator").map_err(w)?;
     if vk_values.is_some() {
         write!(out, "  {:>12}", "vulkan").map_err(w)?;
     }
     writeln!(out, "  {:>12}", "expected").map_err(w)?;
     for i in [0usize, 1, 2, 3, 255, 256, 4097, 9999] {
-        write!(
-            out,
-            "{i:>6}  {:>12}  {:>12}  {:>12}",
-            x[i], y[i], emulated[i]
-        )
-        .map_err(w)?;
+        write!(out, "{i:>6}  {:>12}  {:>12}  {:>12}", x[i], y[i], emulated[i]).map_err(w)?;
         if let Some(v) = vk_values {
             write!(out, "  {:>12}", v[i]).map_err(w)?;
         }
         writeln!(out, "  {:>12}", expected[i]).map_err(w)?;
     }
-    let same = |got: &[f32]| {
-        got.iter()
-            .zip(&expected)
-            .filter(|(g, e)| g.to_bits() == e.to_bits())
-            .count() as u32
-    };
+    let same = |got: &[f32]| got.iter().zip(&expected).filter(|(g, e)| g.to_bits() == e.to_bits()).count() as u32;
     writeln!(out).map_err(w)?;
     let emu_same = same(&emulated);
-    writeln!(
-        out,
-        "emulator: {emu_same} of {n} results identical to the Rust reference (bit for bit)"
-    )
-    .map_err(w)?;
+    writeln!(out, "emulator: {emu_same} of {n} results identical to the Rust reference (bit for bit)").map_err(w)?;
     let vk_same = vk_values.map(|v| same(v));
     if let Some(s) = vk_same {
-        writeln!(
-            out,
-            "vulkan:   {s} of {n} results identical to the Rust reference (bit for bit)"
-        )
-        .map_err(w)?;
+        writeln!(out, "vulkan:   {s} of {n} results identical to the Rust reference (bit for bit)").map_err(w)?;
     }
     if emu_same != n {
         return Err("the emulator disagrees with the reference".into());
@@ -809,25 +565,11 @@ fn demo(out: &mut impl Write) -> Result<(), String> {
 /// names that stand for it.
 fn list_targets(out: &mut impl Write) -> Result<(), String> {
     let w = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "{:<16} {:<26} {:<22} aliases",
-        "target", "family", "decoded with"
-    )
-    .map_err(w)?;
+    writeln!(out, "{:<16} {:<26} {:<22} aliases", "target", "family", "decoded with").map_err(w)?;
     for &(name, family, isa) in rdna_isa::target::TARGETS {
-        let aliases: Vec<&str> = rdna_isa::target::ALIASES
-            .iter()
-            .filter(|(_, t)| *t == name)
-            .map(|(a, _)| *a)
-            .collect();
+        let aliases: Vec<&str> = rdna_isa::target::ALIASES.iter().filter(|(_, t)| *t == name).map(|(a, _)| *a).collect();
         let with = isa.map_or("not yet".to_string(), |i| format!("{} tables", i.name()));
-        writeln!(
-            out,
-            "{name:<16} {family:<26} {with:<22} {}",
-            aliases.join(", ")
-        )
-        .map_err(w)?;
+        writeln!(out, "{name:<16} {family:<26} {with:<22} {}", aliases.join(", ")).map_err(w)?;
     }
     Ok(())
 }
@@ -844,15 +586,8 @@ fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), 
         for e in target.table(f).entries {
             let base = rdna_emu::sem::base_name(e.name);
             let kind = rdna_emu::sem::classify_in(gen, base, f);
-            let emulated = !matches!(
-                kind,
-                rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_)
-            );
-            rows.push((
-                e.name,
-                emulated,
-                emulated && rdna_spirv::supports(kind, f).is_ok(),
-            ));
+            let emulated = !matches!(kind, rdna_emu::sem::Kind::Unsupported(_) | rdna_emu::sem::Kind::Invalid(_));
+            rows.push((e.name, emulated, emulated && rdna_spirv::supports(kind, f).is_ok()));
         }
     }
     if let Some((x, y)) = target.isa.tables().vopd {
@@ -863,34 +598,16 @@ fn isa_coverage(out: &mut impl Write, arch: &str, target: Target) -> Result<(), 
     }
     rows.sort_unstable();
     // An instruction in several encodings counts as done only when every one is.
-    rows.dedup_by(|a, b| {
-        a.0 == b.0 && {
-            b.1 &= a.1;
-            b.2 &= a.2;
-            true
-        }
-    });
+    rows.dedup_by(|a, b| a.0 == b.0 && { b.1 &= a.1; b.2 &= a.2; true });
     let w = |e: std::io::Error| e.to_string();
     let emulated = rows.iter().filter(|r| r.1).count();
     let recompiled = rows.iter().filter(|r| r.2).count();
-    writeln!(
-        out,
-        "{arch} ({}): {} instructions; decoded {}, emulated {emulated}, recompiled {recompiled}",
-        target.name,
-        rows.len(),
-        rows.len()
-    )
-    .map_err(w)?;
+    writeln!(out, "{arch} ({}): {} instructions; decoded {}, emulated {emulated}, recompiled {recompiled}", target.name, rows.len(), rows.len()).map_err(w)?;
     writeln!(out, "\nnot emulated ({}):", rows.len() - emulated).map_err(w)?;
     for (name, ..) in rows.iter().filter(|r| !r.1) {
         writeln!(out, "  {name}").map_err(w)?;
     }
-    writeln!(
-        out,
-        "\nemulated, not recompiled ({}):",
-        emulated - recompiled
-    )
-    .map_err(w)?;
+    writeln!(out, "\nemulated, not recompiled ({}):", emulated - recompiled).map_err(w)?;
     for (name, ..) in rows.iter().filter(|r| r.1 && !r.2) {
         writeln!(out, "  {name}").map_err(w)?;
     }

@@ -13,16 +13,7 @@ fn compile(cl: &Path, mcpu: &str, extra: &[&str], dir: &Path) -> PathBuf {
     let obj = dir.join(format!("{stem}-{mcpu}.o"));
     let hsaco = dir.join(format!("{stem}-{mcpu}.hsaco"));
     let st = Command::new("clang-19")
-        .args([
-            "-x",
-            "cl",
-            "-cl-std=CL2.0",
-            "--target=amdgcn-amd-amdhsa",
-            &format!("-mcpu={mcpu}"),
-            "-nogpulib",
-            "-O2",
-            "-c",
-        ])
+        .args(["-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
         .args(extra)
         .arg(cl)
         .arg("-o")
@@ -30,13 +21,7 @@ fn compile(cl: &Path, mcpu: &str, extra: &[&str], dir: &Path) -> PathBuf {
         .status()
         .expect("clang-19 must be installed");
     assert!(st.success(), "clang-19 failed on {}", cl.display());
-    let st = Command::new("ld.lld-19")
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&hsaco)
-        .status()
-        .expect("ld.lld-19");
+    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&hsaco).status().expect("ld.lld-19");
     assert!(st.success());
     hsaco
 }
@@ -57,33 +42,16 @@ fn listing(text: &str) -> Vec<(String, String)> {
 }
 
 fn check(hsaco: &Path) -> usize {
-    let llvm = Command::new("llvm-objdump-19")
-        .arg("-d")
-        .arg(hsaco)
-        .output()
-        .expect("llvm-objdump-19");
-    let ours = Command::new(env!("CARGO_BIN_EXE_rdna"))
-        .arg("dis")
-        .arg(hsaco)
-        .output()
-        .unwrap();
-    assert!(
-        ours.status.success(),
-        "rdna dis failed: {}",
-        String::from_utf8_lossy(&ours.stderr)
-    );
+    let llvm = Command::new("llvm-objdump-19").arg("-d").arg(hsaco).output().expect("llvm-objdump-19");
+    let ours = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("dis").arg(hsaco).output().unwrap();
+    assert!(ours.status.success(), "rdna dis failed: {}", String::from_utf8_lossy(&ours.stderr));
     let a = listing(&String::from_utf8_lossy(&llvm.stdout));
     let b = listing(&String::from_utf8_lossy(&ours.stdout));
     assert!(!a.is_empty());
     for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
         assert_eq!(x, y, "{}: instruction {i} differs", hsaco.display());
     }
-    assert_eq!(
-        a.len(),
-        b.len(),
-        "{}: instruction counts differ",
-        hsaco.display()
-    );
+    assert_eq!(a.len(), b.len(), "{}: instruction counts differ", hsaco.display());
     a.len()
 }
 
@@ -125,10 +93,7 @@ fn hex_input_matches_llvm_mc_layout() {
         .spawn()
         .and_then(|mut c| {
             use std::io::Write;
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(b"0x02,0x03,0x02,0x7e\n0xff,0xff,0xff,0xff\n")?;
+            c.stdin.take().unwrap().write_all(b"0x02,0x03,0x02,0x7e\n0xff,0xff,0xff,0xff\n")?;
             c.wait_with_output()
         })
         .unwrap();
@@ -141,12 +106,7 @@ fn hex_input_matches_llvm_mc_layout() {
 
 #[test]
 fn bad_inputs_are_clear_errors() {
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_rdna"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_rdna")).args(args).output().unwrap();
     let o = run(&["dis", "--mcpu", "gfx9999", "--hex", "/dev/null"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown target 'gfx9999'"));
@@ -157,11 +117,7 @@ fn bad_inputs_are_clear_errors() {
     // Every generation alias names a target.
     let o = run(&["isa", "--targets"]);
     let list = String::from_utf8_lossy(&o.stdout);
-    for line in [
-        "gfx1010          RDNA1",
-        "gfx90a           CDNA2",
-        "gfx700           GCN2 (Sea Islands, PS4)",
-    ] {
+    for line in ["gfx1010          RDNA1", "gfx90a           CDNA2", "gfx700           GCN2 (Sea Islands, PS4)"] {
         assert!(list.contains(line), "{line} missing from:\n{list}");
     }
     let o = run(&["dis", "/dev/null"]);
@@ -188,20 +144,11 @@ fn a_closed_pipe_is_not_an_error() {
         .spawn()
         .unwrap();
     let mut first = [0u8; 64];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     std::fs::remove_file(&path).ok();
-    assert!(
-        String::from_utf8_lossy(&first).contains("s_nop 0"),
-        "{}",
-        String::from_utf8_lossy(&first)
-    );
+    assert!(String::from_utf8_lossy(&first).contains("s_nop 0"), "{}", String::from_utf8_lossy(&first));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert!(out.status.success(), "{:?}", out.status);
 }

@@ -15,11 +15,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn floats(p: &Path) -> Vec<f32> {
-    std::fs::read(p)
-        .unwrap()
-        .chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    std::fs::read(p).unwrap().chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 #[test]
@@ -39,11 +35,7 @@ fn bundled_saxpy_dispatch_matches_reference() {
     assert_eq!(got.len(), 4096);
     for i in 0..4096 {
         // The bundled kernel is compiled with contraction: one fused multiply-add.
-        assert_eq!(
-            got[i].to_bits(),
-            2.0f32.mul_add(x[i], y[i]).to_bits(),
-            "out[{i}]"
-        );
+        assert_eq!(got[i].to_bits(), 2.0f32.mul_add(x[i], y[i]).to_bits(), "out[{i}]");
     }
     // Inputs are written back unchanged.
     assert_eq!(floats(&out.join("x.bin")), x);
@@ -62,15 +54,8 @@ fn trace_prints_instructions_and_changed_registers() {
     assert!(r.status.success());
     let err = String::from_utf8_lossy(&r.stderr);
     let first = err.lines().next().unwrap();
-    assert!(
-        first.starts_with("0x1900: s_load_dwordx2 s[0:1], s[4:5], 0x18  ; s0="),
-        "{first}"
-    );
-    assert!(
-        err.lines()
-            .any(|l| l.contains("v_fmac_f32_e32") && l.contains("v3=[")),
-        "{err}"
-    );
+    assert!(first.starts_with("0x1900: s_load_dwordx2 s[0:1], s[4:5], 0x18  ; s0="), "{first}");
+    assert!(err.lines().any(|l| l.contains("v_fmac_f32_e32") && l.contains("v3=[")), "{err}");
     assert!(err.lines().any(|l| l.contains("s_endpgm")));
 }
 
@@ -79,13 +64,7 @@ fn run_err(json: &str) -> String {
     std::fs::copy(root().join("examples/saxpy.hsaco"), d.join("k.hsaco")).unwrap();
     std::fs::write(d.join("in.bin"), [0u8; 64]).unwrap();
     std::fs::write(d.join("d.json"), json).unwrap();
-    let r = Command::new(env!("CARGO_BIN_EXE_rdna"))
-        .arg("run")
-        .arg(d.join("d.json"))
-        .arg("--out")
-        .arg(d.join("o"))
-        .output()
-        .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(d.join("d.json")).arg("--out").arg(d.join("o")).output().unwrap();
     assert!(!r.status.success(), "a bad dispatch must fail: {json}");
     String::from_utf8_lossy(&r.stderr).into_owned()
 }
@@ -93,76 +72,40 @@ fn run_err(json: &str) -> String {
 #[test]
 fn bad_dispatch_files_are_clear_errors() {
     let base = |kernel: &str, args: &str| {
-        format!(
-            r#"{{"code_object": "k.hsaco", "kernel": "{kernel}", "grid": [16], "workgroup": [16], "buffers": {{"a": {{"file": "in.bin"}}, "o": {{"size": 64}}}}, "args": [{args}]}}"#
-        )
+        format!(r#"{{"code_object": "k.hsaco", "kernel": "{kernel}", "grid": [16], "workgroup": [16], "buffers": {{"a": {{"file": "in.bin"}}, "o": {{"size": 64}}}}, "args": [{args}]}}"#)
     };
     let e = run_err(&base("nope", ""));
-    assert!(
-        e.contains("kernel 'nope' is not in") && e.contains("saxpy, reduce_sum"),
-        "{e}"
-    );
+    assert!(e.contains("kernel 'nope' is not in") && e.contains("saxpy, reduce_sum"), "{e}");
     let e = run_err(&base("saxpy", r#"{"buffer": "o"}"#));
     assert!(e.contains("takes 5 arguments, the dispatch gives 1"), "{e}");
-    let e = run_err(&base(
-        "saxpy",
-        r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "zz"}, {"f32": 1.0}, {"u32": 16}"#,
-    ));
+    let e = run_err(&base("saxpy", r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "zz"}, {"f32": 1.0}, {"u32": 16}"#));
     assert!(e.contains("no buffer named 'zz'"), "{e}");
-    let e = run_err(&base(
-        "saxpy",
-        r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "a"}, {"f64": 1.0}, {"u32": 16}"#,
-    ));
+    let e = run_err(&base("saxpy", r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "a"}, {"f64": 1.0}, {"u32": 16}"#));
     assert!(e.contains("argument 3") && e.contains("4 bytes"), "{e}");
-    let e = run_err(&base(
-        "saxpy",
-        r#"{"f32": 1.0}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 16}"#,
-    ));
+    let e = run_err(&base("saxpy", r#"{"f32": 1.0}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 16}"#));
     assert!(e.contains("argument 0"), "{e}");
-    let e = run_err(&base(
-        "saxpy",
-        r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "a"}, {"bytes": [1, 2, 3]}, {"u32": 16}"#,
-    ));
+    let e = run_err(&base("saxpy", r#"{"buffer": "o"}, {"buffer": "a"}, {"buffer": "a"}, {"bytes": [1, 2, 3]}, {"u32": 16}"#));
     assert!(e.contains("argument 3") && e.contains("3-byte"), "{e}");
-    let e = run_err(&base(
-        "saxpy",
-        r#"{"buffer": "o"}, {"buffer": "a"}, {"local": 64}, {"f32": 1.0}, {"u32": 16}"#,
-    ));
-    assert!(
-        e.contains("argument 2") && e.contains("not a __local pointer"),
-        "{e}"
-    );
-    let e =
-        run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [0], "workgroup": [16]}"#);
+    let e = run_err(&base("saxpy", r#"{"buffer": "o"}, {"buffer": "a"}, {"local": 64}, {"f32": 1.0}, {"u32": 16}"#));
+    assert!(e.contains("argument 2") && e.contains("not a __local pointer"), "{e}");
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [0], "workgroup": [16]}"#);
     assert!(e.contains("'grid' [0] has a zero dimension"), "{e}");
-    let e = run_err(
-        r#"{"code_object": "missing.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1]}"#,
-    );
+    let e = run_err(r#"{"code_object": "missing.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1]}"#);
     assert!(e.contains("missing.hsaco"), "{e}");
-    let e = run_err(
-        r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1], "extra": 1}"#,
-    );
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1], "extra": 1}"#);
     assert!(e.contains("unknown field `extra`"), "{e}");
-    let e = run_err(
-        r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1], "buffers": {"b": {"file": "in.bin", "size": 4}}}"#,
-    );
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [1], "workgroup": [1], "buffers": {"b": {"file": "in.bin", "size": 4}}}"#);
     assert!(e.contains("size 4 is smaller than its file"), "{e}");
     let e = run_err("{ not json");
     assert!(e.contains("d.json"), "{e}");
-    let e = run_err(
-        r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [4294967295, 4294967295, 4294967295], "workgroup": [1, 1, 1],
-        "buffers": {"a": {"size": 64}}, "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 1}]}"#,
-    );
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [4294967295, 4294967295, 4294967295], "workgroup": [1, 1, 1],
+        "buffers": {"a": {"size": 64}}, "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 1}]}"#);
     assert!(e.contains("workgroups"), "{e}");
-    let e = run_err(
-        r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [64], "workgroup": [2048],
-        "buffers": {"a": {"size": 64}}, "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 1}]}"#,
-    );
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [64], "workgroup": [2048],
+        "buffers": {"a": {"size": 64}}, "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, {"f32": 1.0}, {"u32": 1}]}"#);
     assert!(e.contains("1024"), "{e}");
-    let e = run_err(
-        r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [64], "workgroup": [64],
-        "buffers": {"a": {"size": 99999999999999}}, "args": []}"#,
-    );
+    let e = run_err(r#"{"code_object": "k.hsaco", "kernel": "saxpy", "grid": [64], "workgroup": [64],
+        "buffers": {"a": {"size": 99999999999999}}, "args": []}"#);
     assert!(e.contains("exceeds"), "{e}");
 }
 
@@ -179,21 +122,10 @@ fn guest_out_of_bounds_access_is_a_fault_with_pc_and_text() {
             "args": [{"buffer": "out"}, {"buffer": "x"}, {"buffer": "y"}, {"f32": 1.0}, {"u32": 256}]}"#,
     )
     .unwrap();
-    let r = Command::new(env!("CARGO_BIN_EXE_rdna"))
-        .arg("run")
-        .arg(d.join("d.json"))
-        .arg("--out")
-        .arg(d.join("o"))
-        .output()
-        .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(d.join("d.json")).arg("--out").arg(d.join("o")).output().unwrap();
     assert!(!r.status.success());
     let e = String::from_utf8_lossy(&r.stderr);
-    assert!(
-        e.contains("kernel 'saxpy' (gfx1030)")
-            && e.contains("global_load_dword")
-            && e.contains("unmapped address"),
-        "{e}"
-    );
+    assert!(e.contains("kernel 'saxpy' (gfx1030)") && e.contains("global_load_dword") && e.contains("unmapped address"), "{e}");
 }
 
 #[test]
@@ -202,30 +134,14 @@ fn local_pointer_arguments_get_dynamic_lds() {
     let obj = d.join("k.o");
     let co = d.join("k.hsaco");
     let st = Command::new("clang-19")
-        .args([
-            "-x",
-            "cl",
-            "-cl-std=CL2.0",
-            "--target=amdgcn-amd-amdhsa",
-            "-mcpu=gfx1100",
-            "-nogpulib",
-            "-O2",
-            "-c",
-        ])
+        .args(["-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib", "-O2", "-c"])
         .arg(root().join("tests/kernels/corpus2.cl"))
         .arg("-o")
         .arg(&obj)
         .status()
         .expect("clang-19");
     assert!(st.success());
-    assert!(Command::new("ld.lld-19")
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&co)
-        .status()
-        .unwrap()
-        .success());
+    assert!(Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&co).status().unwrap().success());
     std::fs::write(
         d.join("d.json"),
         r#"{"code_object": "k.hsaco", "kernel": "k_local_arg", "grid": [256], "workgroup": [128],
@@ -233,19 +149,9 @@ fn local_pointer_arguments_get_dynamic_lds() {
             "args": [{"buffer": "out"}, {"local": 512}, {"u32": 128}]}"#,
     )
     .unwrap();
-    let r = Command::new(env!("CARGO_BIN_EXE_rdna"))
-        .arg("run")
-        .arg(d.join("d.json"))
-        .arg("--out")
-        .arg(d.join("o"))
-        .output()
-        .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(d.join("d.json")).arg("--out").arg(d.join("o")).output().unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let out: Vec<u32> = std::fs::read(d.join("o/out.bin"))
-        .unwrap()
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let out: Vec<u32> = std::fs::read(d.join("o/out.bin")).unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     for (i, v) in out.iter().enumerate() {
         let (wg, l) = (i as u32 / 128, i as u32 % 128);
         assert_eq!(*v, ((l + 1) % 128) * 3 + wg, "out[{i}]");
@@ -257,13 +163,7 @@ fn local_pointer_arguments_get_dynamic_lds() {
             "buffers": {"out": {"size": 512}}, "args": [{"buffer": "out"}, {"local": 64}, {"u32": 128}]}"#,
     )
     .unwrap();
-    let r = Command::new(env!("CARGO_BIN_EXE_rdna"))
-        .arg("run")
-        .arg(d.join("small.json"))
-        .arg("--out")
-        .arg(d.join("o2"))
-        .output()
-        .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(d.join("small.json")).arg("--out").arg(d.join("o2")).output().unwrap();
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("LDS access out of bounds"));
 }
@@ -274,24 +174,11 @@ fn local_pointer_arguments_get_dynamic_lds() {
 fn vulkan_backend_matches_the_emulator_on_saxpy() {
     let (a, b) = (tmp("vk-emu"), tmp("vk-vk"));
     for (backend, dir) in [("emu", &a), ("vulkan", &b)] {
-        let r = Command::new(env!("CARGO_BIN_EXE_rdna"))
-            .arg("run")
-            .arg(root().join("examples/saxpy.json"))
-            .args(["--backend", backend, "--out"])
-            .arg(dir)
-            .output()
-            .unwrap();
-        assert!(
-            r.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
+        let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(root().join("examples/saxpy.json")).args(["--backend", backend, "--out"]).arg(dir).output().unwrap();
+        assert!(r.status.success(), "{backend}: {}", String::from_utf8_lossy(&r.stderr));
     }
     for name in ["out", "x", "y"] {
-        let (x, y) = (
-            std::fs::read(a.join(format!("{name}.bin"))).unwrap(),
-            std::fs::read(b.join(format!("{name}.bin"))).unwrap(),
-        );
+        let (x, y) = (std::fs::read(a.join(format!("{name}.bin"))).unwrap(), std::fs::read(b.join(format!("{name}.bin"))).unwrap());
         assert_eq!(x.len(), 16384);
         assert!(x == y, "{name}.bin differs between the emulator and Vulkan");
     }
@@ -301,22 +188,9 @@ fn vulkan_backend_matches_the_emulator_on_saxpy() {
 /// against its own Rust reference; CI has lavapipe, so the Vulkan half must have run.
 #[test]
 fn demo_runs_both_backends_and_they_agree_with_the_reference() {
-    let r = Command::new(env!("CARGO_BIN_EXE_rdna"))
-        .arg("demo")
-        .output()
-        .unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("demo").output().unwrap();
     let text = String::from_utf8_lossy(&r.stdout);
-    assert!(
-        r.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
-    assert!(
-        text.contains("emulator: 10000 of 10000 results identical"),
-        "{text}"
-    );
-    assert!(
-        text.contains("vulkan:   10000 of 10000 results identical"),
-        "{text}"
-    );
+    assert!(r.status.success(), "{text}\n{}", String::from_utf8_lossy(&r.stderr));
+    assert!(text.contains("emulator: 10000 of 10000 results identical"), "{text}");
+    assert!(text.contains("vulkan:   10000 of 10000 results identical"), "{text}");
 }

@@ -27,16 +27,7 @@ fn big_code_object(dir: &Path) -> PathBuf {
     let obj = dir.join("big.o");
     let hsaco = dir.join("big.hsaco");
     let ok = Command::new("clang-19")
-        .args([
-            "-x",
-            "cl",
-            "-cl-std=CL2.0",
-            "--target=amdgcn-amd-amdhsa",
-            "-mcpu=gfx1030",
-            "-nogpulib",
-            "-O2",
-            "-c",
-        ])
+        .args(["-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-nogpulib", "-O2", "-c"])
         .arg(&cl)
         .arg("-o")
         .arg(&obj)
@@ -44,14 +35,7 @@ fn big_code_object(dir: &Path) -> PathBuf {
         .expect("clang-19")
         .success();
     assert!(ok);
-    assert!(Command::new("ld.lld-19")
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&hsaco)
-        .status()
-        .unwrap()
-        .success());
+    assert!(Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&hsaco).status().unwrap().success());
     hsaco
 }
 
@@ -106,56 +90,29 @@ fn main() {
         }
     });
     println!("instructions in stream: {n} ({} bytes)", code.len());
-    println!(
-        "decode only:    {:8.1} M instructions/s (one core)",
-        n as f64 / t_dec / 1e6
-    );
-    println!(
-        "decode + print: {:8.1} M instructions/s (one core)",
-        n as f64 / t_print / 1e6
-    );
+    println!("decode only:    {:8.1} M instructions/s (one core)", n as f64 / t_dec / 1e6);
+    println!("decode + print: {:8.1} M instructions/s (one core)", n as f64 / t_print / 1e6);
 
     // rdna dis vs llvm-objdump-19 -d on the same code object, output to /dev/null.
     let rdna = env!("CARGO_MANIFEST_DIR").to_string() + "/../../target/release/rdna";
     let have_rdna = Path::new(&rdna).exists();
     let run = |cmd: &str, args: &[&str]| {
         best_of(3, || {
-            let st = Command::new(cmd)
-                .args(args)
-                .stdout(std::process::Stdio::null())
-                .status()
-                .unwrap();
+            let st = Command::new(cmd).args(args).stdout(std::process::Stdio::null()).status().unwrap();
             assert!(st.success());
         })
     };
     let h = hsaco.to_str().unwrap();
     let t_llvm = run("llvm-objdump-19", &["-d", h]);
     let kernel_insts = count(&co.text);
-    println!(
-        "code object: {} functions, {} instructions",
-        co.functions.len(),
-        kernel_insts
-    );
-    println!(
-        "llvm-objdump-19 -d: {:.3} s ({:.2} M instructions/s)",
-        t_llvm,
-        kernel_insts as f64 / t_llvm / 1e6
-    );
+    println!("code object: {} functions, {} instructions", co.functions.len(), kernel_insts);
+    println!("llvm-objdump-19 -d: {:.3} s ({:.2} M instructions/s)", t_llvm, kernel_insts as f64 / t_llvm / 1e6);
     if have_rdna {
         let t_rdna = run(&rdna, &["dis", h]);
-        println!(
-            "rdna dis:           {:.3} s ({:.2} M instructions/s)",
-            t_rdna,
-            kernel_insts as f64 / t_rdna / 1e6
-        );
-        println!(
-            "ratio: rdna dis is {:.1}x faster than llvm-objdump-19 -d",
-            t_llvm / t_rdna
-        );
+        println!("rdna dis:           {:.3} s ({:.2} M instructions/s)", t_rdna, kernel_insts as f64 / t_rdna / 1e6);
+        println!("ratio: rdna dis is {:.1}x faster than llvm-objdump-19 -d", t_llvm / t_rdna);
     } else {
-        println!(
-            "(build target/release/rdna first — cargo build --release — for the rdna dis ratio)"
-        );
+        println!("(build target/release/rdna first — cargo build --release — for the rdna dis ratio)");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

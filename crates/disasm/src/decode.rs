@@ -36,11 +36,7 @@ pub struct Inst {
 pub enum DecodeError {
     /// Fewer bytes remain than the encoding needs.
     #[error("truncated instruction at offset {offset:#x}: needs {needed} bytes, {available} left")]
-    Truncated {
-        offset: usize,
-        needed: usize,
-        available: usize,
-    },
+    Truncated { offset: usize, needed: usize, available: usize },
     /// The word is not a valid encoding for the target.
     #[error("invalid encoding {word:#010x} at offset {offset:#x}")]
     Invalid { offset: usize, word: u32 },
@@ -162,9 +158,7 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
         0b110010 if g11 => (Format::Vopd, 0),
         0b110010 => (Format::Vintrp, bits(r, 16, 2)),
         0b111110 => (Format::Exp, 0),
-        0b110011 if bits(r, 23, 3) == 0 && (!g11 || w >> 24 == 0xcc) => {
-            (Format::Vop3p, bits(r, 16, 7))
-        }
+        0b110011 if bits(r, 23, 3) == 0 && (!g11 || w >> 24 == 0xcc) => (Format::Vop3p, bits(r, 16, 7)),
         0b110011 if g11 && w >> 24 == 0xcd => (Format::Vinterp, bits(r, 16, 7)),
         0b110011 if g11 && w >> 24 == 0xce => (Format::Ldsdir, bits(r, 20, 2)),
         0b110101 => (Format::Vop3, bits(r, 16, 10)),
@@ -204,15 +198,9 @@ impl Decoder {
     pub fn decode_at(&self, code: &[u8], offset: usize) -> Result<(Inst, usize), DecodeError> {
         let bytes = code.get(offset..).unwrap_or(&[]);
         let word = |i: usize| -> Option<u32> {
-            bytes
-                .get(4 * i..4 * i + 4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            bytes.get(4 * i..4 * i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
-        let truncated = |needed: usize| DecodeError::Truncated {
-            offset,
-            needed,
-            available: bytes.len(),
-        };
+        let truncated = |needed: usize| DecodeError::Truncated { offset, needed, available: bytes.len() };
         let w0 = word(0).ok_or_else(|| truncated(4))?;
         let invalid = DecodeError::Invalid { offset, word: w0 };
         let gen = self.target.generation;
@@ -222,9 +210,7 @@ impl Decoder {
         if let Some(ext) = format.extended((w0 & 0x1ff) as u16).filter(|_| extends) {
             format = ext;
         }
-        if matches!(format, Format::Vop3 | Format::Vop3p)
-            && matches!(gen, Generation::Gfx11 | Generation::Gfx12)
-        {
+        if matches!(format, Format::Vop3 | Format::Vop3p) && matches!(gen, Generation::Gfx11 | Generation::Gfx12) {
             // gfx11 VOP3/VOP3P DPP: src0 (bits 40:32) selects it, a third dword follows.
             if let Some(w1) = word(1) {
                 if let Some(ext) = format.extended((w1 & 0x1ff) as u16) {
@@ -236,27 +222,11 @@ impl Decoder {
         let base = match (gen, format) {
             (Generation::Gfx7, Format::Smem) => 4,
             // gfx12's VBUFFER and VFLAT are three dwords (the third: VADDR and the offset).
-            (
-                Generation::Gfx12,
-                Format::Mubuf
-                | Format::Mtbuf
-                | Format::Flat
-                | Format::Global
-                | Format::Scratch
-                | Format::Mimg,
-            ) => 12,
+            (Generation::Gfx12, Format::Mubuf | Format::Mtbuf | Format::Flat | Format::Global | Format::Scratch | Format::Mimg) => 12,
             _ => format.base_len(),
         };
-        let raw = if base >= 8 {
-            w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32
-        } else {
-            w0 as u64
-        };
-        let ext = if base == 12 {
-            word(2).ok_or_else(|| truncated(12))?
-        } else {
-            0
-        };
+        let raw = if base >= 8 { w0 as u64 | (word(1).ok_or_else(|| truncated(8))? as u64) << 32 } else { w0 as u64 };
+        let ext = if base == 12 { word(2).ok_or_else(|| truncated(12))? } else { 0 };
         if format == Format::Mtbuf && gen == Generation::Gfx10 {
             op |= bits(raw, 53, 1) << 3;
         }
@@ -280,16 +250,13 @@ impl Decoder {
             // number format 6.
             Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx7 => {
                 let n = entry.name;
-                let addr64_ok =
-                    bits(raw, 15, 1) == 0 || (bits(raw, 12, 2) == 0 && bits(raw, 32, 8) != 255);
+                let addr64_ok = bits(raw, 15, 1) == 0 || (bits(raw, 12, 2) == 0 && bits(raw, 32, 8) != 255);
                 let pair_ok = bits(raw, 12, 2) != 3 || bits(raw, 32, 8) != 255;
                 let tfe_ok = bits(raw, 55, 1) == 0 || format == Format::Mtbuf || n.contains("load");
                 let lds_ok = format == Format::Mtbuf
                     || bits(raw, 16, 1) == 0
                     || (bits(raw, 55, 1) == 0
-                        && ["ubyte", "sbyte", "ushort", "sshort", "dword", "format_x"]
-                            .iter()
-                            .any(|k| n == format!("buffer_load_{k}")));
+                        && ["ubyte", "sbyte", "ushort", "sshort", "dword", "format_x"].iter().any(|k| n == format!("buffer_load_{k}")));
                 let nfmt_ok = format == Format::Mubuf || bits(raw, 23, 3) != 6;
                 addr64_ok && pair_ok && tfe_ok && lds_ok && nfmt_ok
             }
@@ -303,12 +270,7 @@ impl Decoder {
                     dmask.count_ones() == 1
                 } else if n.starts_with("image_atomic") {
                     let tfe_ok = bits(raw, 16, 1) == 0;
-                    tfe_ok
-                        && if n.contains("cmpswap") {
-                            matches!(dmask, 3 | 15)
-                        } else {
-                            matches!(dmask, 1 | 3)
-                        }
+                    tfe_ok && if n.contains("cmpswap") { matches!(dmask, 3 | 15) } else { matches!(dmask, 1 | 3) }
                 } else {
                     true
                 }
@@ -318,29 +280,14 @@ impl Decoder {
                 bits(raw, 10, 6) <= 32 && (entry.name != "v_interp_mov_f32" || bits(raw, 0, 8) <= 2)
             }
             // gfx7 export targets: mrt0-7, mrtz, null, pos0-3, param0-31.
-            Format::Exp if gen == Generation::Gfx7 => {
-                matches!(bits(raw, 4, 6), 0..=9 | 12..=15 | 32..=63)
-            }
+            Format::Exp if gen == Generation::Gfx7 => matches!(bits(raw, 4, 6), 0..=9 | 12..=15 | 32..=63),
             Format::Flat if gen.is_gcn() => saddr == 0 && bits(raw, 13, 1) == 0,
-            Format::Global | Format::Scratch
-                if gen.is_gcn()
-                    && bits(raw, 13, 1) != 0
-                    && bits(raw, 55, 1) != 0
-                    && self.target.isa != Isa::Gfx942 =>
-            {
-                false
-            }
+            Format::Global | Format::Scratch if gen.is_gcn() && bits(raw, 13, 1) != 0 && bits(raw, 55, 1) != 0 && self.target.isa != Isa::Gfx942 => false,
             Format::Global | Format::Scratch if gen.is_gcn() => {
-                saddr == src::EXEC_HI
-                    || crate::print::scalar_reg_ok(
-                        saddr,
-                        if format == Format::Global { 2 } else { 1 },
-                    )
+                saddr == src::EXEC_HI || crate::print::scalar_reg_ok(saddr, if format == Format::Global { 2 } else { 1 })
             }
             // gfx12 VFLAT: SADDR in bits 6:0.
-            Format::Flat if gen == Generation::Gfx12 => {
-                swap_m0_null(gen, bits(raw, 0, 7) as u16) == src::NULL
-            }
+            Format::Flat if gen == Generation::Gfx12 => swap_m0_null(gen, bits(raw, 0, 7) as u16) == src::NULL,
             // (the cache-control operations without operands take no SGPR address at all)
             Format::Global if gen == Generation::Gfx12 => {
                 let s = swap_m0_null(gen, bits(raw, 0, 7) as u16);
@@ -351,32 +298,14 @@ impl Decoder {
                 s == src::NULL || crate::print::scalar_reg_ok(s, 1)
             }
             // gfx12 VBUFFER: with idxen and offen the address is a pair, which cannot start at v255.
-            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx12 => {
-                bits(raw, 62, 2) != 3 || ext & 0xff != 255
-            }
-            // The GWS operations and ds_ordered_count work on GDS: they exist only with the gds bit.
-            Format::Ds if entry.name.starts_with("ds_gws_") || entry.name == "ds_ordered_count" => {
-                bits(
-                    raw,
-                    if gen.is_gcn() && gen != Generation::Gfx7 {
-                        16
-                    } else {
-                        17
-                    },
-                    1,
-                ) != 0
-            }
+            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx12 => bits(raw, 62, 2) != 3 || ext & 0xff != 255,
             // VOPD is a wave32 encoding.
             Format::Vopd => !self.target.wave64 && vopd_ok(isa, raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).
             Format::Flat => saddr == src::NULL,
             Format::Global => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 2),
-            Format::Scratch if gen == Generation::Gfx11 => {
-                saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 1)
-            }
-            Format::Scratch => {
-                matches!(saddr, src::NULL | src::EXEC_HI) || crate::print::scalar_reg_ok(saddr, 1)
-            }
+            Format::Scratch if gen == Generation::Gfx11 => saddr == src::NULL || crate::print::scalar_reg_ok(saddr, 1),
+            Format::Scratch => matches!(saddr, src::NULL | src::EXEC_HI) || crate::print::scalar_reg_ok(saddr, 1),
             // SDWA selects 7 is reserved (llvm-mc-19 crashes on it): rejected as invalid.
             f if f.is_sdwa() => {
                 let sels: &[u32] = match f {
@@ -387,14 +316,8 @@ impl Decoder {
                 sels.iter().all(|&lo| bits(raw, lo, 3) != 7)
             }
             // With idxen and offen the address is a VGPR pair, which cannot start at v255.
-            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx11 => {
-                bits(raw, 54, 2) != 3 || bits(raw, 32, 8) != 255
-            }
-            Format::Mubuf | Format::Mtbuf
-                if gen.is_gcn() && bits(raw, 12, 2) == 3 && bits(raw, 32, 8) == 255 =>
-            {
-                false
-            }
+            Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx11 => bits(raw, 54, 2) != 3 || bits(raw, 32, 8) != 255,
+            Format::Mubuf | Format::Mtbuf if gen.is_gcn() && bits(raw, 12, 2) == 3 && bits(raw, 32, 8) == 255 => false,
             // buffer_store_lds_dword exists only with its lds bit.
             Format::Mubuf if entry.name == "buffer_store_lds_dword" => bits(raw, 16, 1) != 0,
             // A MUBUF load into LDS cannot also return a status dword.
@@ -404,18 +327,7 @@ impl Decoder {
         if !ok {
             return Err(invalid);
         }
-        let mut inst = Inst {
-            format,
-            entry,
-            raw,
-            literal: None,
-            len: base as u8,
-            wave64: self.target.wave64,
-            nsa: [0; 3],
-            ext,
-            gen,
-            isa,
-        };
+        let mut inst = Inst { format, entry, raw, literal: None, len: base as u8, wave64: self.target.wave64, nsa: [0; 3], ext, gen, isa };
         if format == Format::Mimg {
             let n = MimgBits::of(gen).nsa_dwords(raw) as usize;
             for k in 0..n {
@@ -426,26 +338,15 @@ impl Decoder {
                 return Err(invalid);
             }
         }
-        let Some(uses_literal) = (if format == Format::Vopd {
-            Some(vopd_literal(raw))
-        } else {
-            self.check_sources(&inst)
-        }) else {
+        let Some(uses_literal) = (if format == Format::Vopd { Some(vopd_literal(raw)) } else { self.check_sources(&inst) }) else {
             return Err(invalid);
         };
         if gen == Generation::Gfx7 && !gfx7_constant_bus_ok(&inst) {
             return Err(invalid);
         }
         // gfx7 SMRD: an OFFSET of 0xff without imm means a literal offset dword.
-        let smrd_literal = gen == Generation::Gfx7
-            && t.isa != Isa::Gfx600
-            && format == Format::Smem
-            && bits(raw, 0, 9) == 0xff
-            && inst
-                .entry
-                .operands
-                .iter()
-                .any(|o| o.field == rdna_isa::Field::Offset);
+        let smrd_literal = gen == Generation::Gfx7 && t.isa != Isa::Gfx600 && format == Format::Smem && bits(raw, 0, 9) == 0xff
+            && inst.entry.operands.iter().any(|o| o.field == rdna_isa::Field::Offset);
         if uses_literal || smrd_literal || inst.entry.tokens.contains(&"<literal>") {
             let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
             inst.literal = Some(lit);
@@ -500,14 +401,10 @@ impl Decoder {
                 }
                 SourceKind::None => match (inst.format, op.field, op.class) {
                     (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
-                    (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => {
-                        scalar_reg_ok(scaled_value(inst, op), 4)
-                    }
+                    (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(scaled_value(inst, op), 4),
                     // gfx11 lets a resource or sampler be null.
                     // gfx12: 9-bit fields LLVM prints whatever they hold (flagging what is wrong).
-                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _)
-                        if inst.gen == Generation::Gfx12 =>
-                    {
+                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) if inst.gen == Generation::Gfx12 => {
                         let v = scaled_value(inst, op);
                         v != src::LITERAL && crate::print::source_ok(v, w)
                     }
@@ -522,27 +419,22 @@ impl Decoder {
                         let sgpr = swap_m0_null(inst.gen, v);
                         bits(inst.raw, 8, 1) != 0
                             || (v == 0xff && inst.isa != Isa::Gfx600)
-                            || (v < 128
-                                && scalar_reg_ok(sgpr, 1)
-                                && !(inst.isa == Isa::Gfx600 && (600..=601).contains(&sgpr)))
+                            || (v < 128 && scalar_reg_ok(sgpr, 1) && !(inst.isa == Isa::Gfx600 && (600..=601).contains(&sgpr)))
                     }
                     (_, Field::Simm16 | Field::Offset, _) => true,
                     (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
                     // Every 8-bit value names a half (v0..v127, low or high).
                     (_, _, Class::Vgpr16) => true,
-                    (_, Field::Vdst, Class::Sgpr) => {
-                        source_ok(swap_m0_null(inst.gen, v), w) && v != rdna_isa::src::LITERAL
-                    }
+                    (_, Field::Vdst, Class::Sgpr) => source_ok(swap_m0_null(inst.gen, v), w) && v != rdna_isa::src::LITERAL,
                     (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
                     (_, _, Class::Other) => true,
                 },
             };
             let class = rdna_isa::src::value_class(scaled_value(inst, op));
             // gfx7 has no null or aperture registers, and no way to write what LLVM marks invalid.
-            let gfx7_bad = inst.gen == Generation::Gfx7
-                && {
-                    let sv = scaled_value(inst, op);
-                    matches!(class, 6 | 12)
+            let gfx7_bad = inst.gen == Generation::Gfx7 && {
+                let sv = scaled_value(inst, op);
+                matches!(class, 6 | 12)
                     || op.flag & (1 << class) != 0
                     // gfx6 has no flat_scratch (s104/s105 do not exist there).
                     || (inst.isa == Isa::Gfx600
@@ -550,7 +442,7 @@ impl Decoder {
                     // flat_scratch and tba/tma are pairs; gfx7 has twelve ttmp registers.
                     || ((600..=607).contains(&sv) && w >= 4)
                     || ((108..=119).contains(&sv) && sv as u32 + w > 120 && op.class != Class::Vgpr)
-                };
+            };
             if !ok || gfx7_bad || op.reject & (1 << class) != 0 {
                 return None;
             }
@@ -563,10 +455,7 @@ impl Decoder {
 /// same one may be read twice), a literal, or an implicit VCC (carry-in, v_cndmask_b32_e32) or M0
 /// (v_movrel*). Inline constants are free.
 fn gfx7_constant_bus_ok(inst: &Inst) -> bool {
-    if !matches!(
-        inst.format,
-        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
-    ) {
+    if !matches!(inst.format, Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3) {
         return true;
     }
     // The same register at the same width is one read.
@@ -585,14 +474,7 @@ fn gfx7_constant_bus_ok(inst: &Inst) -> bool {
         let v = inst.field(op.field);
         // SGPRs and special registers, src_vccz/src_execz/src_scc/src_lds_direct, the literal.
         if v < 128 || v >= 600 || (251..=255).contains(&v) {
-            read(
-                v,
-                if v == src::LITERAL {
-                    1
-                } else {
-                    operand_width(inst, op)
-                },
-            );
+            read(v, if v == src::LITERAL { 1 } else { operand_width(inst, op) });
         }
     }
     let vcc_width = if inst.wave64 { 2 } else { 1 };
@@ -648,12 +530,8 @@ pub mod gcn {
     pub const TBA_LO: u16 = 604;
     pub const TMA_LO: u16 = 606;
     /// Names of 600..=607 (one dword) and of the even ones as pairs.
-    pub const NAMES: [(&str, &str); 4] = [
-        ("flat_scratch", "flat_scratch_lo"),
-        ("xnack_mask", "xnack_mask_lo"),
-        ("tba", "tba_lo"),
-        ("tma", "tma_lo"),
-    ];
+    pub const NAMES: [(&str, &str); 4] =
+        [("flat_scratch", "flat_scratch_lo"), ("xnack_mask", "xnack_mask_lo"), ("tba", "tba_lo"), ("tma", "tma_lo")];
     pub const HI_NAMES: [&str; 4] = ["flat_scratch_hi", "xnack_mask_hi", "tba_hi", "tma_hi"];
 }
 
@@ -661,17 +539,11 @@ pub mod gcn {
 /// (v_dual_mov_b32) leaves its VSRC1 field zero.
 fn vopd_ok(isa: Isa, raw: u64) -> bool {
     let (x, y) = (bits(raw, 22, 4) as usize, bits(raw, 17, 5) as usize);
-    let Some((vopd_x, vopd_y)) = isa.tables().vopd else {
-        return false;
-    };
-    let (Some(xn), Some(yn)) = (vopd_x.get(x), vopd_y.get(y)) else {
-        return false;
-    };
+    let Some((vopd_x, vopd_y)) = isa.tables().vopd else { return false };
+    let (Some(xn), Some(yn)) = (vopd_x.get(x), vopd_y.get(y)) else { return false };
     let unary_ok = |name: &str, vsrc1: u32| name != "v_dual_mov_b32" || vsrc1 == 0;
     // Both src0 fields are 9-bit VALU sources: reserved values are invalid.
-    let src_ok = |lo: u32| {
-        crate::print::source_ok(swap_m0_null(Generation::Gfx11, bits(raw, lo, 9) as u16), 1)
-    };
+    let src_ok = |lo: u32| crate::print::source_ok(swap_m0_null(Generation::Gfx11, bits(raw, lo, 9) as u16), 1);
     !xn.is_empty()
         && !yn.is_empty()
         && unary_ok(xn, bits(raw, 9, 8))
@@ -692,11 +564,7 @@ impl Inst {
     #[inline]
     pub fn field(&self, field: rdna_isa::Field) -> u16 {
         use rdna_isa::Field::*;
-        if matches!(
-            self.format,
-            Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8
-        ) && field == Src0
-        {
+        if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8) && field == Src0 {
             return (self.ext & 0xff) as u16;
         }
         if self.format == Format::Mimg && field == Ssamp && self.gen != Generation::Gfx12 {
@@ -732,14 +600,7 @@ impl Inst {
         } else {
             bits(self.raw, lo as u32, width as u32) as u16
         };
-        if matches!(
-            self.gen,
-            Generation::Gfx11
-                | Generation::Gfx12
-                | Generation::Gfx7
-                | Generation::Gfx8
-                | Generation::Gfx9
-        ) {
+        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx12 | Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9) {
             let scalar = match field {
                 Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
                 Src0 => width == 9,
@@ -760,20 +621,10 @@ impl Inst {
             let vdstx = bits(raw, 56, 8) as u16;
             let vdsty = (bits(raw, 49, 7) as u16) << 1 | ((vdstx & 1) ^ 1);
             let name = vopd_y.get(bits(raw, 17, 5) as usize).copied().unwrap_or("");
-            (
-                name,
-                vdsty,
-                swap_m0_null(self.gen, bits(raw, 32, 9) as u16),
-                bits(raw, 41, 8) as u16,
-            )
+            (name, vdsty, swap_m0_null(self.gen, bits(raw, 32, 9) as u16), bits(raw, 41, 8) as u16)
         } else {
             let name = vopd_x.get(bits(raw, 22, 4) as usize).copied().unwrap_or("");
-            (
-                name,
-                bits(raw, 56, 8) as u16,
-                swap_m0_null(self.gen, bits(raw, 0, 9) as u16),
-                bits(raw, 9, 8) as u16,
-            )
+            (name, bits(raw, 56, 8) as u16, swap_m0_null(self.gen, bits(raw, 0, 9) as u16), bits(raw, 9, 8) as u16)
         }
     }
 
@@ -803,39 +654,19 @@ impl Inst {
 /// The width in dwords of an operand, where it depends on other fields of the encoding.
 pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
     use rdna_isa::Field;
-    let w = if op.mask && inst.wave64 {
-        2 * op.width as u32
-    } else {
-        op.width as u32
-    };
+    let w = if op.mask && inst.wave64 { 2 * op.width as u32 } else { op.width as u32 };
     match (inst.format, op.field) {
         // tfe adds a status dword to the data.
         (Format::Mubuf | Format::Mtbuf, Field::Vdata)
-            if bits(
-                inst.raw,
-                match inst.gen {
-                    Generation::Gfx11 => 53,
-                    Generation::Gfx12 => 22,
-                    _ => 55,
-                },
-                1,
-            ) != 0
+            if bits(inst.raw, match inst.gen { Generation::Gfx11 => 53, Generation::Gfx12 => 22, _ => 55 }, 1) != 0
                 && !matches!(inst.isa, Isa::Gfx90a | Isa::Gfx942) =>
         {
             w + 1
         }
         // gfx12's transposing loads spread over twice the lanes in wave64: half the registers.
-        (Format::Global, Field::Vdst)
-            if inst.wave64 && inst.entry.name.starts_with("global_load_tr") =>
-        {
-            w / 2
-        }
+        (Format::Global, Field::Vdst) if inst.wave64 && inst.entry.name.starts_with("global_load_tr") => w / 2,
         // WMMA accumulators spread over twice the lanes in wave64: half the registers each.
-        (Format::Vop3p, Field::Vdst | Field::Src2)
-            if inst.wave64 && inst.entry.name.starts_with("v_wmma") =>
-        {
-            w / 2
-        }
+        (Format::Vop3p, Field::Vdst | Field::Src2) if inst.wave64 && inst.entry.name.starts_with("v_wmma") => w / 2,
         // With an SGPR base the VGPR address is a 32-bit offset.
         (Format::Global, Field::Addr) if !flat_saddr_off(inst) => 1,
         _ => w,
@@ -845,11 +676,7 @@ pub(crate) fn operand_width(inst: &Inst, op: &rdna_isa::Operand) -> u32 {
 /// Whether a GLOBAL/SCRATCH instruction has no scalar address: SADDR holds null (gfx8/gfx9:
 /// 0x7f, read as exec_hi).
 pub(crate) fn flat_saddr_off(inst: &Inst) -> bool {
-    let off = if inst.gen.is_gcn() {
-        src::EXEC_HI
-    } else {
-        src::NULL
-    };
+    let off = if inst.gen.is_gcn() { src::EXEC_HI } else { src::NULL };
     inst.field(rdna_isa::Field::Saddr) == off
 }
 
@@ -861,14 +688,10 @@ pub(crate) fn scaled_value(inst: &Inst, op: &rdna_isa::Operand) -> u16 {
     match (inst.format, op.field) {
         (Format::Smem, Field::Sbase) => swap_m0_null(inst.gen, v * 2),
         // gfx12 names the buffer/image resource and the sampler by their first register.
-        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp)
-            if inst.gen == Generation::Gfx12 =>
-        {
+        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) if inst.gen == Generation::Gfx12 => {
             swap_m0_null(inst.gen, v)
         }
-        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => {
-            swap_m0_null(inst.gen, v * 4)
-        }
+        (Format::Mubuf | Format::Mtbuf | Format::Mimg, Field::Srsrc | Field::Ssamp) => swap_m0_null(inst.gen, v * 4),
         _ => v,
     }
 }
@@ -878,31 +701,15 @@ pub(crate) fn sdwa_scalar(inst: &Inst, field: rdna_isa::Field) -> bool {
     if inst.gen == Generation::Gfx8 {
         return false; // gfx8's SDWA sources are always VGPRs
     }
-    let b = if field == rdna_isa::Field::Src0 {
-        55
-    } else {
-        63
-    };
+    let b = if field == rdna_isa::Field::Src0 { 55 } else { 63 };
     bits(inst.raw, b, 1) != 0
 }
 
 /// The shape LLVM gives a MIMG instruction: (address VGPRs, data VGPRs), 0 where it rejects it.
 pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
-    let Some(shapes) = inst.isa.tables().mimg else {
-        return (0, 0);
-    };
-    let Some(&i) = inst
-        .isa
-        .tables()
-        .get(Format::Mimg)
-        .index
-        .get(inst.entry.op as usize)
-    else {
-        return (0, 0);
-    };
-    let Some(&t) = shapes.index.get(i as usize) else {
-        return (0, 0);
-    };
+    let Some(shapes) = inst.isa.tables().mimg else { return (0, 0) };
+    let Some(&i) = inst.isa.tables().get(Format::Mimg).index.get(inst.entry.op as usize) else { return (0, 0) };
+    let Some(&t) = shapes.index.get(i as usize) else { return (0, 0) };
     let raw = inst.raw;
     let mb = MimgBits::of_inst(inst);
     let comps = bits(raw, mb.dmask, 4).count_ones().max(1);
@@ -923,11 +730,7 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
         }
         if vdata + data > 256 {
             let o = shapes.original[i as usize][0] as u32;
-            return if o != 0 && vdata + (o >> 5) <= 256 {
-                (addr, o >> 5)
-            } else {
-                (0, 0)
-            };
+            return if o != 0 && vdata + (o >> 5) <= 256 { (addr, o >> 5) } else { (0, 0) };
         }
         return (addr, data);
     }
@@ -948,16 +751,9 @@ pub(crate) fn mimg_shape(inst: &Inst) -> (u32, u32) {
 fn mimg_max_addresses(inst: &Inst) -> u32 {
     let t = inst.isa.tables();
     let Some(shapes) = t.mimg else { return 0 };
-    let Some(&i) = t.get(Format::Mimg).index.get(inst.entry.op as usize) else {
-        return 0;
-    };
-    let Some(&k) = shapes.index.get(i as usize) else {
-        return 0;
-    };
-    (0..8)
-        .map(|dim| shapes.tables[k as usize][dim * 2 * 4 * 16] as u32 & 31)
-        .max()
-        .unwrap_or(0)
+    let Some(&i) = t.get(Format::Mimg).index.get(inst.entry.op as usize) else { return 0 };
+    let Some(&k) = shapes.index.get(i as usize) else { return 0 };
+    (0..8).map(|dim| shapes.tables[k as usize][dim * 2 * 4 * 16] as u32 & 31).max().unwrap_or(0)
 }
 
 fn mimg_shape_ok(inst: &Inst) -> bool {
@@ -968,22 +764,13 @@ fn mimg_shape_ok(inst: &Inst) -> bool {
         // VSAMPLE four).
         let n = mimg_max_addresses(inst);
         let fields = if inst.entry.op >= 0x100 { 4 } else { 5 };
-        let field = |k: u32| {
-            if k < 4 {
-                inst.ext >> (8 * k) & 0xff
-            } else {
-                bits(inst.raw, 56, 8)
-            }
-        };
+        let field = |k: u32| if k < 4 { inst.ext >> (8 * k) & 0xff } else { bits(inst.raw, 56, 8) };
         if (n..fields).any(|k| field(k) != 0) {
             return false;
         }
     }
     let nsa = MimgBits::of(inst.gen).nsa_dwords(inst.raw) != 0 || inst.gen == Generation::Gfx12;
-    let (vdata, vaddr) = (
-        inst.field(rdna_isa::Field::Vdata) as u32,
-        inst.field(rdna_isa::Field::Vaddr) as u32,
-    );
+    let (vdata, vaddr) = (inst.field(rdna_isa::Field::Vdata) as u32, inst.field(rdna_isa::Field::Vaddr) as u32);
     a != 0 && d != 0 && vdata + d <= 256 && (nsa || vaddr + a <= 256)
 }
 
@@ -1012,88 +799,29 @@ impl MimgBits {
     pub(crate) const fn of(gen: Generation) -> MimgBits {
         match gen {
             Generation::Gfx10 => MimgBits {
-                dim_lo: 3,
-                dmask: 8,
-                nsa_lo: 1,
-                nsa_width: 2,
-                a16: 62,
-                d16: 63,
-                tfe: 16,
-                lwe: 17,
-                unorm: 12,
-                glc: 13,
-                slc: 25,
-                dlc: 7,
-                r128: 15,
-                ssamp: 53,
+                dim_lo: 3, dmask: 8, nsa_lo: 1, nsa_width: 2, a16: 62, d16: 63, tfe: 16, lwe: 17,
+                unorm: 12, glc: 13, slc: 25, dlc: 7, r128: 15, ssamp: 53,
             },
             // gfx7: gfx8's layout without d16.
             Generation::Gfx7 => MimgBits {
-                dim_lo: 64,
-                dmask: 8,
-                nsa_lo: 1,
-                nsa_width: 0,
-                a16: 15,
-                d16: 64,
-                tfe: 16,
-                lwe: 17,
-                unorm: 12,
-                glc: 13,
-                slc: 25,
-                dlc: 64,
-                r128: 64,
-                ssamp: 53,
+                dim_lo: 64, dmask: 8, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 64, tfe: 16, lwe: 17,
+                unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
             },
             // gfx9: no dim and no NSA; bit 14 is `da`, bit 15 `r128` (`a16` on gfx9).
             Generation::Gfx8 | Generation::Gfx9 => MimgBits {
-                dim_lo: 64,
-                dmask: 8,
-                nsa_lo: 1,
-                nsa_width: 0,
-                a16: 15,
-                d16: 63,
-                tfe: 16,
-                lwe: 17,
-                unorm: 12,
-                glc: 13,
-                slc: 25,
-                dlc: 64,
-                r128: 64,
-                ssamp: 53,
+                dim_lo: 64, dmask: 8, nsa_lo: 1, nsa_width: 0, a16: 15, d16: 63, tfe: 16, lwe: 17,
+                unorm: 12, glc: 13, slc: 25, dlc: 64, r128: 64, ssamp: 53,
             },
             // gfx12 VIMAGE (VSAMPLE: see `of_inst`): the addresses sit in their own fields.
             Generation::Gfx12 => MimgBits {
-                dim_lo: 0,
-                dmask: 22,
-                nsa_lo: 0,
-                nsa_width: 0,
-                a16: 6,
-                d16: 5,
-                tfe: 55,
-                lwe: 64,
-                unorm: 64,
-                glc: 64,
-                slc: 64,
-                dlc: 64,
-                r128: 4,
-                ssamp: 55,
+                dim_lo: 0, dmask: 22, nsa_lo: 0, nsa_width: 0, a16: 6, d16: 5, tfe: 55, lwe: 64,
+                unorm: 64, glc: 64, slc: 64, dlc: 64, r128: 4, ssamp: 55,
             },
             // gfx11: one NSA bit (one dword of up to four more addresses).
             Generation::Gfx11 => MimgBits {
                 dmask: 8,
-                dim_lo: 2,
-                nsa_lo: 0,
-                nsa_width: 1,
-                a16: 16,
-                d16: 17,
-                tfe: 53,
-                lwe: 54,
-                unorm: 7,
-                glc: 14,
-                slc: 12,
-                dlc: 13,
-                r128: 15,
-                ssamp: 58,
+                dim_lo: 2, nsa_lo: 0, nsa_width: 1, a16: 16, d16: 17, tfe: 53, lwe: 54,
+                unorm: 7, glc: 14, slc: 12, dlc: 13, r128: 15, ssamp: 58,
             },
         }
     }
@@ -1134,49 +862,25 @@ const fn field_pos(format: Format, field: rdna_isa::Field) -> (u8, u8) {
         (Format::Smem, Offset) => (32, 21),
         (Format::Smem, Soffset) => (57, 7),
         (
-            Format::Vop1
-            | Format::Vop2
-            | Format::Vop1Dpp16
-            | Format::Vop2Dpp16
-            | Format::Vop1Dpp8
-            | Format::Vop2Dpp8
-            | Format::Vop1Sdwa
-            | Format::Vop2Sdwa,
+            Format::Vop1 | Format::Vop2 | Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8
+            | Format::Vop1Sdwa | Format::Vop2Sdwa,
             Vdst,
         ) => (17, 8),
         (
-            Format::Vop1Dpp16
-            | Format::Vop2Dpp16
-            | Format::Vop1Dpp8
-            | Format::Vop2Dpp8
-            | Format::Vop1Sdwa
-            | Format::Vop2Sdwa
-            | Format::VopcSdwa,
+            Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::Vop1Sdwa
+            | Format::Vop2Sdwa | Format::VopcSdwa,
             Src0,
         ) => (32, 8),
-        (
-            Format::Vop2Dpp16
-            | Format::Vop2Dpp8
-            | Format::Vop2Sdwa
-            | Format::VopcSdwa
-            | Format::VopcDpp16
-            | Format::VopcDpp8,
-            Vsrc1,
-        ) => (9, 8),
+        (Format::Vop2Dpp16 | Format::Vop2Dpp8 | Format::Vop2Sdwa | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8, Vsrc1) => (9, 8),
         (Format::VopcDpp16 | Format::VopcDpp8, Src0) => (32, 8),
-        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Vdst) => {
-            (0, 8)
-        }
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Vdst) => (0, 8),
         (Format::Vop3Dpp16 | Format::Vop3Dpp8, Sdst) => (8, 7),
         (Format::Vopd, Vdst) => (56, 8),
         (Format::Vopd, Src0) => (0, 9),
         (Format::Vopd, Vsrc1) => (9, 8),
         (Format::Vop1, Src0) | (Format::Vop2, Src0) | (Format::Vopc, Src0) => (0, 9),
         (Format::Vop2, Vsrc1) | (Format::Vopc, Vsrc1) => (9, 8),
-        (Format::Vop3, Vdst)
-        | (Format::Vop3p, Vdst)
-        | (Format::Vinterp, Vdst)
-        | (Format::Ldsdir, Vdst) => (0, 8),
+        (Format::Vop3, Vdst) | (Format::Vop3p, Vdst) | (Format::Vinterp, Vdst) | (Format::Ldsdir, Vdst) => (0, 8),
         (Format::Vintrp, Vdst) => (18, 8),
         (Format::Vintrp, Vsrc) => (0, 8),
         (Format::Mimg, Vdata) => (40, 8),

@@ -26,21 +26,9 @@ pub fn parse(text: &str) -> Result<Vec<u8>, HexError> {
                 continue;
             }
             let digits = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X"));
-            match digits.and_then(|d| {
-                if d.len() <= 2 {
-                    u8::from_str_radix(d, 16).ok()
-                } else {
-                    None
-                }
-            }) {
+            match digits.and_then(|d| if d.len() <= 2 { u8::from_str_radix(d, 16).ok() } else { None }) {
                 Some(b) => out.push(b),
-                None => {
-                    return Err(HexError {
-                        line: ln + 1,
-                        column: here + 1,
-                        token: tok.to_string(),
-                    })
-                }
+                None => return Err(HexError { line: ln + 1, column: here + 1, token: tok.to_string() }),
             }
         }
     }
@@ -53,10 +41,7 @@ mod tests {
 
     #[test]
     fn parses_llvm_mc_syntax() {
-        assert_eq!(
-            parse("0x01,0x02 0x03\n# c\n0xff ; x").unwrap(),
-            vec![1, 2, 3, 0xff]
-        );
+        assert_eq!(parse("0x01,0x02 0x03\n# c\n0xff ; x").unwrap(), vec![1, 2, 3, 0xff]);
     }
 
     #[test]

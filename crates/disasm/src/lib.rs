@@ -30,11 +30,7 @@ pub fn to_text(inst: &Inst, opts: PrintOptions) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line<'a> {
     /// A decoded instruction and its text (valid for the duration of the callback).
-    Inst {
-        offset: usize,
-        len: usize,
-        text: &'a str,
-    },
+    Inst { offset: usize, len: usize, text: &'a str },
     /// A dword that is not a valid encoding (printed as `.long 0x...`); decoding resumes after it.
     Invalid { offset: usize, word: u32 },
     /// Fewer than four bytes left at the end.
@@ -53,11 +49,7 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
             Ok((inst, len)) => {
                 text.clear();
                 if print(&inst, opts, &mut text).is_ok() {
-                    each(Line::Inst {
-                        offset: off,
-                        len,
-                        text: &text,
-                    });
+                    each(Line::Inst { offset: off, len, text: &text });
                     off += len;
                     continue;
                 }
@@ -66,15 +58,11 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
                 off += 4;
             }
             Err(_) if code.len() - off < 4 => {
-                each(Line::Trailing {
-                    offset: off,
-                    bytes: &code[off..],
-                });
+                each(Line::Trailing { offset: off, bytes: &code[off..] });
                 break;
             }
             Err(_) => {
-                let word =
-                    u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
+                let word = u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
                 each(Line::Invalid { offset: off, word });
                 off += 4;
             }

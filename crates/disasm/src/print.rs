@@ -51,8 +51,7 @@ pub(crate) fn scalar_reg(out: &mut String, v: u16, width: u32) -> bool {
     if width > 16 {
         // No SGPR class is 1024 bits wide: LLVM names the first register alone, and the named
         // pairs (vcc, exec, gfx9's flat_scratch, ...) by their 64-bit names.
-        let pair =
-            matches!(v, src::VCC_LO | src::EXEC_LO) || ((600..=607).contains(&v) && v % 2 == 0);
+        let pair = matches!(v, src::VCC_LO | src::EXEC_LO) || ((600..=607).contains(&v) && v % 2 == 0);
         return scalar_reg(out, v, if pair { 2 } else { 1 });
     }
     if !scalar_reg_ok(v, width) {
@@ -161,13 +160,7 @@ fn inline_int_range(v: i64) -> bool {
 
 /// Prints a source operand value (9-bit VALU or 8-bit SALU encoding). Returns false where the value
 /// does not name a valid operand of this width.
-pub(crate) fn source(
-    out: &mut String,
-    v: u16,
-    width: u32,
-    imm: ImmTy,
-    literal: Option<u32>,
-) -> bool {
+pub(crate) fn source(out: &mut String, v: u16, width: u32, imm: ImmTy, literal: Option<u32>) -> bool {
     if (600..=607).contains(&v) {
         return scalar_reg(out, v, width);
     }
@@ -292,35 +285,14 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
     }
     if returning_flat_atomic(inst) {
         // With glc a FLAT atomic returns the old value: LLVM prints that destination first.
-        let data = e
-            .operands
-            .iter()
-            .find(|o| o.field == Field::Data)
-            .map_or(1, |o| o.width as u32);
-        let w = if e.name.contains("cmpswap") {
-            data / 2
-        } else {
-            data
-        };
-        let v = if g12(inst) {
-            bits(inst.raw, 32, 8)
-        } else {
-            bits(inst.raw, 56, 8)
-        };
+        let data = e.operands.iter().find(|o| o.field == Field::Data).map_or(1, |o| o.width as u32);
+        let w = if e.name.contains("cmpswap") { data / 2 } else { data };
+        let v = if g12(inst) { bits(inst.raw, 32, 8) } else { bits(inst.raw, 56, 8) };
         if v + w > 256 {
             return Err(BadOperand);
         }
         out.push(' ');
-        reg_range(
-            out,
-            if agpr_select(inst, Field::Vdst) == Some(true) {
-                "a"
-            } else {
-                "v"
-            },
-            v,
-            w,
-        );
+        reg_range(out, if agpr_select(inst, Field::Vdst) == Some(true) { "a" } else { "v" }, v, w);
         first = false;
     }
     for (j, tok) in e.tokens.iter().enumerate() {
@@ -332,13 +304,9 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
             }
             continue;
         }
-        let Some(op) = e.operands.get(opi) else {
-            return Err(BadOperand);
-        };
+        let Some(op) = e.operands.get(opi) else { return Err(BadOperand) };
         let lds_load = match inst.format {
-            Format::Flat | Format::Global | Format::Scratch => {
-                op.field == Field::Vdst && flat_lds(inst)
-            }
+            Format::Flat | Format::Global | Format::Scratch => op.field == Field::Vdst && flat_lds(inst),
             Format::Mubuf => op.field == Field::Vdata && !g11(inst) && bit(inst.raw, 16),
             _ => false,
         };
@@ -352,20 +320,11 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
         operand(inst, opi, op, out)?;
         opi += 1;
     }
-    if g12(inst)
-        && matches!(inst.format, Format::Vop2Dpp16 | Format::Vop2Dpp8)
-        && e.name.starts_with("v_cndmask_b32")
-    {
+    if g12(inst) && matches!(inst.format, Format::Vop2Dpp16 | Format::Vop2Dpp8) && e.name.starts_with("v_cndmask_b32") {
         // llvm-mc-19 closes the |abs| of v_cndmask's second source after its VCC operand on gfx12
         // (`|v12, vcc_lo|`); rdna prints what LLVM prints.
         if let Some(i) = out.rfind("|, vcc") {
-            let end = i
-                + "|, vcc".len()
-                + if out[i + 6..].starts_with("_lo") {
-                    3
-                } else {
-                    0
-                };
+            let end = i + "|, vcc".len() + if out[i + 6..].starts_with("_lo") { 3 } else { 0 };
             out.remove(i);
             out.insert(end - 1, '|');
         }
@@ -375,10 +334,7 @@ pub fn print(inst: &Inst, opts: PrintOptions, out: &mut String) -> Result<(), Ba
 
 /// Whether the instruction was decoded for gfx11 (RDNA3), whose memory encodings move bits.
 fn g11(inst: &Inst) -> bool {
-    matches!(
-        inst.gen,
-        rdna_isa::Generation::Gfx11 | rdna_isa::Generation::Gfx12
-    )
+    matches!(inst.gen, rdna_isa::Generation::Gfx11 | rdna_isa::Generation::Gfx12)
 }
 
 /// Whether the instruction was decoded for gfx12 (RDNA4): 96-bit VBUFFER/VFLAT, 24-bit offsets and
@@ -406,46 +362,19 @@ fn cache_policy(inst: &Inst, out: &mut String, th: u32, scope: u32) {
     } else if store {
         match (th, scope) {
             (3, 3) => "TH_STORE_BYPASS".into(),
-            (t, _) => [
-                "",
-                "TH_STORE_NT",
-                "TH_STORE_HT",
-                "TH_STORE_RT_WB",
-                "TH_STORE_NT_RT",
-                "TH_STORE_RT_NT",
-                "TH_STORE_NT_HT",
-                "TH_STORE_NT_WB",
-            ][t as usize & 7]
-                .into(),
+            (t, _) => ["", "TH_STORE_NT", "TH_STORE_HT", "TH_STORE_RT_WB", "TH_STORE_NT_RT", "TH_STORE_RT_NT", "TH_STORE_NT_HT", "TH_STORE_NT_WB"][t as usize & 7].into(),
         }
     } else {
         match (th, scope) {
             (3, 3) => "TH_LOAD_BYPASS".into(),
-            (t, _) => [
-                "",
-                "TH_LOAD_NT",
-                "TH_LOAD_HT",
-                "TH_LOAD_LU",
-                "TH_LOAD_NT_RT",
-                "TH_LOAD_RT_NT",
-                "TH_LOAD_NT_HT",
-                "0x7",
-            ][t as usize & 7]
-                .into(),
+            (t, _) => ["", "TH_LOAD_NT", "TH_LOAD_HT", "TH_LOAD_LU", "TH_LOAD_NT_RT", "TH_LOAD_RT_NT", "TH_LOAD_NT_HT", "0x7"][t as usize & 7].into(),
         }
     };
     if !th_name.is_empty() {
         let _ = write!(out, " th:{th_name}");
     }
     if scope != 0 {
-        out.push_str(
-            [
-                "",
-                " scope:SCOPE_SE",
-                " scope:SCOPE_DEV",
-                " scope:SCOPE_SYS",
-            ][scope as usize & 3],
-        );
+        out.push_str(["", " scope:SCOPE_SE", " scope:SCOPE_DEV", " scope:SCOPE_SYS"][scope as usize & 3]);
     }
 }
 
@@ -489,9 +418,7 @@ fn scratch_sve_bit(inst: &Inst) -> Option<u32> {
 /// A FLAT-family load into LDS by the lds bit (13) of gfx9/gfx10 (gfx942's SCRATCH uses that bit
 /// for its VGPR address).
 fn flat_lds(inst: &Inst) -> bool {
-    !g11(inst)
-        && bit(inst.raw, 13)
-        && !(inst.format == Format::Scratch && scratch_sve_bit(inst).is_some())
+    !g11(inst) && bit(inst.raw, 13) && !(inst.format == Format::Scratch && scratch_sve_bit(inst).is_some())
 }
 
 /// The FLAT-family cache bits (glc, slc, dlc) and the bit that makes an atomic return (glc).
@@ -529,11 +456,7 @@ fn buffer_addr_bits(inst: &Inst) -> (bool, bool) {
 /// or a pair by idxen/offen) and the FLAT scalar address (`off` or an SGPR base).
 fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: PrintOptions) -> bool {
     let raw = inst.raw;
-    if inst.format == Format::VopcSdwa
-        && j == 0
-        && bit(raw, 47)
-        && inst.gen != rdna_isa::Generation::Gfx8
-    {
+    if inst.format == Format::VopcSdwa && j == 0 && bit(raw, 47) && inst.gen != rdna_isa::Generation::Gfx8 {
         // SDWA compares write an SGPR (mask) when the SD bit is set, else VCC.
         let sdst = crate::decode::swap_m0_null(inst.gen, bits(raw, 40, 7) as u16);
         if !scalar_reg(out, sdst, if opts.wave64 { 2 } else { 1 }) {
@@ -549,11 +472,7 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
             let (offen, idxen) = buffer_addr_bits(inst);
             // gfx7's addr64 addresses with a VGPR pair.
             let addr64 = inst.gen == rdna_isa::Generation::Gfx7 && bit(raw, 15);
-            let n = if addr64 {
-                2
-            } else {
-                offen as u32 + idxen as u32
-            };
+            let n = if addr64 { 2 } else { offen as u32 + idxen as u32 };
             if n == 0 {
                 out.push_str("off");
             } else {
@@ -576,15 +495,9 @@ fn memory_operand(inst: &Inst, j: usize, tok: &str, out: &mut String, opts: Prin
         }
         Format::Global | Format::Scratch => {
             let saddr = inst.field(Field::Saddr);
-            if (scratch_sve_bit(inst).is_none() && scratch_without_saddr(inst))
-                || crate::decode::flat_saddr_off(inst)
-            {
+            if (scratch_sve_bit(inst).is_none() && scratch_without_saddr(inst)) || crate::decode::flat_saddr_off(inst) {
                 out.push_str("off");
-            } else if !scalar_reg(
-                out,
-                saddr,
-                if inst.format == Format::Global { 2 } else { 1 },
-            ) {
+            } else if !scalar_reg(out, saddr, if inst.format == Format::Global { 2 } else { 1 }) {
                 out.push_str("<bad>");
             } else if g11(inst) && inst.format == Format::Scratch && saddr == src::EXEC_HI {
                 out.push_str("/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/");
@@ -611,36 +524,20 @@ fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
     let width = crate::decode::operand_width(inst, op);
     if (600..=607).contains(&v) && width >= 4 && !is_mfma(inst) {
         // gfx8/gfx9's flat_scratch, xnack_mask, tba, tma are pairs: no wider SGPR class has them.
-        let _ = write!(
-            out,
-            "/*Invalid register, operand has 'SReg_{}' register class*/",
-            32 * width
-        );
+        let _ = write!(out, "/*Invalid register, operand has 'SReg_{}' register class*/", 32 * width);
         return;
     }
     let class = src::value_class(v);
     // An MFMA accumulator in AGPRs is checked against the AGPR class of the same width.
-    let areg = op
-        .rc
-        .strip_prefix("VReg_")
-        .filter(|_| agpr_select(inst, op.field) == Some(true))
-        .map(|n| format!("AReg_{n}"));
+    let areg = op.rc.strip_prefix("VReg_").filter(|_| agpr_select(inst, op.field) == Some(true)).map(|n| format!("AReg_{n}"));
     if op.flag & (1 << class) != 0 {
         if matches!(class, 9..=11) {
             out.push_str("/*Invalid immediate*/");
         } else {
             // The class was swept in wave32; a wave64 WMMA accumulator is half as wide.
-            let halved =
-                crate::decode::operand_width(inst, op) < op.width as u32 && op.rc == "VReg_256";
-            let rc = if halved {
-                "VReg_128"
-            } else {
-                areg.as_deref().unwrap_or(op.rc)
-            };
-            let _ = write!(
-                out,
-                "/*Invalid register, operand has '{rc}' register class*/"
-            );
+            let halved = crate::decode::operand_width(inst, op) < op.width as u32 && op.rc == "VReg_256";
+            let rc = if halved { "VReg_128" } else { areg.as_deref().unwrap_or(op.rc) };
+            let _ = write!(out, "/*Invalid register, operand has '{rc}' register class*/");
         }
     }
 }
@@ -652,19 +549,10 @@ fn lo128_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
     }
     let v = inst.field(op.field);
     let nine_bit = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2)
-        && !(inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa())
-        || matches!(op.field, Field::Src1 | Field::Src2);
-    let vgpr = if nine_bit {
-        v.checked_sub(256)
-    } else {
-        Some(v)
-    };
+        && !(inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa()) || matches!(op.field, Field::Src1 | Field::Src2);
+    let vgpr = if nine_bit { v.checked_sub(256) } else { Some(v) };
     if vgpr.is_some_and(|r| r >= 128) {
-        let _ = write!(
-            out,
-            "/*Invalid register, operand has '{}' register class*/",
-            op.lo128
-        );
+        let _ = write!(out, "/*Invalid register, operand has '{}' register class*/", op.lo128);
     }
 }
 
@@ -696,11 +584,7 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
     let v = inst.field(op.field);
     let mods = extended_mods(inst, op.field);
     let scalar = inst.format.is_sdwa() && crate::decode::sdwa_scalar(inst, op.field);
-    let v = if scalar {
-        crate::decode::swap_m0_null(inst.gen, v)
-    } else {
-        v
-    };
+    let v = if scalar { crate::decode::swap_m0_null(inst.gen, v) } else { v };
     let is_const = scalar && matches!(v, 128..=208 | 240..=248);
     with_modifiers(out, mods, is_const, |out| {
         if scalar {
@@ -718,12 +602,7 @@ fn extended_source(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> boo
 
 /// Wraps an operand in its source modifiers (`mods`: bit 0 neg, bit 1 abs, bit 2 sext). LLVM spells
 /// a negated constant `neg(c)` and a negated register `-r`.
-fn with_modifiers(
-    out: &mut String,
-    mods: u32,
-    is_const: bool,
-    operand: impl FnOnce(&mut String) -> bool,
-) -> bool {
+fn with_modifiers(out: &mut String, mods: u32, is_const: bool, operand: impl FnOnce(&mut String) -> bool) -> bool {
     let (neg, abs, sext) = (mods & 1 != 0, mods & 2 != 0, mods & 4 != 0);
     let neg_mnemo = neg && !abs && is_const;
     if sext {
@@ -747,12 +626,7 @@ fn with_modifiers(
     ok
 }
 
-fn operand(
-    inst: &Inst,
-    i: usize,
-    op: &rdna_isa::Operand,
-    out: &mut String,
-) -> Result<(), BadOperand> {
+fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> Result<(), BadOperand> {
     let v = inst.field(op.field);
     let width = crate::decode::operand_width(inst, op);
     let extended = inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa();
@@ -761,18 +635,12 @@ fn operand(
             sendmsg_rtn(inst.raw as u32 & 0xff, out, inst.isa.tables());
             true
         }
-        (
-            Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8,
-            Field::Src0,
-        ) => with_modifiers(out, src_mods(inst, Field::Src0), false, |out| {
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Field::Src0) => with_modifiers(out, src_mods(inst, Field::Src0), false, |out| {
             reg_range(out, "v", v as u32, 1);
             lo128_note(inst, op, out);
             true
         }),
-        (
-            Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8,
-            Field::Src1 | Field::Src2,
-        ) => {
+        (Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8, Field::Src1 | Field::Src2) => {
             let is_const = matches!(v, 128..=208 | 240..=248 | 255);
             with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
                 let ok = source(out, v, width, op.imm, inst.literal);
@@ -792,9 +660,7 @@ fn operand(
         }
         (Format::Smem, Field::Offset) if inst.gen.is_gcn() => gcn_smem_offset(inst, out),
         // gfx12's prefetches name their SGPR offset as an operand of its own.
-        (Format::Smem, Field::Soffset) if inst.entry.name.contains("prefetch") => {
-            scalar_reg(out, v, 1)
-        }
+        (Format::Smem, Field::Soffset) if inst.entry.name.contains("prefetch") => scalar_reg(out, v, 1),
         // gfx8/gfx9 VOP3 interpolation: SRC0 is attrN.c (bits 5:0 and 7:6); bit 8 is `high`.
         (Format::Vop3, Field::Src0) if op.class == Class::Other && is_vop3_interp(inst) => {
             let chan = ["x", "y", "z", "w"][bits(inst.raw, 38, 2) as usize];
@@ -833,9 +699,7 @@ fn operand(
             invalid_note(inst, op, out);
             ok
         }
-        (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => {
-            scalar_reg(out, v, width)
-        }
+        (Format::Flat | Format::Global | Format::Scratch, Field::Saddr) => scalar_reg(out, v, width),
         (Format::Scratch, Field::Addr) if !scratch_without_saddr(inst) => {
             out.push_str("off");
             true
@@ -862,11 +726,7 @@ fn operand(
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
                 // An inline float where the operand takes none prints in its 32-bit spelling.
                 let refused = op.flag & (1 << src::value_class(v)) != 0 && matches!(v, 240..=248);
-                let (width, imm) = if refused {
-                    (1, ImmTy::B32)
-                } else {
-                    (width, op.imm)
-                };
+                let (width, imm) = if refused { (1, ImmTy::B32) } else { (width, op.imm) };
                 with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
                     let ok = source(out, v, width, imm, inst.literal);
                     invalid_note(inst, op, out);
@@ -875,11 +735,7 @@ fn operand(
             }
             SourceKind::None => match op.class {
                 Class::Vgpr | Class::Agpr if agpr_select(inst, op.field).is_some() => {
-                    let prefix = if agpr_select(inst, op.field) == Some(true) {
-                        "a"
-                    } else {
-                        "v"
-                    };
+                    let prefix = if agpr_select(inst, op.field) == Some(true) { "a" } else { "v" };
                     if v as u32 + width > 256 {
                         false
                     } else {
@@ -912,13 +768,7 @@ fn operand(
                     // An 8-bit VDST read as a scalar destination can hold any source value.
                     let ok = if op.field == Field::Vdst {
                         // An 8-bit VDST holding a scalar register number: the generation's numbering.
-                        source(
-                            out,
-                            crate::decode::swap_m0_null(inst.gen, v),
-                            width,
-                            ImmTy::B32,
-                            None,
-                        )
+                        source(out, crate::decode::swap_m0_null(inst.gen, v), width, ImmTy::B32, None)
                     } else {
                         scalar_reg(out, v, width)
                     };
@@ -928,11 +778,7 @@ fn operand(
                 Class::Other => {
                     // A register field read as a number (s_atc_probe's SDATA) keeps its raw
                     // encoding, not the register numbering Inst::field gives.
-                    let v = if op.field == Field::Sdata {
-                        bits(inst.raw, 6, 7) as u16
-                    } else {
-                        v
-                    };
+                    let v = if op.field == Field::Sdata { bits(inst.raw, 6, 7) as u16 } else { v };
                     if v <= 64 {
                         let _ = write!(out, "{v}");
                     } else {
@@ -952,20 +798,12 @@ fn operand(
 
 /// A true16 register half: `v1.l` for 1, `v1.h` for 129 (bit 7: the high half).
 fn vgpr_half(out: &mut String, v: u16) {
-    let _ = write!(
-        out,
-        "v{}.{}",
-        v & 0x7f,
-        if v & 0x80 != 0 { "h" } else { "l" }
-    );
+    let _ = write!(out, "v{}.{}", v & 0x7f, if v & 0x80 != 0 { "h" } else { "l" });
 }
 
 /// VOP3 source modifiers of `field`: bit 0 neg, bit 1 abs.
 fn src_mods(inst: &Inst, field: Field) -> u32 {
-    let mix = matches!(
-        inst.format,
-        Format::Vop3p | Format::Vop3pDpp16 | Format::Vop3pDpp8
-    ) && is_fma_mix(inst);
+    let mix = matches!(inst.format, Format::Vop3p | Format::Vop3pDpp16 | Format::Vop3pDpp8) && is_fma_mix(inst);
     if inst.format == Format::Vinterp {
         // VINTERP sources take neg only (bits 61..63).
         let k = match field {
@@ -999,67 +837,50 @@ fn src_mods(inst: &Inst, field: Field) -> u32 {
 
 /// VOP3 op_sel, clamp and output modifiers.
 fn vop3_modifiers(inst: &Inst, raw: u64, out: &mut String) {
-    let must = inst.entry.must_zero;
-    let is_opsel = |b: u32| must & (1 << b) == 0;
-    let nsrc = inst
-        .entry
-        .operands
-        .iter()
-        .filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2))
-        .count();
-    let has_sdst = inst.entry.operands.iter().any(|o| o.field == Field::Sdst);
-    if !has_sdst && (11..15).any(|b| is_opsel(b)) && uses_opsel(inst) {
-        let sel = bits(raw, 11, 4);
-        if sel != 0 {
-            out.push_str(" op_sel:[");
-            // gfx12's permlanes print two (their fetch-inactive and bound-control bits).
-            let n = if g12(inst) && inst.entry.name.starts_with("v_permlane") {
-                2
-            } else if bit(must, 14) {
-                nsrc
-            } else {
-                nsrc + 1
-            };
-            for k in 0..n {
-                if k > 0 {
-                    out.push(',');
+            let must = inst.entry.must_zero;
+            let is_opsel = |b: u32| must & (1 << b) == 0;
+            let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
+            let has_sdst = inst.entry.operands.iter().any(|o| o.field == Field::Sdst);
+            if !has_sdst && (11..15).any(|b| is_opsel(b)) && uses_opsel(inst) {
+                let sel = bits(raw, 11, 4);
+                if sel != 0 {
+                    out.push_str(" op_sel:[");
+                    // gfx12's permlanes print two (their fetch-inactive and bound-control bits).
+                    let n = if g12(inst) && inst.entry.name.starts_with("v_permlane") {
+                        2
+                    } else if bit(must, 14) {
+                        nsrc
+                    } else {
+                        nsrc + 1
+                    };
+                    for k in 0..n {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        let b = if k == nsrc { 3 } else { k as u32 };
+                        out.push(if sel >> b & 1 != 0 { '1' } else { '0' });
+                    }
+                    out.push(']');
                 }
-                let b = if k == nsrc { 3 } else { k as u32 };
-                out.push(if sel >> b & 1 != 0 { '1' } else { '0' });
             }
-            out.push(']');
-        }
-    }
-    if is_vop3_interp(inst) && bit(raw, 40) {
-        out.push_str(" high");
-    }
-    // gfx7 keeps clamp in bit 11.
-    if bit(
-        raw,
-        if inst.gen == rdna_isa::Generation::Gfx7 {
-            11
-        } else {
-            15
-        },
-    ) {
-        out.push_str(" clamp");
-    }
-    match bits(raw, 59, 2) {
-        1 => out.push_str(" mul:2"),
-        2 => out.push_str(" mul:4"),
-        3 => out.push_str(" div:2"),
-        _ => {}
-    }
+            if is_vop3_interp(inst) && bit(raw, 40) {
+                out.push_str(" high");
+            }
+            // gfx7 keeps clamp in bit 11.
+            if bit(raw, if inst.gen == rdna_isa::Generation::Gfx7 { 11 } else { 15 }) {
+                out.push_str(" clamp");
+            }
+            match bits(raw, 59, 2) {
+                1 => out.push_str(" mul:2"),
+                2 => out.push_str(" mul:4"),
+                3 => out.push_str(" div:2"),
+                _ => {}
+            }
 }
 
 /// VOP3P op_sel, op_sel_hi, neg_lo/neg_hi (abs/neg on the sources for v_fma_mix*) and clamp.
 fn vop3p_modifiers(inst: &Inst, raw: u64, out: &mut String) {
-    let nsrc = inst
-        .entry
-        .operands
-        .iter()
-        .filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2))
-        .count();
+    let nsrc = inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)).count();
     let list = |out: &mut String, name: &str, vals: [bool; 3], default: bool| {
         if vals[..nsrc].iter().all(|&v| v == default) {
             return;
@@ -1078,33 +899,13 @@ fn vop3p_modifiers(inst: &Inst, raw: u64, out: &mut String) {
     // WMMA with an f32 or i32 result has no op_sel operands (LLVM ignores those bits).
     let n = inst.entry.name;
     if !(n.starts_with("v_wmma_f32") || n.starts_with("v_wmma_i32")) {
-        list(
-            out,
-            "op_sel",
-            [bit(raw, 11), bit(raw, 12), bit(raw, 13)],
-            false,
-        );
+        list(out, "op_sel", [bit(raw, 11), bit(raw, 12), bit(raw, 13)], false);
         // op_sel_hi defaults to all ones, except for v_fma_mix* where it selects f16 sources.
-        list(
-            out,
-            "op_sel_hi",
-            [bit(raw, 59), bit(raw, 60), bit(raw, 14)],
-            !is_fma_mix(inst),
-        );
+        list(out, "op_sel_hi", [bit(raw, 59), bit(raw, 60), bit(raw, 14)], !is_fma_mix(inst));
     }
     if !is_fma_mix(inst) {
-        list(
-            out,
-            "neg_lo",
-            [bit(raw, 61), bit(raw, 62), bit(raw, 63)],
-            false,
-        );
-        list(
-            out,
-            "neg_hi",
-            [bit(raw, 8), bit(raw, 9), bit(raw, 10)],
-            false,
-        );
+        list(out, "neg_lo", [bit(raw, 61), bit(raw, 62), bit(raw, 63)], false);
+        list(out, "neg_hi", [bit(raw, 8), bit(raw, 9), bit(raw, 10)], false);
     }
     if bit(raw, 15) {
         out.push_str(" clamp");
@@ -1119,21 +920,12 @@ fn dpp16_controls(out: &mut String, dw: u64, isa: rdna_isa::Isa, double: bool) {
         // gfx90a/gfx942 64-bit operations take row_newbcast only.
         out.push_str("  /* DP ALU dpp only supports row_newbcast */");
     } else if isa.generation().is_gcn() {
-        gcn_dpp_ctrl(
-            out,
-            c,
-            matches!(isa, rdna_isa::Isa::Gfx90a | rdna_isa::Isa::Gfx942),
-        );
+        gcn_dpp_ctrl(out, c, matches!(isa, rdna_isa::Isa::Gfx90a | rdna_isa::Isa::Gfx942));
     } else {
         out.push(' ');
         dpp_ctrl(out, c);
     }
-    let _ = write!(
-        out,
-        " row_mask:0x{:x} bank_mask:0x{:x}",
-        bits(dw, 60, 4),
-        bits(dw, 56, 4)
-    );
+    let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", bits(dw, 60, 4), bits(dw, 56, 4));
     if bit(dw, 51) {
         out.push_str(" bound_ctrl:1");
     }
@@ -1189,11 +981,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         f if (f.is_dpp16() || f.is_dpp8() || f.is_sdwa()) && inst.entry.operands.is_empty() => {}
         f if f.is_dpp16() => {
-            let double = inst
-                .entry
-                .operands
-                .iter()
-                .any(|o| o.class == Class::Vgpr && o.width == 2);
+            let double = inst.entry.operands.iter().any(|o| o.class == Class::Vgpr && o.width == 2);
             dpp16_controls(out, raw, inst.isa, double)
         }
         f if f.is_dpp8() => {
@@ -1201,12 +989,9 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         f if f.is_sdwa() => {
             // 7 is reserved and rejected by the decoder.
-            const SEL: [&str; 8] = [
-                "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "DWORD",
-            ];
+            const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "DWORD"];
             // LLVM prints the reserved value 3 as UNUSED_PAD.
-            const UNUSED: [&str; 4] =
-                ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
+            const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
             // gfx8's SDWA compares have a clamp bit (gfx9+ keep their SDST there).
             if f == Format::VopcSdwa && inst.gen == rdna_isa::Generation::Gfx8 && bit(raw, 45) {
                 out.push_str(" clamp");
@@ -1221,12 +1006,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                     3 => out.push_str(" div:2"),
                     _ => {}
                 }
-                let _ = write!(
-                    out,
-                    " dst_sel:{} dst_unused:{}",
-                    SEL[bits(raw, 40, 3) as usize],
-                    UNUSED[bits(raw, 43, 2) as usize]
-                );
+                let _ = write!(out, " dst_sel:{} dst_unused:{}", SEL[bits(raw, 40, 3) as usize], UNUSED[bits(raw, 43, 2) as usize]);
             }
             let _ = write!(out, " src0_sel:{}", SEL[bits(raw, 48, 3) as usize]);
             if f != Format::Vop1Sdwa {
@@ -1276,10 +1056,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             let o0 = bits(raw, 0, 8);
             let o1 = bits(raw, 8, 8);
             let name = inst.entry.name;
-            if ["write2", "read2", "wrxchg2", "2addr"]
-                .iter()
-                .any(|k| name.contains(k))
-            {
+            if ["write2", "read2", "wrxchg2", "2addr"].iter().any(|k| name.contains(k)) {
                 // The two-address forms have two 8-bit offsets.
                 if o0 != 0 {
                     let _ = write!(out, " offset0:{o0}");
@@ -1306,20 +1083,11 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                     let _ = write!(out, " offset:{off}");
                 }
             }
-            if bit(
-                raw,
-                if inst.gen.is_gcn() && inst.gen != rdna_isa::Generation::Gfx7 {
-                    16
-                } else {
-                    17
-                },
-            ) {
+            if bit(raw, if inst.gen.is_gcn() && inst.gen != rdna_isa::Generation::Gfx7 { 16 } else { 17 }) {
                 out.push_str(" gds");
             }
         }
-        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
-            if g12(inst) =>
-        {
+        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf if g12(inst) => {
             // gfx12 VFLAT/VBUFFER: a 24-bit signed offset in the third dword, th/scope, tfe.
             if inst.format == Format::Mtbuf {
                 let name = inst.isa.tables().mtbuf_formats[bits(raw, 55, 7) as usize];
@@ -1351,20 +1119,9 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             // gfx10, 13-bit signed on gfx11.
             // gfx9: 13-bit offsets, unsigned for FLAT (LLVM prints all 13 bits although the ISA
             // documents 12), signed for GLOBAL/SCRATCH.
-            let w = if g11(inst)
-                || inst.gen == rdna_isa::Generation::Gfx9
-                || inst.isa == rdna_isa::Isa::Gfx810
-            {
-                13
-            } else {
-                12
-            };
+            let w = if g11(inst) || inst.gen == rdna_isa::Generation::Gfx9 || inst.isa == rdna_isa::Isa::Gfx810 { 13 } else { 12 };
             let off = bits(raw, 0, w);
-            let off = if inst.format == Format::Flat {
-                off as i32
-            } else {
-                ((off << (32 - w)) as i32) >> (32 - w)
-            };
+            let off = if inst.format == Format::Flat { off as i32 } else { ((off << (32 - w)) as i32) >> (32 - w) };
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
@@ -1418,11 +1175,7 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             }
             if cdna2(inst) {
                 // MTBUF's bit 15 is part of its opcode: its scc (gfx942: sc1) is bit 53.
-                let scc = if inst.format == Format::Mubuf {
-                    bit(raw, 15)
-                } else {
-                    bit(raw, 53)
-                };
+                let scc = if inst.format == Format::Mubuf { bit(raw, 15) } else { bit(raw, 53) };
                 cdna_cache_bits(inst, out, bit(raw, 14), bit(raw, slc), scc);
             } else {
                 cache_bits(out, bit(raw, 14), bit(raw, slc), bit(raw, dlc));
@@ -1531,11 +1284,7 @@ fn export(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
             out.push_str("off");
         }
     }
-    let flags: &[(u32, &str)] = if g11 {
-        &[(11, " done"), (13, " row_en")]
-    } else {
-        &[(11, " done"), (10, " compr"), (12, " vm")]
-    };
+    let flags: &[(u32, &str)] = if g11 { &[(11, " done"), (13, " row_en")] } else { &[(11, " done"), (10, " compr"), (12, " vm")] };
     for &(b, name) in flags {
         if bit(raw, b) {
             out.push_str(name);
@@ -1555,12 +1304,7 @@ fn lds_direct(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     }
     if g12(inst) {
         // gfx12 (VDSDIR): wait_va_vdst and wait_vm_vsrc.
-        let _ = write!(
-            out,
-            " wait_va_vdst:{} wait_vm_vsrc:{}",
-            bits(raw, 16, 4),
-            bits(raw, 23, 1)
-        );
+        let _ = write!(out, " wait_va_vdst:{} wait_vm_vsrc:{}", bits(raw, 16, 4), bits(raw, 23, 1));
     } else {
         let _ = write!(out, " wait_vdst:{}", bits(raw, 16, 4));
     }
@@ -1578,10 +1322,7 @@ fn image_gfx12(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     out.push(' ');
     reg_range(out, "v", inst.field(Field::Vdata) as u32, data);
     out.push_str(", ");
-    let fields: Vec<u32> = (0..4)
-        .map(|k| inst.ext >> (8 * k) & 0xff)
-        .chain((!sample).then(|| bits(raw, 56, 8)))
-        .collect();
+    let fields: Vec<u32> = (0..4).map(|k| inst.ext >> (8 * k) & 0xff).chain((!sample).then(|| bits(raw, 56, 8))).collect();
     if addrs == 1 {
         reg_range(out, "v", fields[0], 1);
     } else {
@@ -1600,12 +1341,7 @@ fn image_gfx12(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         }
         out.push(']');
     }
-    for op in inst
-        .entry
-        .operands
-        .iter()
-        .filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp))
-    {
+    for op in inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp)) {
         out.push_str(", ");
         let v = crate::decode::scaled_value(inst, op);
         let w = op.width as u32;
@@ -1623,16 +1359,7 @@ fn image_gfx12(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     if dmask != 0 {
         let _ = write!(out, " dmask:0x{dmask:x}");
     }
-    const DIMS: [&str; 8] = [
-        "1D",
-        "2D",
-        "3D",
-        "CUBE",
-        "1D_ARRAY",
-        "2D_ARRAY",
-        "2D_MSAA",
-        "2D_MSAA_ARRAY",
-    ];
+    const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
     if inst.entry.ignored & 7 != 7 {
         let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
     }
@@ -1640,13 +1367,7 @@ fn image_gfx12(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
         out.push_str(" unorm");
     }
     cache_policy(inst, out, bits(m, 52, 3), bits(m, 50, 2));
-    for (b, name) in [
-        (mb.r128, " r128"),
-        (mb.a16, " a16"),
-        (mb.tfe, " tfe"),
-        (mb.lwe, " lwe"),
-        (mb.d16, " d16"),
-    ] {
+    for (b, name) in [(mb.r128, " r128"), (mb.a16, " a16"), (mb.tfe, " tfe"), (mb.lwe, " lwe"), (mb.d16, " d16")] {
         if bit(m, b) {
             out.push_str(name);
         }
@@ -1665,45 +1386,23 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     let (addrs, data) = crate::decode::mimg_shape(inst);
     let nsa = mb.nsa_dwords(raw);
     let t = inst.isa.tables();
-    let gap = t.mimg.is_some_and(|m| {
-        t.get(Format::Mimg)
-            .index
-            .get(inst.entry.op as usize)
-            .is_some_and(|&i| m.nsa_gap[i as usize])
-    });
+    let gap = t.mimg.is_some_and(|m| t.get(Format::Mimg).index.get(inst.entry.op as usize).is_some_and(|&i| m.nsa_gap[i as usize]));
     out.push_str(if nsa != 0 && gap { "  " } else { " " });
     // gfx90a: bit 16 puts the data in AGPRs (no tfe there) and bit 7 is scc.
     let cdna = cdna2(inst);
-    reg_range(
-        out,
-        if cdna && bit(raw, 16) { "a" } else { "v" },
-        bits(raw, 40, 8),
-        data,
-    );
+    reg_range(out, if cdna && bit(raw, 16) { "a" } else { "v" }, bits(raw, 40, 8), data);
     out.push_str(", ");
     if nsa != 0 {
         // gfx10: one byte per address; gfx11: at most five entries, the last one a range holding
         // whatever addresses remain.
-        let entries = if inst.gen == rdna_isa::Generation::Gfx11 {
-            addrs.min(5)
-        } else {
-            addrs
-        };
+        let entries = if inst.gen == rdna_isa::Generation::Gfx11 { addrs.min(5) } else { addrs };
         out.push('[');
         for k in 0..entries {
             if k > 0 {
                 out.push_str(", ");
             }
-            let v = if k == 0 {
-                bits(raw, 32, 8)
-            } else {
-                inst.nsa[((k - 1) / 4) as usize] >> (8 * ((k - 1) % 4)) & 0xff
-            };
-            let w = if k + 1 == entries {
-                addrs - entries + 1
-            } else {
-                1
-            };
+            let v = if k == 0 { bits(raw, 32, 8) } else { inst.nsa[((k - 1) / 4) as usize] >> (8 * ((k - 1) % 4)) & 0xff };
+            let w = if k + 1 == entries { addrs - entries + 1 } else { 1 };
             if v + w > 256 {
                 return Err(BadOperand);
             }
@@ -1713,12 +1412,7 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     } else {
         reg_range(out, "v", bits(raw, 32, 8), addrs);
     }
-    for op in inst
-        .entry
-        .operands
-        .iter()
-        .filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp))
-    {
+    for op in inst.entry.operands.iter().filter(|o| matches!(o.field, Field::Srsrc | Field::Ssamp)) {
         out.push_str(", ");
         let v = crate::decode::scaled_value(inst, op);
         if inst.gen == rdna_isa::Generation::Gfx11 && v == src::NULL {
@@ -1735,35 +1429,16 @@ fn image(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
     }
     let gfx9 = inst.gen.is_gcn();
     if !gfx9 {
-        const DIMS: [&str; 8] = [
-            "1D",
-            "2D",
-            "3D",
-            "CUBE",
-            "1D_ARRAY",
-            "2D_ARRAY",
-            "2D_MSAA",
-            "2D_MSAA_ARRAY",
-        ];
+        const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
         let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[mb.dim(raw) as usize]);
     }
     // gfx9 names bit 15 a16 (gfx8: r128) and has `da` (bit 14) where later generations have dim.
-    let bit15 = if matches!(
-        inst.gen,
-        rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8
-    ) {
-        " r128"
-    } else {
-        " a16"
-    };
+    let bit15 = if matches!(inst.gen, rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8) { " r128" } else { " a16" };
     let flags = [
         (mb.unorm, " unorm"),
         (mb.glc, " glc"),
         (mb.slc, " slc"),
-        (
-            if cdna { 7 } else { mb.dlc },
-            if cdna { " scc" } else { " dlc" },
-        ),
+        (if cdna { 7 } else { mb.dlc }, if cdna { " scc" } else { " dlc" }),
         (mb.r128, " r128"),
         (mb.a16, if gfx9 { bit15 } else { " a16" }),
         (if cdna { 64 } else { mb.tfe }, " tfe"),
@@ -1806,14 +1481,7 @@ fn interp(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
 /// The DPP16 lane-control field, as gfx10 names it.
 fn dpp_ctrl(out: &mut String, c: u32) {
     let _ = match c {
-        0x000..=0x0ff => write!(
-            out,
-            "quad_perm:[{},{},{},{}]",
-            c & 3,
-            c >> 2 & 3,
-            c >> 4 & 3,
-            c >> 6 & 3
-        ),
+        0x000..=0x0ff => write!(out, "quad_perm:[{},{},{},{}]", c & 3, c >> 2 & 3, c >> 4 & 3, c >> 6 & 3),
         0x101..=0x10f => write!(out, "row_shl:{}", c & 0xf),
         0x111..=0x11f => write!(out, "row_shr:{}", c & 0xf),
         0x121..=0x12f => write!(out, "row_ror:{}", c & 0xf),
@@ -1841,14 +1509,8 @@ fn gcn_dpp_ctrl(out: &mut String, c: u32, newbcast: bool) {
         0x142 => write!(out, " row_bcast:15"),
         0x143 => write!(out, " row_bcast:31"),
         0x150..=0x15f if newbcast => write!(out, " row_newbcast:{}", c & 0xf),
-        0x150..=0x15f => write!(
-            out,
-            "  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"
-        ),
-        0x160..=0x16f => write!(
-            out,
-            " /* row_xmask is not supported on ASICs earlier than GFX10 */"
-        ),
+        0x150..=0x15f => write!(out, "  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"),
+        0x160..=0x16f => write!(out, " /* row_xmask is not supported on ASICs earlier than GFX10 */"),
         _ => {
             out.push(' ');
             dpp_ctrl(out, c);
@@ -1860,8 +1522,7 @@ fn gcn_dpp_ctrl(out: &mut String, c: u32, newbcast: bool) {
 /// Matrix operations (MFMA, and gfx942's sparse SMFMAC): CDNA's VOP3P with AGPR selects and
 /// broadcast controls in place of op_sel and neg.
 fn is_mfma(inst: &Inst) -> bool {
-    inst.format == Format::Vop3p
-        && (inst.entry.name.starts_with("v_mfma") || inst.entry.name.starts_with("v_smfmac"))
+    inst.format == Format::Vop3p && (inst.entry.name.starts_with("v_mfma") || inst.entry.name.starts_with("v_smfmac"))
 }
 
 /// gfx90a and gfx942: AGPRs for memory data and MFMA accumulators chosen per instruction, and a
@@ -1872,11 +1533,7 @@ fn cdna2(inst: &Inst) -> bool {
 
 /// gfx90a prints glc slc scc; gfx942 names the same bits sc0 nt sc1.
 fn cdna_cache_bits(inst: &Inst, out: &mut String, glc: bool, slc: bool, scc: bool) {
-    let names = if inst.isa == rdna_isa::Isa::Gfx942 {
-        [" sc0", " nt", " sc1"]
-    } else {
-        [" glc", " slc", " scc"]
-    };
+    let names = if inst.isa == rdna_isa::Isa::Gfx942 { [" sc0", " nt", " sc1"] } else { [" glc", " slc", " scc"] };
     for (on, name) in [glc, slc, scc].into_iter().zip(names) {
         if on {
             out.push_str(name);
@@ -1898,9 +1555,7 @@ fn agpr_select(inst: &Inst, field: Field) -> Option<bool> {
         (_, Field::Vdst | Field::Src2) if mfma && cdna2(inst) => Some(bit(raw, 15)),
         _ if !cdna2(inst) => None,
         (Format::Ds, Field::Vdst | Field::Data0 | Field::Data1) => Some(bit(raw, 25)),
-        (Format::Flat | Format::Global | Format::Scratch, Field::Vdst | Field::Data) => {
-            Some(bit(raw, 55))
-        }
+        (Format::Flat | Format::Global | Format::Scratch, Field::Vdst | Field::Data) => Some(bit(raw, 55)),
         (Format::Mubuf | Format::Mtbuf, Field::Vdata) => Some(bit(raw, 55)),
         _ => None,
     }
@@ -1926,22 +1581,14 @@ fn uses_opsel(inst: &Inst) -> bool {
     }
     if inst.gen.is_gcn() {
         // gfx9's op_sel operations are the ones whose op_sel bits the sweep saw LLVM print.
-        return inst.gen == rdna_isa::Generation::Gfx9
-            && (11..15).any(|b| inst.entry.ignored & (1 << b) == 0);
+        return inst.gen == rdna_isa::Generation::Gfx9 && (11..15).any(|b| inst.entry.ignored & (1 << b) == 0);
     }
     inst.entry.op >= 0x140 && !(0x180..0x200).contains(&inst.entry.op)
 }
 
 fn swizzle(out: &mut String, off: u32) {
     if off & 0x8000 != 0 {
-        let _ = write!(
-            out,
-            "QUAD_PERM,{},{},{},{}",
-            off & 3,
-            off >> 2 & 3,
-            off >> 4 & 3,
-            off >> 6 & 3
-        );
+        let _ = write!(out, "QUAD_PERM,{},{},{},{}", off & 3, off >> 2 & 3, off >> 4 & 3, off >> 6 & 3);
     } else {
         let and = off & 0x1f;
         let or = off >> 5 & 0x1f;
@@ -1979,14 +1626,7 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
                 fmt_hex(out, v as u64);
             }
         }
-        Simm::Special | Simm::NoSimm => special_simm(
-            e.name,
-            v,
-            out,
-            g11(inst),
-            inst.isa.tables(),
-            inst.gen.is_gcn(),
-        ),
+        Simm::Special | Simm::NoSimm => special_simm(e.name, v, out, g11(inst), inst.isa.tables(), inst.gen.is_gcn()),
     }
 }
 
@@ -2013,33 +1653,15 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
             out.push(')');
         }
         // gfx8: vmcnt [3:0], gfx9 adds [15:14]; expcnt [6:4]; lgkmcnt [11:8].
-        "s_waitcnt" if matches!(tables.mcpu, "gfx803" | "gfx810") => {
-            waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15)
-        }
-        "s_waitcnt" if gcn => waitcnt_max(
-            out,
-            (v & 0xf) | (v >> 14 & 3) << 4,
-            v >> 4 & 7,
-            v >> 8 & 0xf,
-            63,
-            15,
-        ),
+        "s_waitcnt" if matches!(tables.mcpu, "gfx803" | "gfx810") => waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15),
+        "s_waitcnt" if gcn => waitcnt_max(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0xf, 63, 15),
         "s_set_gpr_idx_mode" => gpr_idx_mode(v, out),
         // gfx10: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [13:8].
-        "s_waitcnt" => waitcnt(
-            out,
-            (v & 0xf) | (v >> 14 & 3) << 4,
-            v >> 4 & 7,
-            v >> 8 & 0x3f,
-        ),
+        "s_waitcnt" => waitcnt(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0x3f),
         "s_sendmsg" | "s_sendmsghalt" if g11 => sendmsg_gfx11(v, out, tables),
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out, tables),
         // gfx10.1 has no hold_cnt field (bit 7 is then outside every field).
-        "s_waitcnt_depctr" | "s_wait_alu" => depctr(
-            v,
-            out,
-            !matches!(tables.mcpu, "gfx1010" | "gfx1011" | "gfx1012"),
-        ),
+        "s_waitcnt_depctr" | "s_wait_alu" => depctr(v, out, !matches!(tables.mcpu, "gfx1010" | "gfx1011" | "gfx1012")),
         "s_version" => version(v, out, tables, g11),
         _ => {
             let _ = write!(out, "{v}");
@@ -2071,13 +1693,7 @@ fn sendmsg(v: u32, out: &mut String, tables: &TableSet) {
                 let _ = write!(out, ", {stream}");
             }
         } else if id == 15 {
-            let ops = [
-                "",
-                "SYSMSG_OP_ECC_ERR_INTERRUPT",
-                "SYSMSG_OP_REG_RD",
-                "SYSMSG_OP_HOST_TRAP_ACK",
-                "SYSMSG_OP_TTRACE_PC",
-            ];
+            let ops = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"];
             let _ = write!(out, ", {}", ops[op as usize]);
         }
         out.push(')');
@@ -2154,26 +1770,13 @@ fn waitcnt_max(out: &mut String, vm: u32, exp: u32, lgkm: u32, vm_max: u32, lgkm
 /// gfx11 `s_delay_alu`: instid0 [3:0], instskip [6:4], instid1 [10:7], joined with ` | `.
 fn delay_alu(v: u32, out: &mut String) {
     const ID: [&str; 12] = [
-        "NO_DEP",
-        "VALU_DEP_1",
-        "VALU_DEP_2",
-        "VALU_DEP_3",
-        "VALU_DEP_4",
-        "TRANS32_DEP_1",
-        "TRANS32_DEP_2",
-        "TRANS32_DEP_3",
-        "FMA_ACCUM_CYCLE_1",
-        "SALU_CYCLE_1",
-        "SALU_CYCLE_2",
-        "SALU_CYCLE_3",
+        "NO_DEP", "VALU_DEP_1", "VALU_DEP_2", "VALU_DEP_3", "VALU_DEP_4", "TRANS32_DEP_1", "TRANS32_DEP_2",
+        "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3",
     ];
     const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
     let (id0, skip, id1) = (v & 0xf, v >> 4 & 7, v >> 7 & 0xf);
     let mut parts = Vec::new();
-    let name = |t: &[&str], x: u32, what: &str| {
-        t.get(x as usize)
-            .map_or(format!("/* invalid {what} value */"), |s| s.to_string())
-    };
+    let name = |t: &[&str], x: u32, what: &str| t.get(x as usize).map_or(format!("/* invalid {what} value */"), |s| s.to_string());
     if id0 != 0 {
         parts.push(format!("instid0({})", name(&ID, id0, "instid")));
     }
@@ -2244,12 +1847,7 @@ fn gpr_idx_mode(v: u32, out: &mut String) {
         fmt_hex(out, v as u64);
         return;
     }
-    let names: Vec<&str> = ["SRC0", "SRC1", "SRC2", "DST"]
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| v >> k & 1 != 0)
-        .map(|(_, n)| *n)
-        .collect();
+    let names: Vec<&str> = ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate().filter(|(k, _)| v >> k & 1 != 0).map(|(_, n)| *n).collect();
     let _ = write!(out, "gpr_idx({})", names.join(","));
 }
 
@@ -2270,9 +1868,7 @@ fn depctr(v: u32, out: &mut String, hold_cnt: bool) {
         fmt_hex(out, v as u64);
         return;
     }
-    let all_default = fields
-        .iter()
-        .all(|&(_, lo, w)| v >> lo & ((1 << w) - 1) == (1 << w) - 1);
+    let all_default = fields.iter().all(|&(_, lo, w)| v >> lo & ((1 << w) - 1) == (1 << w) - 1);
     let mut sep = "";
     for &(name, lo, w) in fields {
         let f = v >> lo & ((1 << w) - 1);
@@ -2302,16 +1898,8 @@ fn version(v: u32, out: &mut String, tables: &TableSet, g11: bool) {
         }
         return;
     }
-    let flags = [
-        (13, "UC_VERSION_W64_BIT"),
-        (14, "UC_VERSION_W32_BIT"),
-        (15, "UC_VERSION_MDP_BIT"),
-    ];
-    let set: Vec<&str> = flags
-        .iter()
-        .filter(|(b, _)| v >> b & 1 != 0)
-        .map(|(_, n)| *n)
-        .collect();
+    let flags = [(13, "UC_VERSION_W64_BIT"), (14, "UC_VERSION_W32_BIT"), (15, "UC_VERSION_MDP_BIT")];
+    let set: Vec<&str> = flags.iter().filter(|(b, _)| v >> b & 1 != 0).map(|(_, n)| *n).collect();
     // LLVM prints the expression left-associated: ((A|B)|C)|D.
     for _ in 1..set.len() {
         out.push('(');

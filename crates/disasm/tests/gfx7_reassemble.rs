@@ -12,10 +12,7 @@ use rdna_isa::{Isa, Target};
 const MIN_RATE: f64 = 0.999;
 
 fn report_limit() -> usize {
-    std::env::var("RDNA_DIFF_REPORT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(40)
+    std::env::var("RDNA_DIFF_REPORT").ok().and_then(|v| v.parse().ok()).unwrap_or(40)
 }
 
 struct Outcome {
@@ -37,19 +34,12 @@ fn reassemble(isa: Isa, encodings: &[Vec<u8>]) -> Outcome {
     }
     let lines: Vec<String> = printed.iter().map(|(_, t)| t.clone()).collect();
     let asm = llvm_assemble(isa.name(), &lines);
-    let mut out = Outcome {
-        decoded: printed.len(),
-        agree: 0,
-        report: Vec::new(),
-    };
+    let mut out = Outcome { decoded: printed.len(), agree: 0, report: Vec::new() };
     for ((bytes, text), got) in printed.iter().zip(asm) {
         if got.as_deref() == Some(&bytes[..]) {
             out.agree += 1;
         } else if out.report.len() < report_limit() {
-            out.report.push(format!(
-                "{text}\n    decoded from {:02x?}\n    llvm-mc-19 gives {:02x?}",
-                bytes, got
-            ));
+            out.report.push(format!("{text}\n    decoded from {:02x?}\n    llvm-mc-19 gives {:02x?}", bytes, got));
         }
     }
     out
@@ -59,27 +49,12 @@ fn check(isa: Isa, what: &str, encodings: &[Vec<u8>], seed: u64, min_decoded: us
     let o = reassemble(isa, encodings);
     let rate = o.agree as f64 / o.decoded.max(1) as f64;
     let name = isa.name();
-    println!(
-        "{name} {what}: {}/{} decoded encodings reassemble to their bytes ({:.3}%), seed {seed}",
-        o.agree,
-        o.decoded,
-        rate * 100.0
-    );
+    println!("{name} {what}: {}/{} decoded encodings reassemble to their bytes ({:.3}%), seed {seed}", o.agree, o.decoded, rate * 100.0);
     for r in &o.report {
         println!("  {r}");
     }
-    assert!(
-        o.decoded >= min_decoded,
-        "only {} of {} encodings decoded",
-        o.decoded,
-        encodings.len()
-    );
-    assert!(
-        rate >= MIN_RATE,
-        "{name} {what}: {:.3}% below {:.3}% (replay with RDNA_SEED={seed})",
-        rate * 100.0,
-        MIN_RATE * 100.0
-    );
+    assert!(o.decoded >= min_decoded, "only {} of {} encodings decoded", o.decoded, encodings.len());
+    assert!(rate >= MIN_RATE, "{name} {what}: {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, MIN_RATE * 100.0);
 }
 
 /// Random encodings aimed at a random opcode of a random format.

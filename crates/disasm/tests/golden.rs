@@ -7,10 +7,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{
-    aimed_for, crashes_llvm, formats, hex_bytes, llvm_first_texts, parse_hex_line, random_probe,
-    Oracle, Rng,
-};
+use common::{aimed_for, crashes_llvm, formats, hex_bytes, llvm_first_texts, parse_hex_line, random_probe, Oracle, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
 use rdna_isa::{Isa, Target};
 
@@ -27,9 +24,7 @@ const TARGETS: [(Isa, usize, usize); 7] = [
 ];
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
 /// Encodings per opcode of every format, plus uniform random words, with a fixed seed.
@@ -92,9 +87,7 @@ fn golden_texts() {
     for (isa, per_opcode, _) in TARGETS {
         let name = isa.name();
         let dec = Decoder::new(Target::from_name(name).unwrap());
-        let opts = PrintOptions {
-            wave64: dec.target.wave64,
-        };
+        let opts = PrintOptions { wave64: dec.target.wave64 };
         let mut bad = Vec::new();
         let all = lines(&format!("{name}.golden"));
         let mut formats_seen = std::collections::BTreeSet::new();
@@ -109,36 +102,17 @@ fn golden_texts() {
                 bad.push(format!("{hex}\n    llvm: {want}\n    rdna: {got:?}"));
             }
         }
-        assert!(
-            all.len() > 1000 * per_opcode,
-            "{name}: golden table too small"
-        );
-        let missing: Vec<&str> = formats(isa)
-            .map(|f| f.name())
-            .filter(|n| !formats_seen.contains(n))
-            .collect();
+        assert!(all.len() > 1000 * per_opcode, "{name}: golden table too small");
+        let missing: Vec<&str> = formats(isa).map(|f| f.name()).filter(|n| !formats_seen.contains(n)).collect();
         // Random operand bits make some formats rarely valid (gfx8's SDWA and FLAT want zero
         // fields): outside gfx1030, two may go without an entry.
         let allowed_missing = if isa == Isa::Gfx1030 { 0 } else { 2 };
-        assert!(
-            missing.len() <= allowed_missing,
-            "{name}: formats without golden entries: {missing:?}"
-        );
+        assert!(missing.len() <= allowed_missing, "{name}: formats without golden entries: {missing:?}");
         // The gfx1030 table is held exactly. The others aim one encoding at every opcode, where
         // the differential walks (llvm_diff.rs, 20,000+ encodings a run) hold 99.9%: on these
         // ~1,500-line tables a few known differences are allowed (0.3%) and listed when exceeded.
-        let allowed = if isa == Isa::Gfx1030 {
-            0
-        } else {
-            all.len() * 3 / 1000
-        };
-        assert!(
-            bad.len() <= allowed,
-            "{name}: {} of {} golden lines differ:\n{}",
-            bad.len(),
-            all.len(),
-            bad.join("\n")
-        );
+        let allowed = if isa == Isa::Gfx1030 { 0 } else { all.len() * 3 / 1000 };
+        assert!(bad.len() <= allowed, "{name}: {} of {} golden lines differ:\n{}", bad.len(), all.len(), bad.join("\n"));
     }
 }
 
@@ -147,31 +121,17 @@ fn invalid_encodings_are_rejected() {
     for (isa, _, _) in TARGETS {
         let name = isa.name();
         let dec = Decoder::new(Target::from_name(name).unwrap());
-        let opts = PrintOptions {
-            wave64: dec.target.wave64,
-        };
+        let opts = PrintOptions { wave64: dec.target.wave64 };
         let all = lines(&format!("{name}.invalid"));
         assert!(all.len() > 300, "{name}: invalid table too small");
         let accepted: Vec<String> = all
             .iter()
             .filter_map(|l| {
                 let b = parse_hex_line(l);
-                dec.decode(&b)
-                    .ok()
-                    .map(|(i, _)| format!("{l} -> {}", to_text(&i, opts)))
+                dec.decode(&b).ok().map(|(i, _)| format!("{l} -> {}", to_text(&i, opts)))
             })
             .collect();
-        let allowed = if isa == Isa::Gfx1030 {
-            0
-        } else {
-            all.len() * 3 / 1000
-        };
-        assert!(
-            accepted.len() <= allowed,
-            "{name}: {} of {} invalid encodings decoded:\n{}",
-            accepted.len(),
-            all.len(),
-            accepted.join("\n")
-        );
+        let allowed = if isa == Isa::Gfx1030 { 0 } else { all.len() * 3 / 1000 };
+        assert!(accepted.len() <= allowed, "{name}: {} of {} invalid encodings decoded:\n{}", accepted.len(), all.len(), accepted.join("\n"));
     }
 }

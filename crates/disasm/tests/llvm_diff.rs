@@ -4,28 +4,19 @@
 
 mod common;
 
-use common::{
-    aimed_for, crashes_llvm, formats, llvm_first_texts, opcode_walk, random_probe, seed_from_env,
-    Oracle, Rng,
-};
+use common::{aimed_for, crashes_llvm, formats, llvm_first_texts, opcode_walk, random_probe, seed_from_env, Oracle, Rng};
 use rdna_disasm::{to_text, Decoder, PrintOptions};
 use rdna_isa::{Format, Isa, Target};
 
 /// How many disagreements to print (RDNA_DIFF_REPORT, default 40).
 fn report_limit() -> usize {
-    std::env::var("RDNA_DIFF_REPORT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(40)
+    std::env::var("RDNA_DIFF_REPORT").ok().and_then(|v| v.parse().ok()).unwrap_or(40)
 }
 
 /// Every mnemonic a target's tables list (what `rdna isa --list` prints), VOPD pairs included.
 fn known_mnemonics(isa: Isa) -> std::collections::HashSet<&'static str> {
     let t = isa.tables();
-    let mut names: std::collections::HashSet<&'static str> = Format::ALL
-        .iter()
-        .flat_map(|f| t.get(*f).entries.iter().map(|e| e.name))
-        .collect();
+    let mut names: std::collections::HashSet<&'static str> = Format::ALL.iter().flat_map(|f| t.get(*f).entries.iter().map(|e| e.name)).collect();
     if let Some((x, y)) = t.vopd {
         names.extend(x.iter().chain(y.iter()).copied());
     }
@@ -42,35 +33,20 @@ struct Outcome {
     report: Vec<String>,
 }
 
+
 fn compare(target: Target, encodings: &[Vec<u8>]) -> Outcome {
-    let mattr = if target.wave64 {
-        "+wavefrontsize64"
-    } else {
-        ""
-    };
+    let mattr = if target.wave64 { "+wavefrontsize64" } else { "" };
     let dec = Decoder::new(target);
-    let (skipped, encodings): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
-        encodings.iter().cloned().partition(|b| crashes_llvm(b));
+    let (skipped, encodings): (Vec<Vec<u8>>, Vec<Vec<u8>>) = encodings.iter().cloned().partition(|b| crashes_llvm(b));
     // Where LLVM has no answer rdna must at least reject the encoding.
     for b in &skipped {
-        assert!(
-            dec.decode(b).is_err(),
-            "reserved SDWA select accepted: {b:02x?}"
-        );
+        assert!(dec.decode(b).is_err(), "reserved SDWA select accepted: {b:02x?}");
     }
     let encodings = &encodings[..];
     let oracle = llvm_first_texts(target.name, mattr, encodings);
-    let opts = PrintOptions {
-        wave64: target.wave64,
-    };
+    let opts = PrintOptions { wave64: target.wave64 };
     let known = known_mnemonics(target.isa);
-    let mut out = Outcome {
-        total: 0,
-        agree: 0,
-        crashes: skipped.len(),
-        unlisted: Default::default(),
-        report: Vec::new(),
-    };
+    let mut out = Outcome { total: 0, agree: 0, crashes: skipped.len(), unlisted: Default::default(), report: Vec::new() };
     for (bytes, oracle) in encodings.iter().zip(oracle) {
         let want = match oracle {
             Oracle::Text(t) => Some(t),
@@ -95,12 +71,7 @@ fn compare(target: Target, encodings: &[Vec<u8>]) -> Outcome {
             out.agree += 1;
         } else if out.report.len() < report_limit() {
             let hex: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
-            out.report.push(format!(
-                "{}\n    llvm: {:?}\n    rdna: {:?}",
-                hex.join(","),
-                want,
-                got
-            ));
+            out.report.push(format!("{}\n    llvm: {:?}\n    rdna: {:?}", hex.join(","), want, got));
         }
     }
     out
@@ -127,18 +98,11 @@ fn random_encodings(isa: Isa, rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
 fn run_random(mcpu: &str, wave64: bool, n: usize, min_rate: f64) {
     let seed = seed_from_env();
     let mut rng = Rng(seed);
-    let target = Target {
-        wave64,
-        ..Target::from_name(mcpu).unwrap()
-    };
+    let target = Target { wave64, ..Target::from_name(mcpu).unwrap() };
     let enc = random_encodings(target.isa, &mut rng, n);
     let o = compare(target, &enc);
     let rate = o.agree as f64 / o.total as f64;
-    assert!(
-        o.total >= 100_000.min(n * 9 / 10),
-        "only {} encodings compared",
-        o.total
-    );
+    assert!(o.total >= 100_000.min(n * 9 / 10), "only {} encodings compared", o.total);
     println!(
         "{mcpu} wave64={wave64}: {}/{} agree ({:.3}%), {} left out (llvm-mc crashes on them), seed {seed}",
         o.agree,
@@ -149,17 +113,8 @@ fn run_random(mcpu: &str, wave64: bool, n: usize, min_rate: f64) {
     for r in &o.report {
         println!("  {r}");
     }
-    assert!(
-        o.unlisted.is_empty(),
-        "{mcpu}: mnemonics llvm-mc decodes but `rdna isa --list` lacks: {:?}",
-        o.unlisted
-    );
-    assert!(
-        rate >= min_rate,
-        "{mcpu}: agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})",
-        rate * 100.0,
-        min_rate * 100.0
-    );
+    assert!(o.unlisted.is_empty(), "{mcpu}: mnemonics llvm-mc decodes but `rdna isa --list` lacks: {:?}", o.unlisted);
+    assert!(rate >= min_rate, "{mcpu}: agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, min_rate * 100.0);
 }
 
 /// The share of encodings that must agree: the bar, 99.9%.
@@ -170,6 +125,7 @@ const GCN_RATE: f64 = MIN_RATE;
 const GFX11_RATE: f64 = MIN_RATE;
 /// gfx12 (RDNA4) meets the same bar.
 const GFX12_RATE: f64 = MIN_RATE;
+
 
 #[test]
 fn gfx1030_random_encodings_match_llvm_wave32() {
@@ -214,8 +170,7 @@ fn gfx1200_random_encodings_match_llvm() {
 fn sibling_targets_match_llvm() {
     for &(name, _, isa) in rdna_isa::target::TARGETS {
         let Some(isa) = isa else { continue };
-        if name == isa.name() || !isa.generation().llvm_disassembles() || name.ends_with("-generic")
-        {
+        if name == isa.name() || !isa.generation().llvm_disassembles() || name.ends_with("-generic") {
             continue;
         }
         run_random(name, isa.generation().is_gcn(), 20_000, MIN_RATE);
@@ -239,43 +194,22 @@ fn gcn_random_encodings_match_llvm() {
 #[test]
 fn opcode_walk_matches_llvm() {
     // gfx7 is checked by reassembly instead (gfx7_reassemble.rs): llvm-mc-19 cannot disassemble it.
-    for isa in Isa::ALL
-        .into_iter()
-        .filter(|i| i.generation().llvm_disassembles())
-    {
+    for isa in Isa::ALL.into_iter().filter(|i| i.generation().llvm_disassembles()) {
         let seed = seed_from_env();
         let enc = opcode_walk(isa, 12, &mut Rng(seed));
         let o = compare(Target::from_name(isa.name()).unwrap(), &enc);
         let rate = o.agree as f64 / o.total as f64;
-        println!(
-            "{} opcode walk: {}/{} agree ({:.3}%), seed {seed}",
-            isa.name(),
-            o.agree,
-            o.total,
-            rate * 100.0
-        );
+        println!("{} opcode walk: {}/{} agree ({:.3}%), seed {seed}", isa.name(), o.agree, o.total, rate * 100.0);
         for r in &o.report {
             println!("  {r}");
         }
         let min = match isa.generation() {
-            rdna_isa::Generation::Gfx7
-            | rdna_isa::Generation::Gfx8
-            | rdna_isa::Generation::Gfx9 => GCN_RATE,
+            rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 => GCN_RATE,
             rdna_isa::Generation::Gfx11 => GFX11_RATE,
             rdna_isa::Generation::Gfx10 => MIN_RATE,
             rdna_isa::Generation::Gfx12 => GFX12_RATE,
         };
-        assert!(
-            o.unlisted.is_empty(),
-            "{}: mnemonics llvm-mc decodes but `rdna isa --list` lacks: {:?}",
-            isa.name(),
-            o.unlisted
-        );
-        assert!(
-            rate >= min,
-            "walk agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})",
-            rate * 100.0,
-            min * 100.0
-        );
+        assert!(o.unlisted.is_empty(), "{}: mnemonics llvm-mc decodes but `rdna isa --list` lacks: {:?}", isa.name(), o.unlisted);
+        assert!(rate >= min, "walk agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, min * 100.0);
     }
 }

@@ -39,10 +39,7 @@ impl BufFormat {
         // Format numbers are the same for every target of a family.
         let names = match gen {
             // gfx9's MTBUF has separate data and number formats, not unified numbers.
-            rdna_isa::Generation::Gfx7
-            | rdna_isa::Generation::Gfx8
-            | rdna_isa::Generation::Gfx9
-            | rdna_isa::Generation::Gfx12 => return None,
+            rdna_isa::Generation::Gfx7 | rdna_isa::Generation::Gfx8 | rdna_isa::Generation::Gfx9 | rdna_isa::Generation::Gfx12 => return None,
             rdna_isa::Generation::Gfx10 => rdna_isa::Isa::Gfx1030.tables().mtbuf_formats,
             rdna_isa::Generation::Gfx11 => rdna_isa::Isa::Gfx1100.tables().mtbuf_formats,
         };
@@ -53,10 +50,7 @@ impl BufFormat {
         };
         let body = name.strip_prefix("[BUF_FMT_")?.strip_suffix(']')?;
         let (widths, kind) = body.rsplit_once('_')?;
-        let mut widths: Vec<u32> = widths
-            .split('_')
-            .map(|w| w.parse().ok())
-            .collect::<Option<_>>()?;
+        let mut widths: Vec<u32> = widths.split('_').map(|w| w.parse().ok()).collect::<Option<_>>()?;
         widths.reverse();
         let num = match kind {
             "UNORM" => NumFmt::Unorm,
@@ -86,11 +80,7 @@ impl BufFormat {
         let mut bits = [0u8; 16];
         bits[..data.len().min(16)].copy_from_slice(&data[..data.len().min(16)]);
         let raw = u128::from_le_bytes(bits);
-        let one = if self.float_like() {
-            1.0f32.to_bits()
-        } else {
-            1
-        };
+        let one = if self.float_like() { 1.0f32.to_bits() } else { 1 };
         let mut out = [0, 0, 0, one];
         let mut pos = 0;
         for (c, &w) in self.widths.iter().enumerate() {
@@ -133,22 +123,14 @@ impl BufFormat {
                 let nan0 = |x: f64| if x.is_nan() { 0.0 } else { x };
                 let enc: u64 = match self.num {
                     NumFmt::Unorm => (nan0(f).clamp(0.0, 1.0) * umax).round_ties_even() as u64,
-                    NumFmt::Snorm => {
-                        (nan0(f).clamp(-1.0, 1.0) * smax).round_ties_even() as i64 as u64
-                    }
+                    NumFmt::Snorm => (nan0(f).clamp(-1.0, 1.0) * smax).round_ties_even() as i64 as u64,
                     NumFmt::Uscaled => nan0(f).round_ties_even().clamp(0.0, umax) as u64,
-                    NumFmt::Sscaled => {
-                        nan0(f).round_ties_even().clamp(-smax - 1.0, smax) as i64 as u64
-                    }
+                    NumFmt::Sscaled => nan0(f).round_ties_even().clamp(-smax - 1.0, smax) as i64 as u64,
                     NumFmt::Uint | NumFmt::Sint => v as u64,
                     NumFmt::Float => match w {
                         32 => v as u64,
                         16 => f16::from_f32(f32::from_bits(v)).to_bits() as u64,
-                        _ => {
-                            return Err(format!(
-                                "stores to {w}-bit float components are not emulated"
-                            ))
-                        }
+                        _ => return Err(format!("stores to {w}-bit float components are not emulated")),
                     },
                 };
                 let mask = (1u128 << w) - 1;
@@ -189,10 +171,7 @@ mod tests {
     #[test]
     fn formats_from_the_generated_names() {
         let f = BufFormat::from_gfx10(22).unwrap();
-        assert_eq!(
-            (f.widths.clone(), f.num, f.bytes()),
-            (vec![32], NumFmt::Float, 4)
-        );
+        assert_eq!((f.widths.clone(), f.num, f.bytes()), (vec![32], NumFmt::Float, 4));
         let f = BufFormat::from_gfx10(56).unwrap(); // 8_8_8_8_UNORM
         assert_eq!((f.widths.clone(), f.num), (vec![8, 8, 8, 8], NumFmt::Unorm));
         let f = BufFormat::from_gfx10(30).unwrap(); // 10_11_11_UNORM: X and Y 11 bits, Z 10 bits
@@ -208,17 +187,9 @@ mod tests {
         assert_eq!(v.map(f32::from_bits), [0.0, 1.0, 0.2, 128.0 / 255.0]);
         let f = BufFormat::from_gfx10(8).unwrap(); // 16_SNORM
         let v = f.unpack(&0x8000u16.to_le_bytes()).unwrap();
-        assert_eq!(
-            v.map(f32::from_bits),
-            [-1.0, 0.0, 0.0, 1.0],
-            "-32768 clamps to -1; W defaults to 1.0"
-        );
+        assert_eq!(v.map(f32::from_bits), [-1.0, 0.0, 0.0, 1.0], "-32768 clamps to -1; W defaults to 1.0");
         let f = BufFormat::from_gfx10(27).unwrap(); // 16_16_UINT
-        assert_eq!(
-            f.unpack(&[1, 0, 2, 0]).unwrap(),
-            [1, 2, 0, 1],
-            "integer W defaults to 1"
-        );
+        assert_eq!(f.unpack(&[1, 0, 2, 0]).unwrap(), [1, 2, 0, 1], "integer W defaults to 1");
     }
 
     #[test]
@@ -226,10 +197,6 @@ mod tests {
         let f = BufFormat::from_gfx10(56).unwrap();
         let vals = [0.0f32, 1.0, 0.2, 2.0].map(f32::to_bits);
         assert_eq!(f.pack(&vals, 4, &[0; 4]).unwrap(), vec![0, 255, 51, 255]);
-        assert_eq!(
-            f.pack(&vals, 2, &[9, 9, 9, 9]).unwrap(),
-            vec![0, 255, 9, 9],
-            "only the stored components change"
-        );
+        assert_eq!(f.pack(&vals, 2, &[9, 9, 9, 9]).unwrap(), vec![0, 255, 9, 9], "only the stored components change");
     }
 }

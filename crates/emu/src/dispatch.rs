@@ -72,10 +72,7 @@ pub struct Outputs {
 
 fn dims(v: &[u32], what: &str) -> Result<[u32; 3], String> {
     if v.is_empty() || v.len() > 3 {
-        return Err(format!(
-            "'{what}' must have 1 to 3 elements, has {}",
-            v.len()
-        ));
+        return Err(format!("'{what}' must have 1 to 3 elements, has {}", v.len()));
     }
     let mut d = [1u32; 3];
     d[..v.len()].copy_from_slice(v);
@@ -91,31 +88,19 @@ const MAX_BUFFER: u64 = 8 << 30;
 impl Prepared {
     pub fn load(path: &Path) -> Result<Prepared, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file: DispatchFile =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file: DispatchFile = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Prepared::from_file(file, &dir)
     }
 
     pub fn from_file(file: DispatchFile, dir: &Path) -> Result<Prepared, String> {
         let co_path = dir.join(&file.code_object);
-        let bytes = std::fs::read(&co_path)
-            .map_err(|e| format!("code object {}: {e}", co_path.display()))?;
-        let code = CodeObject::parse(&bytes)
-            .map_err(|e| format!("code object {}: {e}", co_path.display()))?;
-        let kernel = code
-            .kernels
-            .iter()
-            .position(|k| k.name == file.kernel)
-            .ok_or_else(|| {
-                let names: Vec<&str> = code.kernels.iter().map(|k| k.name.as_str()).collect();
-                format!(
-                    "kernel '{}' is not in {} (it has: {})",
-                    file.kernel,
-                    co_path.display(),
-                    names.join(", ")
-                )
-            })?;
+        let bytes = std::fs::read(&co_path).map_err(|e| format!("code object {}: {e}", co_path.display()))?;
+        let code = CodeObject::parse(&bytes).map_err(|e| format!("code object {}: {e}", co_path.display()))?;
+        let kernel = code.kernels.iter().position(|k| k.name == file.kernel).ok_or_else(|| {
+            let names: Vec<&str> = code.kernels.iter().map(|k| k.name.as_str()).collect();
+            format!("kernel '{}' is not in {} (it has: {})", file.kernel, co_path.display(), names.join(", "))
+        })?;
         let grid = dims(&file.grid, "grid")?;
         let workgroup = dims(&file.workgroup, "workgroup")?;
         let mut buffers = Vec::new();
@@ -123,82 +108,51 @@ impl Prepared {
             let data = match &spec.file {
                 Some(f) => {
                     let p = dir.join(f);
-                    std::fs::read(&p)
-                        .map_err(|e| format!("buffer '{name}': {}: {e}", p.display()))?
+                    std::fs::read(&p).map_err(|e| format!("buffer '{name}': {}: {e}", p.display()))?
                 }
                 None => Vec::new(),
             };
             let size = match spec.size {
                 Some(s) if s < data.len() as u64 => {
-                    return Err(format!(
-                        "buffer '{name}': size {s} is smaller than its file ({} bytes)",
-                        data.len()
-                    ))
+                    return Err(format!("buffer '{name}': size {s} is smaller than its file ({} bytes)", data.len()))
                 }
                 Some(s) => s,
                 None if spec.file.is_some() => data.len() as u64,
                 None => return Err(format!("buffer '{name}' needs a 'file' or a 'size'")),
             };
             if size > MAX_BUFFER {
-                return Err(format!(
-                    "buffer '{name}': size {size} exceeds the {MAX_BUFFER}-byte limit"
-                ));
+                return Err(format!("buffer '{name}': size {size} exceeds the {MAX_BUFFER}-byte limit"));
             }
             buffers.push((name.clone(), data, size));
         }
         let total: u64 = buffers.iter().map(|(_, _, s)| *s).sum();
         if total > MAX_BUFFER {
-            return Err(format!(
-                "the buffers add up to {total} bytes, more than the {MAX_BUFFER}-byte limit"
-            ));
+            return Err(format!("the buffers add up to {total} bytes, more than the {MAX_BUFFER}-byte limit"));
         }
-        let p = Prepared {
-            dir: dir.to_path_buf(),
-            file,
-            code,
-            kernel,
-            buffers,
-            grid,
-            workgroup,
-        };
+        let p = Prepared { dir: dir.to_path_buf(), file, code, kernel, buffers, grid, workgroup };
         p.check_args()?;
         Ok(p)
     }
 
     fn explicit_args(&self) -> Vec<&ArgMeta> {
         let k = &self.code.kernels[self.kernel];
-        k.meta
-            .as_ref()
-            .map(|m| m.args.iter().filter(|a| !a.is_hidden()).collect())
-            .unwrap_or_default()
+        k.meta.as_ref().map(|m| m.args.iter().filter(|a| !a.is_hidden()).collect()).unwrap_or_default()
     }
 
     fn check_args(&self) -> Result<(), String> {
         let k = &self.code.kernels[self.kernel];
         if k.meta.is_none() {
-            return Err(format!(
-                "kernel '{}' has no metadata describing its arguments",
-                k.name
-            ));
+            return Err(format!("kernel '{}' has no metadata describing its arguments", k.name));
         }
         let metas = self.explicit_args();
         if metas.len() != self.file.args.len() {
-            return Err(format!(
-                "kernel '{}' takes {} arguments, the dispatch gives {}",
-                k.name,
-                metas.len(),
-                self.file.args.len()
-            ));
+            return Err(format!("kernel '{}' takes {} arguments, the dispatch gives {}", k.name, metas.len(), self.file.args.len()));
         }
         for (i, (a, m)) in self.file.args.iter().zip(&metas).enumerate() {
             let size = match a {
                 Arg::Local(_) => {
                     if m.value_kind != "dynamic_shared_pointer" {
-                        return Err(format!(
-                            "argument {i} ({}) is a {}, not a __local pointer",
-                            m.name.as_deref().unwrap_or("?"),
-                            m.value_kind
-                        ));
+                        return Err(format!("argument {i} ({}) is a {}, not a __local pointer", m.name.as_deref().unwrap_or("?"), m.value_kind));
                     }
                     continue;
                 }
@@ -207,11 +161,7 @@ impl Prepared {
                         return Err(format!("argument {i}: no buffer named '{b}'"));
                     }
                     if m.value_kind != "global_buffer" {
-                        return Err(format!(
-                            "argument {i} ({}) is a {}, not a buffer",
-                            m.name.as_deref().unwrap_or("?"),
-                            m.value_kind
-                        ));
+                        return Err(format!("argument {i} ({}) is a {}, not a buffer", m.name.as_deref().unwrap_or("?"), m.value_kind));
                     }
                     8
                 }
@@ -236,10 +186,7 @@ impl Prepared {
         let k = &self.code.kernels[self.kernel];
         let meta = k.meta.as_ref();
         // Capped: a hostile descriptor's size is refused by `run`, not allocated here.
-        let size = (meta
-            .map_or(0, |m| m.kernarg_segment_size)
-            .max(k.kd.kernarg_size) as usize)
-            .min((1 << 20) + 1);
+        let size = (meta.map_or(0, |m| m.kernarg_segment_size).max(k.kd.kernarg_size) as usize).min((1 << 20) + 1);
         let mut seg = vec![0u8; size.max(256)];
         let mut put = |off: u32, bytes: &[u8]| {
             let o = off as usize;
@@ -276,36 +223,14 @@ impl Prepared {
             };
             let kind = m.value_kind.as_str();
             match kind {
-                _ if kind.starts_with("hidden_block_count_") => {
-                    put(m.offset, &g[d(kind)].div_ceil(wg[d(kind)]).to_le_bytes())
-                }
-                _ if kind.starts_with("hidden_group_size_") => {
-                    put(m.offset, &(wg[d(kind)] as u16).to_le_bytes())
-                }
-                _ if kind.starts_with("hidden_remainder_") => {
-                    put(m.offset, &((g[d(kind)] % wg[d(kind)]) as u16).to_le_bytes())
-                }
-                _ if kind.starts_with("hidden_global_offset_") => {
-                    put(m.offset, &0u64.to_le_bytes())
-                }
-                "hidden_grid_dims" => put(
-                    m.offset,
-                    &(if g[2] > 1 {
-                        3u16
-                    } else if g[1] > 1 {
-                        2
-                    } else {
-                        1
-                    })
-                    .to_le_bytes(),
-                ),
+                _ if kind.starts_with("hidden_block_count_") => put(m.offset, &g[d(kind)].div_ceil(wg[d(kind)]).to_le_bytes()),
+                _ if kind.starts_with("hidden_group_size_") => put(m.offset, &(wg[d(kind)] as u16).to_le_bytes()),
+                _ if kind.starts_with("hidden_remainder_") => put(m.offset, &((g[d(kind)] % wg[d(kind)]) as u16).to_le_bytes()),
+                _ if kind.starts_with("hidden_global_offset_") => put(m.offset, &0u64.to_le_bytes()),
+                "hidden_grid_dims" => put(m.offset, &(if g[2] > 1 { 3u16 } else if g[1] > 1 { 2 } else { 1 }).to_le_bytes()),
                 "hidden_dynamic_lds_size" => put(m.offset, &self.dynamic_lds().to_le_bytes()),
-                "hidden_private_base" => {
-                    put(m.offset, &crate::wave::PRIVATE_APERTURE_HI.to_le_bytes())
-                }
-                "hidden_shared_base" => {
-                    put(m.offset, &crate::wave::SHARED_APERTURE_HI.to_le_bytes())
-                }
+                "hidden_private_base" => put(m.offset, &crate::wave::PRIVATE_APERTURE_HI.to_le_bytes()),
+                "hidden_shared_base" => put(m.offset, &crate::wave::SHARED_APERTURE_HI.to_le_bytes()),
                 _ => {}
             }
         }

@@ -39,11 +39,7 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
         Kind::Branch(cond) => branch(w, sh, st, cond),
         Kind::Salu(op) => salu(w, sh, st, op),
         Kind::SLogic { op, wide } => {
-            let (a, b) = if wide {
-                (w.read_s64(st.src[0]), w.read_s64(st.src[1]))
-            } else {
-                (w.read_s32(st.src[0]) as u64, w.read_s32(st.src[1]) as u64)
-            };
+            let (a, b) = if wide { (w.read_s64(st.src[0]), w.read_s64(st.src[1])) } else { (w.read_s32(st.src[0]) as u64, w.read_s32(st.src[1]) as u64) };
             let d = op.apply(a, b);
             if wide {
                 w.write_s64(st.dst, d);
@@ -92,9 +88,7 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
             if id == 3 {
                 Ok(Flow::Next)
             } else {
-                Err(format!(
-                    "s_sendmsg message {id} has no meaning for a compute dispatch here"
-                ))
+                Err(format!("s_sendmsg message {id} has no meaning for a compute dispatch here"))
             }
         }
         Kind::Invalid(word) => Err(format!("not a valid instruction (word {word:#010x})")),
@@ -106,13 +100,9 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
 fn target(sh: &Shared, st: &Step, simm: i64) -> Result<usize, Reason> {
     let dest = st.pc as i64 + 4 + simm * 4;
     if dest < 0 {
-        return Err(format!(
-            "branch to before the program start (offset {dest})"
-        ));
+        return Err(format!("branch to before the program start (offset {dest})"));
     }
-    sh.prog.at(dest as u64).ok_or_else(|| {
-        format!("branch into the middle of an instruction or past the code (offset {dest:#x})")
-    })
+    sh.prog.at(dest as u64).ok_or_else(|| format!("branch into the middle of an instruction or past the code (offset {dest:#x})"))
 }
 
 fn branch(w: &mut Wave, sh: &Shared, st: &Step, cond: BranchIf) -> Result<Flow, Reason> {
@@ -135,10 +125,7 @@ fn branch(w: &mut Wave, sh: &Shared, st: &Step, cond: BranchIf) -> Result<Flow, 
 /// A guest code address to a step index.
 fn jump_to(sh: &Shared, addr: u64) -> Result<Flow, Reason> {
     let off = addr.wrapping_sub(sh.code_addr);
-    sh.prog
-        .at(off)
-        .map(Flow::Jump)
-        .ok_or_else(|| format!("jump to {addr:#x}, which is not an instruction of this kernel"))
+    sh.prog.at(off).map(Flow::Jump).ok_or_else(|| format!("jump to {addr:#x}, which is not an instruction of this kernel"))
 }
 
 fn bfe64(v: u64, offset: u32, width: u32) -> u64 {
@@ -184,21 +171,13 @@ pub fn status(scc: bool, exec_zero: bool, vcc_zero: bool) -> u32 {
 /// A field of a hardware register, as `s_getreg_b32`'s immediate selects it: the register
 /// (bits 5:0), the first bit (10:6) and the width less one (15:11).
 pub fn hwreg_field(simm: u16) -> (u32, u32, u32) {
-    (
-        simm as u32 & 0x3f,
-        simm as u32 >> 6 & 0x1f,
-        (simm as u32 >> 11 & 0x1f) + 1,
-    )
+    (simm as u32 & 0x3f, simm as u32 >> 6 & 0x1f, (simm as u32 >> 11 & 0x1f) + 1)
 }
 
 /// `value`'s bits from `offset`, `size` of them.
 pub fn hwreg_extract(value: u32, offset: u32, size: u32) -> u32 {
     let v = value >> offset;
-    if size >= 32 {
-        v
-    } else {
-        v & ((1 << size) - 1)
-    }
+    if size >= 32 { v } else { v & ((1 << size) - 1) }
 }
 
 fn hwreg_read(w: &Wave, sh: &Shared, id: u32) -> u32 {
@@ -217,11 +196,7 @@ fn hwreg_write(w: &mut Wave, simm: u32, value: u32) -> Result<(), Reason> {
     let id = simm & 0x3f;
     let offset = simm >> 6 & 0x1f;
     let size = (simm >> 11 & 0x1f) + 1;
-    let mask = if size >= 32 {
-        u32::MAX
-    } else {
-        ((1u32 << size) - 1) << offset
-    };
+    let mask = if size >= 32 { u32::MAX } else { ((1u32 << size) - 1) << offset };
     let put = |old: u32| old & !mask | (value << offset) & mask;
     match id {
         HW_REG_MODE => w.mode.0 = put(w.mode.0),
@@ -301,41 +276,11 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         Ff1B32 => w.write_s(d, first_bit(a32() as u64, 32)),
         Ff0B64 => w.write_s(d, first_bit(!a64(), 64)),
         Ff1B64 => w.write_s(d, first_bit(a64(), 64)),
-        FlbitB32 => w.write_s(d, {
-            let v = a32();
-            if v == 0 {
-                u32::MAX
-            } else {
-                v.leading_zeros()
-            }
-        }),
-        FlbitB64 => w.write_s(d, {
-            let v = a64();
-            if v == 0 {
-                u32::MAX
-            } else {
-                v.leading_zeros()
-            }
-        }),
+        FlbitB32 => w.write_s(d, { let v = a32(); if v == 0 { u32::MAX } else { v.leading_zeros() } }),
+        FlbitB64 => w.write_s(d, { let v = a64(); if v == 0 { u32::MAX } else { v.leading_zeros() } }),
         // Leading copies of the sign bit, the sign bit included (S_CLS_I32's pseudo-code).
-        FlbitI32 => w.write_s(d, {
-            let v = a32() as i32;
-            let x = if v < 0 { !v } else { v } as u32;
-            if x == 0 {
-                u32::MAX
-            } else {
-                x.leading_zeros()
-            }
-        }),
-        FlbitI64 => w.write_s(d, {
-            let v = a64() as i64;
-            let x = if v < 0 { !v } else { v } as u64;
-            if x == 0 {
-                u32::MAX
-            } else {
-                x.leading_zeros()
-            }
-        }),
+        FlbitI32 => w.write_s(d, { let v = a32() as i32; let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() } }),
+        FlbitI64 => w.write_s(d, { let v = a64() as i64; let x = if v < 0 { !v } else { v } as u64; if x == 0 { u32::MAX } else { x.leading_zeros() } }),
         SextI8 => w.write_s(d, a32() as i8 as i32 as u32),
         SextI16 => w.write_s(d, a32() as i16 as i32 as u32),
         Bitset0B32 => w.write_s(d, dval & !(1 << (a32() & 31))),
@@ -343,14 +288,7 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         Bitset0B64 | Bitset1B64 => {
             let cur = w.read_s64(Src::Sgpr(d));
             let bit = 1u64 << (a32() & 63);
-            w.write_s64(
-                d,
-                if op == Bitset0B64 {
-                    cur & !bit
-                } else {
-                    cur | bit
-                },
-            );
+            w.write_s64(d, if op == Bitset0B64 { cur & !bit } else { cur | bit });
         }
         GetPc => w.write_s64(d, next_pc),
         SetPc => return jump_to(sh, a64()),
@@ -383,16 +321,12 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
             let m0 = w.s[sreg::M0] as u16;
             match op {
                 MovrelsB32 => {
-                    let Src::Sgpr(r) = st.src[0] else {
-                        return Err("s_movrels with a non-register source".into());
-                    };
+                    let Src::Sgpr(r) = st.src[0] else { return Err("s_movrels with a non-register source".into()) };
                     let v = w.read_s32(Src::Sgpr(r.wrapping_add(m0)));
                     w.write_s(d, v)
                 }
                 MovrelsB64 => {
-                    let Src::Sgpr(r) = st.src[0] else {
-                        return Err("s_movrels with a non-register source".into());
-                    };
+                    let Src::Sgpr(r) = st.src[0] else { return Err("s_movrels with a non-register source".into()) };
                     let v = w.read_s64(Src::Sgpr(r.wrapping_add(m0)));
                     w.write_s64(d, v)
                 }
@@ -403,9 +337,7 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         Movrelsd2B32 => {
             // SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]]
             let m0 = w.s[sreg::M0];
-            let Src::Sgpr(r) = st.src[0] else {
-                return Err("s_movrelsd_2 with a non-register source".into());
-            };
+            let Src::Sgpr(r) = st.src[0] else { return Err("s_movrelsd_2 with a non-register source".into()) };
             let v = w.read_s32(Src::Sgpr(r.wrapping_add((m0 & 0x3ff) as u16)));
             w.write_s(d.wrapping_add((m0 >> 16 & 0x3ff) as u16), v);
         }
@@ -450,9 +382,7 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
             w.scc = r >> 32 != 0;
         }
         SubbU32 => {
-            let r = (a32() as u64)
-                .wrapping_sub(b32() as u64)
-                .wrapping_sub(w.scc as u64);
+            let r = (a32() as u64).wrapping_sub(b32() as u64).wrapping_sub(w.scc as u64);
             w.write_s(d, r as u32);
             w.scc = r >> 32 != 0;
         }
@@ -496,20 +426,13 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         }
         MulI32 => w.write_s(d, a32().wrapping_mul(b32())),
         MulHiU32 => w.write_s(d, ((a32() as u64 * b32() as u64) >> 32) as u32),
-        MulHiI32 => w.write_s(
-            d,
-            ((a32() as i32 as i64 * b32() as i32 as i64) >> 32) as u32,
-        ),
+        MulHiI32 => w.write_s(d, ((a32() as i32 as i64 * b32() as i32 as i64) >> 32) as u32),
         BfeU32 | BfeI32 => {
             let (a, b) = (a32(), b32());
             let (off, width) = (b & 31, (b >> 16) & 0x7f);
             let width = width.min(32);
             // The signed form shifts arithmetically: bits above 31 are copies of the sign.
-            let shifted = if op == BfeI32 {
-                ((a as i32) >> off) as u32
-            } else {
-                a >> off
-            };
+            let shifted = if op == BfeI32 { ((a as i32) >> off) as u32 } else { a >> off };
             let mut r = bfe64(shifted as u64, 0, width);
             if op == BfeI32 {
                 r = sext(r, width);
@@ -521,11 +444,7 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         BfeU64 | BfeI64 => {
             let (a, b) = (a64(), b32());
             let (off, width) = (b & 63, ((b >> 16) & 0x7f).min(64));
-            let shifted = if op == BfeI64 {
-                ((a as i64) >> off) as u64
-            } else {
-                a >> off
-            };
+            let shifted = if op == BfeI64 { ((a as i64) >> off) as u64 } else { a >> off };
             let mut r = bfe64(shifted, 0, width);
             if op == BfeI64 {
                 r = sext(r, width);
@@ -539,12 +458,7 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
             w.scc = r != 0;
         }
         Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 => {
-            let n = match op {
-                Lshl1AddU32 => 1,
-                Lshl2AddU32 => 2,
-                Lshl3AddU32 => 3,
-                _ => 4,
-            };
+            let n = match op { Lshl1AddU32 => 1, Lshl2AddU32 => 2, Lshl3AddU32 => 3, _ => 4 };
             let r = ((a32() as u64) << n) + b32() as u64;
             w.write_s(d, r as u32);
             w.scc = r >> 32 != 0;
@@ -567,47 +481,19 @@ fn salu(w: &mut Wave, sh: &mut Shared, st: &Step, op: Salu) -> Result<Flow, Reas
         MulkI32 => w.write_s(d, dval.wrapping_mul(k)),
         CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 => {
             let (a, b) = (dval as i32, k as i32);
-            w.scc = match op {
-                CmpkEqI32 => a == b,
-                CmpkLgI32 => a != b,
-                CmpkGtI32 => a > b,
-                CmpkGeI32 => a >= b,
-                CmpkLtI32 => a < b,
-                _ => a <= b,
-            };
+            w.scc = match op { CmpkEqI32 => a == b, CmpkLgI32 => a != b, CmpkGtI32 => a > b, CmpkGeI32 => a >= b, CmpkLtI32 => a < b, _ => a <= b };
         }
         CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32 => {
             let (a, b) = (dval, simm as u32);
-            w.scc = match op {
-                CmpkEqU32 => a == b,
-                CmpkLgU32 => a != b,
-                CmpkGtU32 => a > b,
-                CmpkGeU32 => a >= b,
-                CmpkLtU32 => a < b,
-                _ => a <= b,
-            };
+            w.scc = match op { CmpkEqU32 => a == b, CmpkLgU32 => a != b, CmpkGtU32 => a > b, CmpkGeU32 => a >= b, CmpkLtU32 => a < b, _ => a <= b };
         }
         CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32 => {
             let (a, b) = (a32() as i32, b32() as i32);
-            w.scc = match op {
-                CmpEqI32 => a == b,
-                CmpLgI32 => a != b,
-                CmpGtI32 => a > b,
-                CmpGeI32 => a >= b,
-                CmpLtI32 => a < b,
-                _ => a <= b,
-            };
+            w.scc = match op { CmpEqI32 => a == b, CmpLgI32 => a != b, CmpGtI32 => a > b, CmpGeI32 => a >= b, CmpLtI32 => a < b, _ => a <= b };
         }
         CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 => {
             let (a, b) = (a32(), b32());
-            w.scc = match op {
-                CmpEqU32 => a == b,
-                CmpLgU32 => a != b,
-                CmpGtU32 => a > b,
-                CmpGeU32 => a >= b,
-                CmpLtU32 => a < b,
-                _ => a <= b,
-            };
+            w.scc = match op { CmpEqU32 => a == b, CmpLgU32 => a != b, CmpGtU32 => a > b, CmpGeU32 => a >= b, CmpLtU32 => a < b, _ => a <= b };
         }
         CmpEqU64 => w.scc = a64() == b64(),
         CmpLgU64 => w.scc = a64() != b64(),
@@ -665,11 +551,7 @@ fn smem(w: &mut Wave, sh: &mut Shared, st: &Step, m: crate::sem::Smem) -> Result
     let offset = ((raw >> 32) & 0x1f_ffff) as u32;
     let offset = ((offset << 11) as i32 >> 11) as i64;
     let soffset = st.inst.field(rdna_isa::Field::Soffset);
-    let soff = if soffset == rdna_isa::src::NULL {
-        0
-    } else {
-        w.read_s32(Src::Sgpr(soffset)) as u64
-    };
+    let soff = if soffset == rdna_isa::src::NULL { 0 } else { w.read_s32(Src::Sgpr(soffset)) as u64 };
     let base = if m.buffer {
         // A buffer resource: base address in the first 48 bits.
         w.read_s64(Src::Sgpr(sbase)) & 0xffff_ffff_ffff
@@ -685,27 +567,15 @@ fn smem(w: &mut Wave, sh: &mut Shared, st: &Step, m: crate::sem::Smem) -> Result
         let rel = (offset as u64).wrapping_add(soff) & !3;
         for i in 0..m.dwords as usize {
             let o = rel + 4 * i as u64;
-            let v = if o + 4 <= num_records {
-                sh.mem
-                    .read_u32(addr + 4 * i as u64)
-                    .map_err(|e| e.to_string())?
-            } else {
-                0
-            };
+            let v = if o + 4 <= num_records { sh.mem.read_u32(addr + 4 * i as u64).map_err(|e| e.to_string())? } else { 0 };
             buf[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
         }
     } else {
-        sh.mem
-            .read(addr, &mut buf[..n])
-            .map_err(|e| e.to_string())?;
+        sh.mem.read(addr, &mut buf[..n]).map_err(|e| e.to_string())?;
     }
     let sdata = ((raw >> 6) & 0x7f) as u16;
     for i in 0..m.dwords as u16 {
-        let v = u32::from_le_bytes(
-            buf[4 * i as usize..4 * i as usize + 4]
-                .try_into()
-                .unwrap_or([0; 4]),
-        );
+        let v = u32::from_le_bytes(buf[4 * i as usize..4 * i as usize + 4].try_into().unwrap_or([0; 4]));
         w.write_s(sdata + i, v);
     }
     Ok(Flow::Next)

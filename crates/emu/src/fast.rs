@@ -13,55 +13,11 @@ pub fn supported(op: VOp) -> bool {
     use VOp::*;
     matches!(
         op,
-        MovB32
-            | CvtF32Ubyte0
-            | CvtF32Ubyte1
-            | CvtF32Ubyte2
-            | CvtF32Ubyte3
-            | AddNcU32
-            | SubNcU32
-            | SubrevNcU32
-            | AndB32
-            | OrB32
-            | XorB32
-            | NotB32
-            | LshlrevB32
-            | LshrrevB32
-            | AshrrevI32
-            | MinU32
-            | MaxU32
-            | MinI32
-            | MaxI32
-            | MulLoU32
-            | MulHiU32
-            | MulU32U24
-            | MadU32U24
-            | LshlOrB32
-            | AndOrB32
-            | Or3B32
-            | Xor3B32
-            | Add3U32
-            | LshlAddU32
-            | AddLshlU32
-            | XadU32
-            | BfeU32
-            | BfiB32
-            | AddF32
-            | SubF32
-            | SubrevF32
-            | MulF32
-            | FmaF32
-            | FmacF32
-            | CvtF32U32
-            | CvtF32I32
-            | BcntU32B32
-            | CndmaskB32
-            | AddCoU32
-            | SubCoU32
-            | SubrevCoU32
-            | AddCoCiU32
-            | SubCoCiU32
-            | SubrevCoCiU32
+        MovB32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | AddNcU32 | SubNcU32 | SubrevNcU32 | AndB32 | OrB32 | XorB32 | NotB32 | LshlrevB32 | LshrrevB32 | AshrrevI32
+            | MinU32 | MaxU32 | MinI32 | MaxI32 | MulLoU32 | MulHiU32 | MulU32U24 | MadU32U24 | LshlOrB32 | AndOrB32 | Or3B32
+            | Xor3B32 | Add3U32 | LshlAddU32 | AddLshlU32 | XadU32 | BfeU32 | BfiB32 | AddF32 | SubF32 | SubrevF32 | MulF32
+            | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | BcntU32B32 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32
+            | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32
     )
 }
 
@@ -109,21 +65,7 @@ pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool) -> bool {
 /// Whether `op` computes in single precision (and so needs MODE = denormals kept, nearest-even).
 pub fn is_float(op: VOp) -> bool {
     use VOp::*;
-    matches!(
-        op,
-        AddF32
-            | SubF32
-            | SubrevF32
-            | MulF32
-            | FmaF32
-            | FmacF32
-            | CvtF32U32
-            | CvtF32I32
-            | CvtF32Ubyte0
-            | CvtF32Ubyte1
-            | CvtF32Ubyte2
-            | CvtF32Ubyte3
-    )
+    matches!(op, AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3)
 }
 
 /// A source for all lanes: a VGPR's lanes, or one value for every lane.
@@ -167,11 +109,7 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
     {
         let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
         let a = lanes(w, st.src[0], &mut ta);
-        let b = if st.nsrc > 1 {
-            lanes(w, st.src[1], &mut tb)
-        } else {
-            a
-        };
+        let b = if st.nsrc > 1 { lanes(w, st.src[1], &mut tb) } else { a };
         let c = if matches!(op, FmacF32) {
             lanes(w, Src::Vgpr(st.dst), &mut tc)
         } else if st.nsrc > 2 {
@@ -215,9 +153,7 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
             MulHiU32 => map2!(|x, y| ((x as u64 * y as u64) >> 32) as u32),
             MulU32U24 => map2!(|x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff)),
             BcntU32B32 => map2!(|x, y| x.count_ones().wrapping_add(y)),
-            MadU32U24 => {
-                map3!(|x, y, z| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(z))
-            }
+            MadU32U24 => map3!(|x, y, z| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(z)),
             LshlOrB32 => map3!(|x, y, z| (x << (y & 31)) | z),
             AndOrB32 => map3!(|x, y, z| (x & y) | z),
             Or3B32 => map3!(|x, y, z| x | y | z),
@@ -226,11 +162,7 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
             LshlAddU32 => map3!(|x, y, z| (x << (y & 31)).wrapping_add(z)),
             AddLshlU32 => map3!(|x, y, z| x.wrapping_add(y) << (z & 31)),
             XadU32 => map3!(|x, y, z| (x ^ y).wrapping_add(z)),
-            BfeU32 => map3!(|x, y, z| if z & 31 == 0 {
-                0
-            } else {
-                ((x as u64 >> (y & 31)) & ((1u64 << (z & 31)) - 1)) as u32
-            }),
+            BfeU32 => map3!(|x, y, z| if z & 31 == 0 { 0 } else { ((x as u64 >> (y & 31)) & ((1u64 << (z & 31)) - 1)) as u32 }),
             BfiB32 => map3!(|x, y, z| (x & y) | (!x & z)),
             AddF32 => map2!(|x, y| (f(x) + f(y)).to_bits()),
             SubF32 => map2!(|x, y| (f(x) - f(y)).to_bits()),
@@ -251,16 +183,8 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
             AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 => {
                 let with_carry = matches!(op, AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32);
                 for (l, ((o, &x), &y)) in r.iter_mut().zip(a).zip(b).enumerate() {
-                    let cin = if with_carry {
-                        (mask_in >> l & 1) as u64
-                    } else {
-                        0
-                    };
-                    let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) {
-                        (y as u64, x as u64)
-                    } else {
-                        (x as u64, y as u64)
-                    };
+                    let cin = if with_carry { (mask_in >> l & 1) as u64 } else { 0 };
+                    let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (y as u64, x as u64) } else { (x as u64, y as u64) };
                     let (v, c) = if matches!(op, AddCoU32 | AddCoCiU32) {
                         let s = x + y + cin;
                         (s as u32, s >> 32 != 0)
@@ -274,10 +198,7 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
             _ => return false,
         }
     }
-    if matches!(
-        op,
-        AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32
-    ) {
+    if matches!(op, AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32) {
         w.write_mask(st.carry_dst(), carry & exec);
     }
     let d = st.dst as usize * LANES;

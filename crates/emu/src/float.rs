@@ -13,10 +13,7 @@ pub struct Denorm {
 impl Denorm {
     /// From a 2-bit MODE denorm field: bit 0 keeps input denormals, bit 1 keeps output ones.
     pub fn from_mode(bits: u32) -> Denorm {
-        Denorm {
-            flush_in: bits & 1 == 0,
-            flush_out: bits & 2 == 0,
-        }
+        Denorm { flush_in: bits & 1 == 0, flush_out: bits & 2 == 0 }
     }
 
     #[inline]
@@ -32,11 +29,7 @@ impl Denorm {
     #[inline]
     pub fn out32(self, f: f32) -> u64 {
         let b = f.to_bits();
-        (if self.flush_out && b & 0x7f80_0000 == 0 {
-            b & 0x8000_0000
-        } else {
-            b
-        }) as u64
+        (if self.flush_out && b & 0x7f80_0000 == 0 { b & 0x8000_0000 } else { b }) as u64
     }
 
     #[inline]
@@ -62,11 +55,7 @@ impl Denorm {
     #[inline]
     pub fn in16(self, bits: u64) -> f32 {
         let b = bits as u16;
-        let b = if self.flush_in && b & 0x7c00 == 0 {
-            b & 0x8000
-        } else {
-            b
-        };
+        let b = if self.flush_in && b & 0x7c00 == 0 { b & 0x8000 } else { b };
         f16::from_bits(b).to_f32()
     }
 
@@ -74,22 +63,14 @@ impl Denorm {
     #[inline]
     pub fn out16_f64(self, f: f64) -> u64 {
         let b = f64_to_f16(f);
-        (if self.flush_out && b & 0x7c00 == 0 {
-            b & 0x8000
-        } else {
-            b
-        }) as u64
+        (if self.flush_out && b & 0x7c00 == 0 { b & 0x8000 } else { b }) as u64
     }
 
     /// Rounds to f16 (nearest even) and flushes per mode.
     #[inline]
     pub fn out16(self, f: f32) -> u64 {
         let b = f16::from_f32(f).to_bits();
-        (if self.flush_out && b & 0x7c00 == 0 {
-            b & 0x8000
-        } else {
-            b
-        }) as u64
+        (if self.flush_out && b & 0x7c00 == 0 { b & 0x8000 } else { b }) as u64
     }
 }
 
@@ -138,11 +119,7 @@ pub fn f64_to_f16(x: f64) -> u16 {
     let half = 1u64 << (s - 1);
     let rest = full & ((1u64 << s) - 1);
     let up = rest > half || rest == half && kept & 1 == 1;
-    let body = if e >= 1 {
-        (e as u64) << 10 | (kept & 0x3ff)
-    } else {
-        kept
-    };
+    let body = if e >= 1 { (e as u64) << 10 | (kept & 0x3ff) } else { kept };
     sign | (body + up as u64) as u16
 }
 
@@ -206,9 +183,7 @@ pub fn is_snan32(b: u32) -> bool {
 
 #[inline]
 pub fn is_snan64(b: u64) -> bool {
-    b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000
-        && b & 0xf_ffff_ffff_ffff != 0
-        && b & 0x8_0000_0000_0000 == 0
+    b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && b & 0xf_ffff_ffff_ffff != 0 && b & 0x8_0000_0000_0000 == 0
 }
 
 /// `v_min_f32`/`v_max_f32`: a quiet NaN loses to a number; in IEEE mode a signalling NaN input
@@ -270,13 +245,7 @@ pub fn med3_32(a: f32, b: f32, c: f32, ieee: bool) -> f32 {
 
 /// The `v_cmp_class` bit of a value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
 /// 6 +0, 7 +denormal, 8 +normal, 9 +inf.
-pub fn class_bit(
-    sign: bool,
-    exp_all_ones: bool,
-    exp_zero: bool,
-    mant_zero: bool,
-    quiet: bool,
-) -> u32 {
+pub fn class_bit(sign: bool, exp_all_ones: bool, exp_zero: bool, mant_zero: bool, quiet: bool) -> u32 {
     if exp_all_ones {
         if !mant_zero {
             return if quiet { 1 } else { 0 };
@@ -297,35 +266,17 @@ pub fn class_bit(
 }
 
 pub fn class32(b: u32) -> u32 {
-    class_bit(
-        b >> 31 != 0,
-        b & 0x7f80_0000 == 0x7f80_0000,
-        b & 0x7f80_0000 == 0,
-        b & 0x7f_ffff == 0,
-        b & 0x40_0000 != 0,
-    )
+    class_bit(b >> 31 != 0, b & 0x7f80_0000 == 0x7f80_0000, b & 0x7f80_0000 == 0, b & 0x7f_ffff == 0, b & 0x40_0000 != 0)
 }
 
 pub fn class64(b: u64) -> u32 {
     let e = b >> 52 & 0x7ff;
-    class_bit(
-        b >> 63 != 0,
-        e == 0x7ff,
-        e == 0,
-        b & 0xf_ffff_ffff_ffff == 0,
-        b >> 51 & 1 != 0,
-    )
+    class_bit(b >> 63 != 0, e == 0x7ff, e == 0, b & 0xf_ffff_ffff_ffff == 0, b >> 51 & 1 != 0)
 }
 
 pub fn class16(b: u16) -> u32 {
     let e = b >> 10 & 0x1f;
-    class_bit(
-        b >> 15 != 0,
-        e == 0x1f,
-        e == 0,
-        b & 0x3ff == 0,
-        b >> 9 & 1 != 0,
-    )
+    class_bit(b >> 15 != 0, e == 0x1f, e == 0, b & 0x3ff == 0, b >> 9 & 1 != 0)
 }
 
 /// The biased exponent field.
@@ -379,6 +330,7 @@ pub fn frexp32(x: f32) -> (f32, i32) {
     (m as f32, e)
 }
 
+
 /// Taylor coefficients of `sin(2πt)` (odd powers, `t¹` first) or `cos(2πt)` (even powers, `t⁰`
 /// first), computed from `TAU` in f64: `cₙ = -cₙ₋₂ · TAU² / (n(n−1))`. Enough terms for |t| ≤ 1/8
 /// that the series' remainder is below 1e-19.
@@ -413,11 +365,7 @@ pub const ROUND_INT_F64: f64 = 6_755_399_441_055_744.0; // 1.5 · 2⁵²
 /// `tests/semantics.rs` bounds it at one ulp and measures how rarely it differs).
 pub fn sin_cos_revolutions(x: f64, cos: bool) -> f64 {
     // Whole turns: every value from 2⁵¹ up is an integer, with no fraction of a turn left.
-    let r = if x.abs() >= 2_251_799_813_685_248.0 {
-        0.0
-    } else {
-        x - ((x + ROUND_INT_F64) - ROUND_INT_F64)
-    };
+    let r = if x.abs() >= 2_251_799_813_685_248.0 { 0.0 } else { x - ((x + ROUND_INT_F64) - ROUND_INT_F64) };
     let q = (4.0 * r + ROUND_INT_F64) - ROUND_INT_F64;
     let t = r - q * 0.25;
     let quarter = (q as i32 + cos as i32) & 3;
@@ -427,11 +375,7 @@ pub fn sin_cos_revolutions(x: f64, cos: bool) -> f64 {
     } else {
         COS_2PI.iter().rev().fold(0.0, |acc, &c| acc * t2 + c)
     };
-    if quarter >= 2 {
-        -v
-    } else {
-        v
-    }
+    if quarter >= 2 { -v } else { v }
 }
 
 /// `v_sin_f32`/`v_cos_f32` on f32 bits: NaNs come back quieted, infinities give the default
@@ -552,12 +496,7 @@ pub fn log2_32(x: f32) -> f32 {
 
 /// `v_log_f16`, as [`log2_32`] on f16 bits, rounded once to f16.
 pub fn log2_16(x: u16) -> u16 {
-    let (nan, zero, negative, inf) = (
-        x & 0x7c00 == 0x7c00 && x & 0x3ff != 0,
-        x & 0x7fff == 0,
-        x & 0x8000 != 0,
-        x == 0x7c00,
-    );
+    let (nan, zero, negative, inf) = (x & 0x7c00 == 0x7c00 && x & 0x3ff != 0, x & 0x7fff == 0, x & 0x8000 != 0, x == 0x7c00);
     if nan {
         x | 0x200
     } else if zero {
@@ -611,21 +550,10 @@ mod half_tests {
                 continue;
             }
             let step = |b: u16| f16::from_bits(b).to_f64();
-            let (below, above) = if got.abs() <= x.abs() {
-                (h, h + 1)
-            } else {
-                (h - 1, h)
-            };
-            let (lo, hi) = (
-                step(below).abs(),
-                step(above & 0x7fff | below & 0x8000).abs(),
-            );
+            let (below, above) = if got.abs() <= x.abs() { (h, h + 1) } else { (h - 1, h) };
+            let (lo, hi) = (step(below).abs(), step(above & 0x7fff | below & 0x8000).abs());
             let mid = (lo + hi) / 2.0;
-            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 {
-                below
-            } else {
-                above
-            };
+            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
             assert_eq!(h, want, "{x:e}: got {got:e}");
         }
     }
@@ -636,11 +564,7 @@ mod half_tests {
         for r in values(100_000) {
             let f = f32::from_bits(r as u32);
             if !f.is_nan() {
-                assert_eq!(
-                    f64_to_bf16(f as f64),
-                    half::bf16::from_f32(f).to_bits(),
-                    "{f:e}"
-                );
+                assert_eq!(f64_to_bf16(f as f64), half::bf16::from_f32(f).to_bits(), "{f:e}");
             }
         }
         // Elsewhere: the bf16 values either side of x and their midpoint are exact in f64.
@@ -653,38 +577,20 @@ mod half_tests {
             let step = |b: u16| half::bf16::from_bits(b).to_f64();
             if got.is_infinite() {
                 let max = step(0x7f7f);
-                assert!(
-                    x.abs() >= max + (max - step(0x7f7e)) / 2.0,
-                    "{x:e} rounded to infinity"
-                );
+                assert!(x.abs() >= max + (max - step(0x7f7e)) / 2.0, "{x:e} rounded to infinity");
                 continue;
             }
-            let (below, above) = if got.abs() <= x.abs() {
-                (h, h + 1)
-            } else {
-                (h - 1, h)
-            };
-            let (lo, hi) = (
-                step(below).abs(),
-                step(above & 0x7fff | below & 0x8000).abs(),
-            );
+            let (below, above) = if got.abs() <= x.abs() { (h, h + 1) } else { (h - 1, h) };
+            let (lo, hi) = (step(below).abs(), step(above & 0x7fff | below & 0x8000).abs());
             let mid = (lo + hi) / 2.0;
-            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 {
-                below
-            } else {
-                above
-            };
+            let want = if x.abs() < mid || x.abs() == mid && below & 1 == 0 { below } else { above };
             assert_eq!(h, want, "{x:e}: got {got:e}");
         }
         // Just above a midpoint, by less than f32 can hold: half's f64 conversion ties it to
         // even (down); the nearest is up.
         let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-40);
         assert_eq!(f64_to_bf16(x), 0x3f81);
-        assert_eq!(
-            half::bf16::from_f64(x).to_bits(),
-            0x3f80,
-            "half drops the low bits"
-        );
+        assert_eq!(half::bf16::from_f64(x).to_bits(), 0x3f80, "half drops the low bits");
     }
 
     #[test]
@@ -695,11 +601,7 @@ mod half_tests {
         let x = (1.0 + 2f32.powi(-11)) * 16384.0;
         let two14 = f16::from_f32(16384.0).to_bits();
         assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 0.0)), two14);
-        assert_eq!(
-            f64_to_f16(x as f64 + 2f64.powi(-40)),
-            two14,
-            "the plain f64 sum loses the addend"
-        );
+        assert_eq!(f64_to_f16(x as f64 + 2f64.powi(-40)), two14, "the plain f64 sum loses the addend");
         assert_eq!(f64_to_f16(fma16_exact(x, 1.0, 2f32.powi(-40))), two14 + 1);
         assert_eq!(f64_to_f16(fma16_exact(x, 1.0, -2f32.powi(-40))), two14);
     }

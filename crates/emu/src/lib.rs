@@ -73,12 +73,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            budget: 50_000_000,
-            threads: 0,
-            trace: None,
-            edges: false,
-        }
+        Options { budget: 50_000_000, threads: 0, trace: None, edges: false }
     }
 }
 
@@ -122,16 +117,11 @@ pub const IMAGE_BASE: u64 = 0x7f00_0000_0000;
 
 /// The decoder target for a code object.
 pub fn target_of(code: &CodeObject, kernel: &Kernel) -> Result<rdna_isa::Target, Error> {
-    let name = code.mcpu.ok_or_else(|| {
-        Error::Setup("the code object does not name a target this emulator knows".into())
-    })?;
+    let name = code.mcpu.ok_or_else(|| Error::Setup("the code object does not name a target this emulator knows".into()))?;
     let t = rdna_isa::Target::from_name(name)
         .filter(|t| matches!(t.generation, rdna_isa::Generation::Gfx10 | rdna_isa::Generation::Gfx11))
         .ok_or_else(|| Error::Setup(format!("target {name} is not emulated yet (supported: gfx1030–gfx1036, gfx1100–gfx1103, gfx1150–gfx1152)")))?;
-    Ok(rdna_isa::Target {
-        wave64: !kernel.kd.enable_wavefront_size32(),
-        ..t
-    })
+    Ok(rdna_isa::Target { wave64: !kernel.kd.enable_wavefront_size32(), ..t })
 }
 
 /// Maps the code object image and returns the guest address of the kernel entry.
@@ -148,17 +138,12 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
     let lanes = if target.wave64 { 64 } else { 32 };
     for d in 0..3 {
         if launch.workgroup[d] == 0 || launch.grid[d] == 0 {
-            return Err(Error::Setup(format!(
-                "grid {:?} and workgroup {:?} must be non-zero in every dimension",
-                launch.grid, launch.workgroup
-            )));
+            return Err(Error::Setup(format!("grid {:?} and workgroup {:?} must be non-zero in every dimension", launch.grid, launch.workgroup)));
         }
     }
     let wg_items = launch.workgroup.iter().map(|&x| x as u64).product::<u64>();
     if wg_items > 1024 {
-        return Err(Error::Setup(format!(
-            "workgroup of {wg_items} work-items exceeds the hardware limit of 1024"
-        )));
+        return Err(Error::Setup(format!("workgroup of {wg_items} work-items exceeds the hardware limit of 1024")));
     }
     // Limits that keep a hostile descriptor or dispatch from asking for absurd host memory.
     if kd.private_segment_fixed_size > MAX_SCRATCH_PER_LANE {
@@ -168,23 +153,14 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
         )));
     }
     if launch.kernarg.len() > MAX_KERNARG {
-        return Err(Error::Setup(format!(
-            "kernel argument segment of {} bytes (limit {MAX_KERNARG})",
-            launch.kernarg.len()
-        )));
+        return Err(Error::Setup(format!("kernel argument segment of {} bytes (limit {MAX_KERNARG})", launch.kernarg.len())));
     }
     let lds_size = kd.group_segment_fixed_size as u64 + launch.dynamic_lds as u64;
     if lds_size > 64 * 1024 {
-        return Err(Error::Setup(format!(
-            "LDS of {lds_size} bytes exceeds the 64 KiB of an RDNA2 workgroup"
-        )));
+        return Err(Error::Setup(format!("LDS of {lds_size} bytes exceeds the 64 KiB of an RDNA2 workgroup")));
     }
     let code_addr = load_image(launch.code, launch.kernel, mem)?;
-    let kernarg_addr = mem.map(
-        "<kernarg>",
-        &launch.kernarg,
-        launch.kernarg.len().max(256) as u64,
-    );
+    let kernarg_addr = mem.map("<kernarg>", &launch.kernarg, launch.kernarg.len().max(256) as u64);
     let packet = dispatch_packet(launch, kernarg_addr, code_addr);
     let packet_addr = mem.map("<dispatch packet>", &packet, 64);
     let dec = Decoder::new(target);
@@ -192,52 +168,24 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
     let text_addr = launch.code.text_addr;
     let text_guest = code_addr - (launch.kernel.entry - text_addr);
     let prog = Program::decode(&dec, &launch.code.text, text_guest);
-    let entry = prog.at(launch.kernel.entry - text_addr).ok_or_else(|| {
-        Error::Setup(format!(
-            "kernel '{}': no instruction decodes at its entry",
-            launch.kernel.name
-        ))
-    })?;
+    let entry = prog
+        .at(launch.kernel.entry - text_addr)
+        .ok_or_else(|| Error::Setup(format!("kernel '{}': no instruction decodes at its entry", launch.kernel.name)))?;
     let counts = [0, 1, 2].map(|d| launch.grid[d].div_ceil(launch.workgroup[d]));
-    let total = counts
-        .iter()
-        .try_fold(1u64, |t, &c| t.checked_mul(c as u64))
-        .filter(|&t| t <= MAX_WORKGROUPS)
-        .ok_or_else(|| {
-            Error::Setup(format!(
-                "grid {:?} / workgroup {:?} makes more than {MAX_WORKGROUPS} workgroups",
-                launch.grid, launch.workgroup
-            ))
-        })?;
+    let total = counts.iter().try_fold(1u64, |t, &c| t.checked_mul(c as u64)).filter(|&t| t <= MAX_WORKGROUPS).ok_or_else(|| {
+        Error::Setup(format!("grid {:?} / workgroup {:?} makes more than {MAX_WORKGROUPS} workgroups", launch.grid, launch.workgroup))
+    })?;
     // All cores: rayon's global pool; a given count: a pool of that size for this run.
     let pool = match opts.threads {
         0 => None,
-        n => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::Setup(e.to_string()))?,
-        ),
+        n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| Error::Setup(e.to_string()))?),
     };
     let stop = AtomicBool::new(false);
     let insts = AtomicU64::new(0);
     let lane_ops = AtomicU64::new(0);
     let waves = AtomicU64::new(0);
     let mem_ref: &Memory = mem;
-    let env = Env {
-        launch,
-        prog: &prog,
-        mem: mem_ref,
-        code_addr: text_guest,
-        entry,
-        kernarg_addr,
-        packet_addr,
-        lanes,
-        lds_size: lds_size as usize,
-        counts,
-        opts,
-        target,
-    };
+    let env = Env { launch, prog: &prog, mem: mem_ref, code_addr: text_guest, entry, kernarg_addr, packet_addr, lanes, lds_size: lds_size as usize, counts, opts, target };
     let all = || -> Vec<Result<Recorded, Fault>> {
         use rayon::prelude::*;
         (0..total)
@@ -269,34 +217,20 @@ pub fn run(launch: &Launch, mem: &mut Memory, opts: &Options) -> Result<Stats, E
             Err(f) => return Err(Error::Fault(Box::new(f))),
         }
     }
-    Ok(Stats {
-        workgroups: total,
-        waves: waves.into_inner(),
-        instructions: insts.into_inner(),
-        lane_ops: lane_ops.into_inner(),
-        trace,
-        edges,
-    })
+    Ok(Stats { workgroups: total, waves: waves.into_inner(), instructions: insts.into_inner(), lane_ops: lane_ops.into_inner(), trace, edges })
 }
 
 /// The HSA kernel dispatch packet (what the dispatch-pointer SGPRs point at).
 pub fn dispatch_packet(l: &Launch, kernarg: u64, code: u64) -> Vec<u8> {
     let mut p = vec![0u8; 64];
-    let dims = if l.grid[2] > 1 {
-        3u16
-    } else if l.grid[1] > 1 {
-        2
-    } else {
-        1
-    };
+    let dims = if l.grid[2] > 1 { 3u16 } else if l.grid[1] > 1 { 2 } else { 1 };
     p[2..4].copy_from_slice(&dims.to_le_bytes());
     for d in 0..3 {
         p[4 + 2 * d..6 + 2 * d].copy_from_slice(&(l.workgroup[d] as u16).to_le_bytes());
         p[12 + 4 * d..16 + 4 * d].copy_from_slice(&l.grid[d].to_le_bytes());
     }
     p[24..28].copy_from_slice(&l.kernel.kd.private_segment_fixed_size.to_le_bytes());
-    p[28..32]
-        .copy_from_slice(&(l.kernel.kd.group_segment_fixed_size + l.dynamic_lds).to_le_bytes());
+    p[28..32].copy_from_slice(&(l.kernel.kd.group_segment_fixed_size + l.dynamic_lds).to_le_bytes());
     p[32..40].copy_from_slice(&code.to_le_bytes());
     p[40..48].copy_from_slice(&kernarg.to_le_bytes());
     p
@@ -353,11 +287,7 @@ impl Env<'_> {
         let mut exec = 0u64;
         for lane in 0..self.lanes {
             let flat = wave_idx as usize * self.lanes + lane;
-            let (x, y, z) = (
-                flat as u32 % wx,
-                flat as u32 / wx % wy,
-                flat as u32 / (wx * wy),
-            );
+            let (x, y, z) = (flat as u32 % wx, flat as u32 / wx % wy, flat as u32 / (wx * wy));
             if z >= wz || x >= size[0] || y >= size[1] || z >= size[2] {
                 continue;
             }
@@ -365,8 +295,7 @@ impl Env<'_> {
             if self.target.generation == rdna_isa::Generation::Gfx11 {
                 // gfx11 packs the work-item id into v0: x [9:0], y [19:10], z [29:20].
                 let ids = kd.enable_vgpr_workitem_id();
-                let packed =
-                    x | if ids >= 1 { y << 10 } else { 0 } | if ids >= 2 { z << 20 } else { 0 };
+                let packed = x | if ids >= 1 { y << 10 } else { 0 } | if ids >= 2 { z << 20 } else { 0 };
                 w.set_vr(0, lane, packed);
             } else {
                 w.set_vr(0, lane, x);
@@ -385,39 +314,19 @@ impl Env<'_> {
 
     /// Runs one workgroup; returns the trace lines if its wave is traced, and the edges taken
     /// if they are recorded.
-    fn workgroup(
-        &self,
-        flat: u64,
-        insts: &AtomicU64,
-        lane_ops: &AtomicU64,
-        waves_ctr: &AtomicU64,
-    ) -> Result<Recorded, Fault> {
+    fn workgroup(&self, flat: u64, insts: &AtomicU64, lane_ops: &AtomicU64, waves_ctr: &AtomicU64) -> Result<Recorded, Fault> {
         let l = self.launch;
         let c = self.counts;
-        let wg_id = [
-            (flat % c[0] as u64) as u32,
-            (flat / c[0] as u64 % c[1] as u64) as u32,
-            (flat / (c[0] as u64 * c[1] as u64)) as u32,
-        ];
-        let items: u64 = [0, 1, 2]
-            .map(|d| l.workgroup[d].min(l.grid[d] - wg_id[d] * l.workgroup[d]) as u64)
-            .iter()
-            .product();
+        let wg_id = [(flat % c[0] as u64) as u32, (flat / c[0] as u64 % c[1] as u64) as u32, (flat / (c[0] as u64 * c[1] as u64)) as u32];
+        let items: u64 = [0, 1, 2].map(|d| l.workgroup[d].min(l.grid[d] - wg_id[d] * l.workgroup[d]) as u64).iter().product();
         let full_items = l.workgroup.iter().map(|&x| x as u64).product::<u64>();
         let _ = items;
         let nwaves = full_items.div_ceil(self.lanes as u64) as u32;
-        let mut waves: Vec<Wave> = (0..nwaves)
-            .map(|i| self.init_wave(wg_id, i))
-            .filter(|w| w.exec() != 0)
-            .collect();
+        let mut waves: Vec<Wave> = (0..nwaves).map(|i| self.init_wave(wg_id, i)).filter(|w| w.exec() != 0).collect();
         waves_ctr.fetch_add(waves.len() as u64, Ordering::Relaxed);
         let mut lds = vec![0u8; self.lds_size];
         let mut at_barrier = vec![false; waves.len()];
-        let traced = self
-            .opts
-            .trace
-            .filter(|&(g, _)| g as u64 == flat)
-            .map(|(_, w)| w);
+        let traced = self.opts.trace.filter(|&(g, _)| g as u64 == flat).map(|(_, w)| w);
         let mut rec = Recorded::default();
         let mut total = 0u64;
         let mut lanes_total = 0u64;
@@ -427,23 +336,9 @@ impl Env<'_> {
                 if w.done || at_barrier[i] {
                     continue;
                 }
-                let mut sh = exec::Shared {
-                    prog: self.prog,
-                    mem: self.mem,
-                    lds: &mut lds,
-                    code_addr: self.code_addr,
-                    cycles: 0,
-                };
-                let tr = if traced == Some(w.wave_id) {
-                    Some(&mut rec.trace)
-                } else {
-                    None
-                };
-                let edges = if self.opts.edges {
-                    Some(&mut rec.edges)
-                } else {
-                    None
-                };
+                let mut sh = exec::Shared { prog: self.prog, mem: self.mem, lds: &mut lds, code_addr: self.code_addr, cycles: 0 };
+                let tr = if traced == Some(w.wave_id) { Some(&mut rec.trace) } else { None };
+                let edges = if self.opts.edges { Some(&mut rec.edges) } else { None };
                 let (n, lo) = self.run_wave(w, &mut sh, wg_id, tr, edges)?;
                 total += n;
                 lanes_total += lo;
@@ -489,15 +384,7 @@ impl Env<'_> {
                 return Err(self.fault(w, wg, None, "ran past the end of the code".into()));
             };
             if w.executed >= self.opts.budget {
-                return Err(self.fault(
-                    w,
-                    wg,
-                    Some(st),
-                    format!(
-                        "instruction budget of {} exceeded (runaway kernel?)",
-                        self.opts.budget
-                    ),
-                ));
+                return Err(self.fault(w, wg, Some(st), format!("instruction budget of {} exceeded (runaway kernel?)", self.opts.budget)));
             }
             w.executed += 1;
             n += 1;
@@ -510,9 +397,7 @@ impl Env<'_> {
             if let Some(e) = edges.as_deref_mut() {
                 match flow {
                     exec::Flow::Jump(i) => _ = e.insert((st.pc, steps[i].pc)),
-                    exec::Flow::Next if matches!(st.kind, sem::Kind::Branch(_)) => {
-                        _ = e.insert((st.pc, st.pc + st.inst.len as u32))
-                    }
+                    exec::Flow::Next if matches!(st.kind, sem::Kind::Branch(_)) => _ = e.insert((st.pc, st.pc + st.inst.len as u32)),
                     _ => {}
                 }
             }
@@ -538,8 +423,7 @@ impl Env<'_> {
                     .map(|i| {
                         let off = st.pc as usize + 4 * i;
                         let c = &self.launch.code.text;
-                        c.get(off..off + 4)
-                            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                        c.get(off..off + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                     })
                     .collect();
                 let text = match st.kind {
@@ -548,22 +432,9 @@ impl Env<'_> {
                 };
                 (self.launch.code.text_addr + st.pc as u64, text, words)
             }
-            None => (
-                self.launch.code.text_addr + self.launch.code.text.len() as u64,
-                String::new(),
-                Vec::new(),
-            ),
+            None => (self.launch.code.text_addr + self.launch.code.text.len() as u64, String::new(), Vec::new()),
         };
-        Fault {
-            kernel: self.launch.kernel.name.clone(),
-            target: self.target.name.to_string(),
-            workgroup: wg,
-            wave: w.wave_id,
-            pc,
-            text,
-            words,
-            reason,
-        }
+        Fault { kernel: self.launch.kernel.name.clone(), target: self.target.name.to_string(), workgroup: wg, wave: w.wave_id, pc, text, words, reason }
     }
 }
 
@@ -583,11 +454,7 @@ struct Snapshot {
 
 impl Snapshot {
     fn of(w: &Wave) -> Snapshot {
-        Snapshot {
-            s: w.s,
-            scc: w.scc,
-            v: w.v.clone(),
-        }
+        Snapshot { s: w.s, scc: w.scc, v: w.v.clone() }
     }
 
     fn diff(&self, w: &Wave, st: &program::Step, text_addr: u64) -> String {
@@ -611,10 +478,7 @@ impl Snapshot {
             changes.push(format!("scc={}", w.scc as u8));
         }
         for r in 0..w.v.len() / LANES {
-            let (old, new) = (
-                &self.v[r * LANES..r * LANES + w.lanes],
-                &w.v[r * LANES..r * LANES + w.lanes],
-            );
+            let (old, new) = (&self.v[r * LANES..r * LANES + w.lanes], &w.v[r * LANES..r * LANES + w.lanes]);
             if old != new {
                 let vals: Vec<String> = new.iter().map(|x| format!("{x:#x}")).collect();
                 changes.push(format!("v{r}=[{}]", vals.join(",")));
@@ -647,7 +511,5 @@ use sreg as _;
 /// The MODE register a wave starts with: FP_ROUND [3:0] and FP_DENORM [7:4] straight from
 /// RSRC1[19:12], DX10_CLAMP (8) and IEEE (9) from their RSRC1 bits.
 pub fn initial_mode(kd: &rdna_hsa::KernelDescriptor) -> u32 {
-    (kd.compute_pgm_rsrc1 >> 12 & 0xff)
-        | (kd.enable_dx10_clamp() as u32) << 8
-        | (kd.enable_ieee_mode() as u32) << 9
+    (kd.compute_pgm_rsrc1 >> 12 & 0xff) | (kd.enable_dx10_clamp() as u32) << 8 | (kd.enable_ieee_mode() as u32) << 9
 }

@@ -42,10 +42,7 @@ impl Memory {
     /// Buffers start at 4 GiB so that 32-bit truncation bugs in a kernel fault instead of
     /// silently hitting another buffer.
     pub fn new() -> Memory {
-        Memory {
-            regions: Vec::new(),
-            next: 1 << 32,
-        }
+        Memory { regions: Vec::new(), next: 1 << 32 }
     }
 
     /// Maps `size` bytes (at least `data.len()`), initialised from `data` and zero beyond it;
@@ -60,10 +57,7 @@ impl Memory {
     /// request is placed after the last region instead, and the address used is returned.
     pub fn map_at(&mut self, name: &str, base: u64, data: &[u8], size: u64) -> u64 {
         let size = size.max(data.len() as u64);
-        let overlaps = self
-            .regions
-            .iter()
-            .any(|r| base < r.base + r.size + GUARD && r.base < base + size + GUARD);
+        let overlaps = self.regions.iter().any(|r| base < r.base + r.size + GUARD && r.base < base + size + GUARD);
         let base = if overlaps { self.next } else { base };
         let nwords = size.div_ceil(8) as usize;
         let mut words = Vec::with_capacity(nwords);
@@ -76,12 +70,7 @@ impl Memory {
             }
             words.push(AtomicU64::new(u64::from_le_bytes(b)));
         }
-        self.regions.push(Region {
-            name: name.to_string(),
-            base,
-            size,
-            words: words.into_boxed_slice(),
-        });
+        self.regions.push(Region { name: name.to_string(), base, size, words: words.into_boxed_slice() });
         self.regions.sort_by_key(|r| r.base);
         self.next = self.next.max((base + size + GUARD).next_multiple_of(256));
         base
@@ -148,8 +137,7 @@ impl Memory {
             b[s..s + data.len()].copy_from_slice(data);
             let mask = ((1u64 << (8 * data.len())) - 1) << (8 * s);
             let val = u64::from_le_bytes(b);
-            let _ = r.words[(off / 8) as usize]
-                .fetch_update(Relaxed, Relaxed, |old| Some(old & !mask | val));
+            let _ = r.words[(off / 8) as usize].fetch_update(Relaxed, Relaxed, |old| Some(old & !mask | val));
             return Ok(());
         }
         let mut i = 0;
@@ -158,18 +146,11 @@ impl Memory {
             let n = (8 - s).min(data.len() - i);
             let word = &r.words[(off / 8) as usize];
             if n == 8 {
-                word.store(
-                    u64::from_le_bytes(data[i..i + 8].try_into().unwrap_or([0; 8])),
-                    Relaxed,
-                );
+                word.store(u64::from_le_bytes(data[i..i + 8].try_into().unwrap_or([0; 8])), Relaxed);
             } else {
                 let mut b = [0u8; 8];
                 b[s..s + n].copy_from_slice(&data[i..i + n]);
-                let mask = if n == 8 {
-                    u64::MAX
-                } else {
-                    ((1u64 << (8 * n)) - 1) << (8 * s)
-                };
+                let mask = if n == 8 { u64::MAX } else { ((1u64 << (8 * n)) - 1) << (8 * s) };
                 let val = u64::from_le_bytes(b);
                 let _ = word.fetch_update(Relaxed, Relaxed, |old| Some(old & !mask | val));
             }
@@ -236,40 +217,13 @@ mod tests {
         assert_eq!(m.read_u32(a).unwrap(), 0x0403_0201);
         assert_eq!(m.read_u32(a + 4).unwrap(), 5);
         m.write(a + 3, &[0xaa, 0xbb, 0xcc]).unwrap();
-        assert_eq!(
-            m.contents("a").unwrap(),
-            vec![1, 2, 3, 0xaa, 0xbb, 0xcc, 0, 0, 0, 0, 0, 0]
-        );
-        assert_eq!(
-            m.read_u32(a + 10),
-            Err(MemFault::Unmapped {
-                addr: a + 10,
-                size: 4
-            })
-        );
-        assert_eq!(
-            m.read_u32(a - 4),
-            Err(MemFault::Unmapped {
-                addr: a - 4,
-                size: 4
-            })
-        );
-        assert_eq!(
-            m.read_u32(u64::MAX - 1),
-            Err(MemFault::Unmapped {
-                addr: u64::MAX - 1,
-                size: 4
-            })
-        );
+        assert_eq!(m.contents("a").unwrap(), vec![1, 2, 3, 0xaa, 0xbb, 0xcc, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(m.read_u32(a + 10), Err(MemFault::Unmapped { addr: a + 10, size: 4 }));
+        assert_eq!(m.read_u32(a - 4), Err(MemFault::Unmapped { addr: a - 4, size: 4 }));
+        assert_eq!(m.read_u32(u64::MAX - 1), Err(MemFault::Unmapped { addr: u64::MAX - 1, size: 4 }));
         assert_eq!(m.atomic32(a + 4, |v| v + 10).unwrap(), 0xccbb);
         assert_eq!(m.read_u32(a + 4).unwrap(), 0xccbb + 10);
-        assert_eq!(
-            m.atomic32(a + 2, |v| v),
-            Err(MemFault::Misaligned {
-                addr: a + 2,
-                size: 4
-            })
-        );
+        assert_eq!(m.atomic32(a + 2, |v| v), Err(MemFault::Misaligned { addr: a + 2, size: 4 }));
         assert_eq!(m.atomic64(a, |v| v.wrapping_add(1)).unwrap() & 0xff, 1);
         assert_eq!(m.read(a, &mut [0u8; 1]).map(|_| ()), Ok(()));
         assert_eq!(m.contents("a").unwrap()[0], 2);

@@ -105,20 +105,12 @@ impl Step {
             w.push(extra.next().unwrap_or(0));
         }
         w.extend(i.literal);
-        w.iter()
-            .map(|x| format!("{x:08X}"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        w.iter().map(|x| format!("{x:08X}")).collect::<Vec<_>>().join(" ")
     }
 
     /// The instruction's text, as LLVM prints it.
     pub fn text(&self) -> String {
-        rdna_disasm::to_text(
-            &self.inst,
-            PrintOptions {
-                wave64: self.inst.wave64,
-            },
-        )
+        rdna_disasm::to_text(&self.inst, PrintOptions { wave64: self.inst.wave64 })
     }
 }
 
@@ -144,12 +136,7 @@ impl Program {
 
     /// Decodes only `code[range]` (offsets stay those of `code`): one function of a code object
     /// holding many, when only that one is needed.
-    pub fn decode_range(
-        dec: &Decoder,
-        code: &[u8],
-        base: u64,
-        range: std::ops::Range<usize>,
-    ) -> Program {
+    pub fn decode_range(dec: &Decoder, code: &[u8], base: u64, range: std::ops::Range<usize>) -> Program {
         let end = range.end.min(code.len());
         let first_word = range.start / 4;
         let mut steps = Vec::with_capacity(end.saturating_sub(range.start) / 6);
@@ -162,12 +149,7 @@ impl Program {
                     index[off / 4 - first_word] = steps.len() as u32;
                     // An invalid word still needs an Inst for the trace: decode s_nop's shape
                     // would mislead, so keep a placeholder with the raw word.
-                    let w = u32::from_le_bytes([
-                        code[off],
-                        code[off + 1],
-                        code[off + 2],
-                        code[off + 3],
-                    ]);
+                    let w = u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
                     if let Some(s) = invalid_step(dec, off as u32, w) {
                         steps.push(s);
                     }
@@ -179,32 +161,21 @@ impl Program {
             steps.push(resolve(inst, off as u32));
             off += len;
         }
-        Program {
-            steps,
-            index,
-            first_word,
-            base,
-            wave64: dec.target.wave64,
-            target: dec.target.name,
-        }
+        Program { steps, index, first_word, base, wave64: dec.target.wave64, target: dec.target.name }
     }
 
     /// The step at byte offset `off`, if an instruction starts there.
     #[inline]
     /// Whether byte offset `off` lies in the decoded range.
     pub fn covers(&self, off: u64) -> bool {
-        ((off / 4) as usize)
-            .checked_sub(self.first_word)
-            .is_some_and(|w| w < self.index.len())
+        ((off / 4) as usize).checked_sub(self.first_word).is_some_and(|w| w < self.index.len())
     }
 
     pub fn at(&self, off: u64) -> Option<usize> {
         if off % 4 != 0 {
             return None;
         }
-        let i = *self
-            .index
-            .get(((off / 4) as usize).checked_sub(self.first_word)?)?;
+        let i = *self.index.get(((off / 4) as usize).checked_sub(self.first_word)?)?;
         (i != u32::MAX).then_some(i as usize)
     }
 }
@@ -240,11 +211,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
     let mut lds_direct = false;
     for op in inst.entry.operands {
         let raw = inst.field(op.field);
-        let width = if op.mask && wave64 {
-            op.width * 2
-        } else {
-            op.width
-        };
+        let width = if op.mask && wave64 { op.width * 2 } else { op.width };
         let slot = match op.field {
             Field::Ssrc0 | Field::Src0 => Some(0),
             Field::Ssrc1 | Field::Src1 | Field::Vsrc1 => Some(1),
@@ -254,8 +221,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         match (op.field, slot) {
             (_, Some(i)) => {
                 let is_vgpr_field = matches!(op.field, Field::Vsrc1)
-                    || (op.field == Field::Src0
-                        && (inst.format.is_dpp16() || inst.format.is_dpp8()))
+                    || (op.field == Field::Src0 && (inst.format.is_dpp16() || inst.format.is_dpp8()))
                     || (inst.format.is_sdwa() && !sdwa_scalar(&inst, op.field));
                 step.src[i] = if is_vgpr_field {
                     Src::Vgpr(raw)
@@ -265,9 +231,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
                     let sop = matches!(op.field, Field::Ssrc0 | Field::Ssrc1);
                     // Packed f16 operations take inline float constants as f16 values (in the
                     // low half; op_sel_hi picks the half each lane half reads).
-                    let packed_f16 = inst.format == Format::Vop3p
-                        && inst.entry.name.contains("_f16")
-                        && !inst.entry.name.starts_with("v_fma_mix");
+                    let packed_f16 = inst.format == Format::Vop3p && inst.entry.name.contains("_f16") && !inst.entry.name.starts_with("v_fma_mix");
                     let imm = if packed_f16 { ImmTy::F16 } else { op.imm };
                     lds_direct |= (if sop { raw & 0xff } else { raw }) == SRC_LDS_DIRECT;
                     operand(if sop { raw & 0xff } else { raw }, imm, width, inst.literal)
@@ -316,18 +280,13 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
     }
     // An LDS read addressed by M0 in place of a source: refused by name rather than read as 0.
     if lds_direct && !matches!(step.kind, Kind::Invalid(_)) {
-        step.kind =
-            Kind::Unsupported("src_lds_direct (a source read from LDS at M0) is not emulated");
+        step.kind = Kind::Unsupported("src_lds_direct (a source read from LDS at M0) is not emulated");
     }
     // VOP3 modifier bits: abs [10:8], op_sel [14:11], clamp [15], omod [60:59], neg [63:61]
     // (VOP3B keeps its carry-out SDST in [14:8]).
     let plain_vop3 = inst.format == Format::Vop3
         && inst.raw >> 59 == 0
-        && if step.vop3b {
-            inst.raw & (1 << 15) == 0
-        } else {
-            inst.raw & (0xff << 8) == 0
-        };
+        && if step.vop3b { inst.raw & (1 << 15) == 0 } else { inst.raw & (0xff << 8) == 0 };
     let plain = matches!(inst.format, Format::Vop1 | Format::Vop2 | Format::Vopc) || plain_vop3;
     step.plain = plain;
     let narrow = step.sw.iter().take(step.nsrc as usize).all(|&w| w == 1);
@@ -337,10 +296,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
         _ => false,
     };
     // VOPC e32 writes VCC; its source slot 1 is VSRC1.
-    if matches!(
-        inst.format,
-        Format::Vopc | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8
-    ) {
+    if matches!(inst.format, Format::Vopc | Format::VopcSdwa | Format::VopcDpp16 | Format::VopcDpp8) {
         step.sdst = if inst.format == Format::VopcSdwa && inst.raw >> 47 & 1 != 0 {
             (inst.raw >> 40 & 0x7f) as u16
         } else {
@@ -365,13 +321,7 @@ pub fn operand(v: u16, imm: ImmTy, width: u8, literal: Option<u32>) -> Src {
         0..=127 => Src::Sgpr(v),
         128..=208 => {
             let i = src::inline_int(v).unwrap_or(0) as i64;
-            Src::Const(if width >= 2 {
-                i as u64
-            } else if matches!(imm, ImmTy::I16 | ImmTy::F16) {
-                i as u64 & 0xffff_ffff
-            } else {
-                i as u32 as u64
-            })
+            Src::Const(if width >= 2 { i as u64 } else if matches!(imm, ImmTy::I16 | ImmTy::F16) { i as u64 & 0xffff_ffff } else { i as u32 as u64 })
         }
         240..=248 => {
             let (f32b, f16b, f64b) = src::inline_float(v).unwrap_or((0, 0, 0));
@@ -392,11 +342,7 @@ pub fn operand(v: u16, imm: ImmTy, width: u8, literal: Option<u32>) -> Src {
         // Aperture registers: a 32-bit read gives the high half of the address, a 64-bit read
         // the whole base (or the last byte, for the limits).
         235..=238 => {
-            let hi = if v <= 236 {
-                crate::wave::SHARED_APERTURE_HI
-            } else {
-                crate::wave::PRIVATE_APERTURE_HI
-            } as u64;
+            let hi = if v <= 236 { crate::wave::SHARED_APERTURE_HI } else { crate::wave::PRIVATE_APERTURE_HI } as u64;
             let limit = v == 236 || v == 238;
             Src::Const(match (width >= 2, limit) {
                 (true, false) => hi << 32,

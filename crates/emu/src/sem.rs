@@ -146,33 +146,15 @@ pub struct Smem {
 pub enum MemKind {
     /// Load `bytes` per lane; `sext` sign-extends sub-dword data; `d16` writes a 16-bit half
     /// (`hi` selects which) and keeps the other.
-    Load {
-        bytes: u8,
-        sext: bool,
-        d16: bool,
-        hi: bool,
-    },
-    Store {
-        bytes: u8,
-        hi: bool,
-    },
-    Atomic {
-        op: Atomic,
-        x2: bool,
-    },
+    Load { bytes: u8, sext: bool, d16: bool, hi: bool },
+    Store { bytes: u8, hi: bool },
+    Atomic { op: Atomic, x2: bool },
     /// `global_load_dword_addtid` / `global_store_dword_addtid`: SADDR + offset + 4 × lane.
-    Addtid {
-        store: bool,
-    },
+    Addtid { store: bool },
     /// Typed buffer accesses: `comps` components converted through the buffer format (from the
     /// resource for `buffer_*_format_*`, from the instruction for `tbuffer_*`); `d16` packs two
     /// components per register (`hi`: the single component goes to the high half).
-    Format {
-        store: bool,
-        comps: u8,
-        d16: bool,
-        hi: bool,
-    },
+    Format { store: bool, comps: u8, d16: bool, hi: bool },
 }
 
 /// Read-modify-write operations shared by DS, FLAT/GLOBAL and buffer atomics.
@@ -210,41 +192,16 @@ pub enum Atomic {
 /// LDS instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DsKind {
-    Read {
-        bytes: u8,
-        sext: bool,
-        d16: bool,
-        hi: bool,
-    },
-    Write {
-        bytes: u8,
-        hi: bool,
-    },
+    Read { bytes: u8, sext: bool, d16: bool, hi: bool },
+    Write { bytes: u8, hi: bool },
     /// `ds_read2*`: two reads of `bytes` at offset0/offset1 × stride.
-    Read2 {
-        bytes: u8,
-        st64: bool,
-    },
-    Write2 {
-        bytes: u8,
-        st64: bool,
-    },
-    Atomic {
-        op: Atomic,
-        x2: bool,
-        rtn: bool,
-    },
+    Read2 { bytes: u8, st64: bool },
+    Write2 { bytes: u8, st64: bool },
+    Atomic { op: Atomic, x2: bool, rtn: bool },
     /// `ds_wrxchg2*_rtn`.
-    Xchg2 {
-        bytes: u8,
-        st64: bool,
-    },
+    Xchg2 { bytes: u8, st64: bool },
     /// gfx11 `ds_cmpstore*`: DATA0 is the new value, DATA1 the compare value.
-    CmpStore {
-        op: Atomic,
-        x2: bool,
-        rtn: bool,
-    },
+    CmpStore { op: Atomic, x2: bool, rtn: bool },
     Swizzle,
     Permute,
     Bpermute,
@@ -270,26 +227,13 @@ pub enum Kind {
     Salu(Salu),
     /// `s_<op>_saveexec`: save EXEC to SDST, then EXEC = op(S0, EXEC) (`wrexec`: op(EXEC, S0)
     /// also written to SDST).
-    SaveExec {
-        op: Logic,
-        wrexec: bool,
-    },
+    SaveExec { op: Logic, wrexec: bool },
     /// Bitwise SALU operations, 32- or 64-bit.
-    SLogic {
-        op: Logic,
-        wide: bool,
-    },
+    SLogic { op: Logic, wide: bool },
     Smem(Smem),
     Valu(VOp),
-    Vcmp {
-        ty: Num,
-        cond: Cond,
-        x: bool,
-    },
-    VcmpClass {
-        ty: Num,
-        x: bool,
-    },
+    Vcmp { ty: Num, cond: Cond, x: bool },
+    VcmpClass { ty: Num, x: bool },
     /// FLAT/GLOBAL/SCRATCH/MUBUF vector memory.
     Mem(MemKind),
     Ds(DsKind),
@@ -440,12 +384,7 @@ pub fn classify(inst: &Inst) -> Kind {
     thread_local! {
         static KNOWN: std::cell::RefCell<rustc_hash::FxHashMap<Key, Kind>> = Default::default();
     }
-    let key = (
-        inst.gen,
-        inst.entry.name.as_ptr() as usize,
-        inst.entry.name.len(),
-        inst.format,
-    );
+    let key = (inst.gen, inst.entry.name.as_ptr() as usize, inst.entry.name.len(), inst.format);
     if let Some(k) = KNOWN.with(|m| m.borrow().get(&key).copied()) {
         return k;
     }
@@ -465,10 +404,7 @@ pub fn classify_in(gen: rdna_isa::Generation, base: &str, format: Format) -> Kin
     }
     // VGPR-indexed moves with DPP or SDWA: what the lane permutation or selection does to an
     // indexed register is not modelled (running them as plain moves would silently ignore it).
-    if let Kind::Valu(
-        VOp::MovrelsB32 | VOp::MovreldB32 | VOp::MovrelsdB32 | VOp::Movrelsd2B32 | VOp::SwaprelB32,
-    ) = k
-    {
+    if let Kind::Valu(VOp::MovrelsB32 | VOp::MovreldB32 | VOp::MovrelsdB32 | VOp::Movrelsd2B32 | VOp::SwaprelB32) = k {
         if format.is_dpp16() || format.is_dpp8() || format.is_sdwa() {
             return Kind::Unsupported("DPP and SDWA forms of VGPR-indexed moves are not emulated");
         }
@@ -480,16 +416,8 @@ fn classify_base(gen: rdna_isa::Generation, base: &str, format: Format) -> Kind 
     if gen == rdna_isa::Generation::Gfx11 {
         if base.starts_with("ds_cmpstore") {
             let x2 = base.ends_with("64");
-            let op = if base.ends_with("_f32") || base.ends_with("_f64") {
-                Atomic::FCmpSwap
-            } else {
-                Atomic::CmpSwap
-            };
-            return Kind::Ds(DsKind::CmpStore {
-                op,
-                x2,
-                rtn: base.contains("_rtn"),
-            });
+            let op = if base.ends_with("_f32") || base.ends_with("_f64") { Atomic::FCmpSwap } else { Atomic::CmpSwap };
+            return Kind::Ds(DsKind::CmpStore { op, x2, rtn: base.contains("_rtn") });
         }
         if base == "s_sendmsg" {
             return Kind::Sendmsg;
@@ -548,10 +476,7 @@ pub fn gfx11_to_gfx10(n: &str) -> String {
         ("s_wait_event", "s_nop"),
     ];
     // buffer_load_d16_format_x (gfx11) is buffer_load_format_d16_x (gfx10).
-    for (g11, g10) in [
-        ("_d16_hi_format_", "_format_d16_hi_"),
-        ("_d16_format_", "_format_d16_"),
-    ] {
+    for (g11, g10) in [("_d16_hi_format_", "_format_d16_hi_"), ("_d16_format_", "_format_d16_")] {
         if n.contains(g11) {
             return n.replacen(g11, g10, 1);
         }
@@ -627,13 +552,7 @@ pub fn gfx11_to_gfx10(n: &str) -> String {
             .replace("storexchg_2addr_stride64_rtn_", "wrxchg2st64_rtn_")
             .replace("storexchg_2addr_rtn_", "wrxchg2_rtn_")
             .replace("storexchg_rtn_", "wrxchg_rtn_");
-        let r = if let Some(x) = r.strip_prefix("load_") {
-            format!("read_{x}")
-        } else if let Some(x) = r.strip_prefix("store_") {
-            format!("write_{x}")
-        } else {
-            r
-        };
+        let r = if let Some(x) = r.strip_prefix("load_") { format!("read_{x}") } else if let Some(x) = r.strip_prefix("store_") { format!("write_{x}") } else { r };
         // gfx11 puts d16 in the middle (ds_load_u8_d16, ds_store_b8_d16_hi): the gfx10 spelling.
         return format!("ds_{r}");
     }
@@ -648,25 +567,19 @@ pub fn classify_name(n: &str, format: Format) -> Kind {
         F::Smem => smem(n),
         F::Ds => ds(n),
         F::Flat | F::Global | F::Scratch | F::Mubuf | F::Mtbuf => mem(n),
-        F::Mimg => Kind::Unsupported(
-            "image instructions are not emulated (compute kernels without images only)",
-        ),
+        F::Mimg => Kind::Unsupported("image instructions are not emulated (compute kernels without images only)"),
         F::Exp => Kind::Unsupported("export is a graphics-pipeline instruction"),
-        F::Vintrp => {
-            Kind::Unsupported("parameter interpolation is a graphics-pipeline instruction")
-        }
+        F::Vintrp => Kind::Unsupported("parameter interpolation is a graphics-pipeline instruction"),
         _ => valu(n),
     }
 }
 
 fn scalar(n: &str) -> Kind {
     match n {
-        "s_nop" | "s_waitcnt" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_expcnt"
-        | "s_waitcnt_lgkmcnt" | "s_waitcnt_depctr" | "s_clause" | "s_inst_prefetch"
-        | "s_icache_inv" | "s_dcache_inv" | "s_gl1_inv" | "s_sleep" | "s_setprio"
-        | "s_code_end" | "s_ttracedata" | "s_ttracedata_imm" | "s_incperflevel"
-        | "s_decperflevel" | "s_wait_idle" | "s_setkill" | "s_wakeup" | "s_atc_probe"
-        | "s_atc_probe_buffer" => Kind::Nop,
+        "s_nop" | "s_waitcnt" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_expcnt" | "s_waitcnt_lgkmcnt"
+        | "s_waitcnt_depctr" | "s_clause" | "s_inst_prefetch" | "s_icache_inv" | "s_dcache_inv" | "s_gl1_inv"
+        | "s_sleep" | "s_setprio" | "s_code_end" | "s_ttracedata" | "s_ttracedata_imm" | "s_incperflevel"
+        | "s_decperflevel" | "s_wait_idle" | "s_setkill" | "s_wakeup" | "s_atc_probe" | "s_atc_probe_buffer" => Kind::Nop,
         "s_endpgm" | "s_endpgm_saved" => Kind::EndPgm,
         "s_barrier" => Kind::Barrier,
         "s_branch" => Kind::Branch(BranchIf::Always),
@@ -676,9 +589,7 @@ fn scalar(n: &str) -> Kind {
         "s_cbranch_vccnz" => Kind::Branch(BranchIf::Vccnz),
         "s_cbranch_execz" => Kind::Branch(BranchIf::Execz),
         "s_cbranch_execnz" => Kind::Branch(BranchIf::Execnz),
-        "s_sendmsg" | "s_sendmsghalt" => {
-            Kind::Unsupported("s_sendmsg has no meaning for a compute dispatch here")
-        }
+        "s_sendmsg" | "s_sendmsghalt" => Kind::Unsupported("s_sendmsg has no meaning for a compute dispatch here"),
         "s_trap" => Kind::Unsupported("s_trap: the kernel raised a trap"),
         "s_sethalt" => Kind::Unsupported("s_sethalt halts the wave"),
         _ => {
@@ -688,12 +599,8 @@ fn scalar(n: &str) -> Kind {
             // s_<logic>_saveexec_b32/b64, s_andn1_wrexec_b32/b64, s_<logic>_b32/b64
             let parts: Vec<&str> = n.split('_').collect();
             match parts.as_slice() {
-                ["s", l, "saveexec", _] => {
-                    Logic::from(l).map(|op| Kind::SaveExec { op, wrexec: false })
-                }
-                ["s", l, "wrexec", _] => {
-                    Logic::from(l).map(|op| Kind::SaveExec { op, wrexec: true })
-                }
+                ["s", l, "saveexec", _] => Logic::from(l).map(|op| Kind::SaveExec { op, wrexec: false }),
+                ["s", l, "wrexec", _] => Logic::from(l).map(|op| Kind::SaveExec { op, wrexec: true }),
                 _ => None,
             }
             .or_else(|| logic_salu(n))
@@ -722,13 +629,8 @@ fn smem(n: &str) -> Kind {
             Some(r) => (false, r),
             None => {
                 return match n {
-                    "s_dcache_inv" | "s_gl1_inv" | "s_dcache_wb" | "s_atc_probe"
-                    | "s_atc_probe_buffer" => Kind::Nop,
-                    "s_memtime" | "s_memrealtime" => Kind::Salu(if n == "s_memtime" {
-                        Salu::Memtime
-                    } else {
-                        Salu::Memrealtime
-                    }),
+                    "s_dcache_inv" | "s_gl1_inv" | "s_dcache_wb" | "s_atc_probe" | "s_atc_probe_buffer" => Kind::Nop,
+                    "s_memtime" | "s_memrealtime" => Kind::Salu(if n == "s_memtime" { Salu::Memtime } else { Salu::Memrealtime }),
                     _ => Kind::Unsupported("scalar memory instruction not emulated"),
                 }
             }
@@ -816,12 +718,7 @@ fn mem(n: &str) -> Kind {
                 "xyzw" => 4,
                 _ => return Kind::Unsupported("buffer format access not emulated"),
             };
-            return Kind::Mem(MemKind::Format {
-                store,
-                comps,
-                d16,
-                hi,
-            });
+            return Kind::Mem(MemKind::Format { store, comps, d16, hi });
         }
     }
     if matches!(rest, "gl0_inv" | "gl1_inv") {
@@ -837,12 +734,7 @@ fn mem(n: &str) -> Kind {
     }
     if let Some(s) = rest.strip_prefix("load_") {
         if let Some((bytes, sext, d16, hi)) = load_shape(s) {
-            return Kind::Mem(MemKind::Load {
-                bytes,
-                sext,
-                d16,
-                hi,
-            });
+            return Kind::Mem(MemKind::Load { bytes, sext, d16, hi });
         }
     }
     if let Some(s) = rest.strip_prefix("store_") {
@@ -872,9 +764,7 @@ fn mem(n: &str) -> Kind {
 }
 
 fn ds(n: &str) -> Kind {
-    let Some(rest) = n.strip_prefix("ds_") else {
-        return Kind::Unsupported("not a DS instruction");
-    };
+    let Some(rest) = n.strip_prefix("ds_") else { return Kind::Unsupported("not a DS instruction") };
     let k = match rest {
         "nop" => DsKind::Nop,
         "swizzle_b32" => DsKind::Swizzle,
@@ -884,174 +774,42 @@ fn ds(n: &str) -> Kind {
         "consume" => DsKind::Consume,
         "read_addtid_b32" => DsKind::ReadAddtid,
         "write_addtid_b32" => DsKind::WriteAddtid,
-        "condxchg32_rtn_b64" => DsKind::Atomic {
-            op: Atomic::CondXchg32,
-            x2: true,
-            rtn: true,
-        },
-        "wrap_rtn_b32" => DsKind::Atomic {
-            op: Atomic::Wrap,
-            x2: false,
-            rtn: true,
-        },
-        "read_b32" => DsKind::Read {
-            bytes: 4,
-            sext: false,
-            d16: false,
-            hi: false,
-        },
-        "read_b64" => DsKind::Read {
-            bytes: 8,
-            sext: false,
-            d16: false,
-            hi: false,
-        },
-        "read_b96" => DsKind::Read {
-            bytes: 12,
-            sext: false,
-            d16: false,
-            hi: false,
-        },
-        "read_b128" => DsKind::Read {
-            bytes: 16,
-            sext: false,
-            d16: false,
-            hi: false,
-        },
-        "read_u8" => DsKind::Read {
-            bytes: 1,
-            sext: false,
-            d16: false,
-            hi: false,
-        },
-        "read_i8" => DsKind::Read {
-            bytes: 1,
-            sext: true,
-            d16: false,
-            hi: false,
-        },
-        "read_u16" => DsKind::Read {
-            bytes: 2,
-            sext: false,
-            d16: false,
-            hi: false,
-        },
-        "read_i16" => DsKind::Read {
-            bytes: 2,
-            sext: true,
-            d16: false,
-            hi: false,
-        },
-        "read_u8_d16" => DsKind::Read {
-            bytes: 1,
-            sext: false,
-            d16: true,
-            hi: false,
-        },
-        "read_u8_d16_hi" => DsKind::Read {
-            bytes: 1,
-            sext: false,
-            d16: true,
-            hi: true,
-        },
-        "read_i8_d16" => DsKind::Read {
-            bytes: 1,
-            sext: true,
-            d16: true,
-            hi: false,
-        },
-        "read_i8_d16_hi" => DsKind::Read {
-            bytes: 1,
-            sext: true,
-            d16: true,
-            hi: true,
-        },
-        "read_u16_d16" => DsKind::Read {
-            bytes: 2,
-            sext: false,
-            d16: true,
-            hi: false,
-        },
-        "read_u16_d16_hi" => DsKind::Read {
-            bytes: 2,
-            sext: false,
-            d16: true,
-            hi: true,
-        },
-        "write_b8" => DsKind::Write {
-            bytes: 1,
-            hi: false,
-        },
+        "condxchg32_rtn_b64" => DsKind::Atomic { op: Atomic::CondXchg32, x2: true, rtn: true },
+        "wrap_rtn_b32" => DsKind::Atomic { op: Atomic::Wrap, x2: false, rtn: true },
+        "read_b32" => DsKind::Read { bytes: 4, sext: false, d16: false, hi: false },
+        "read_b64" => DsKind::Read { bytes: 8, sext: false, d16: false, hi: false },
+        "read_b96" => DsKind::Read { bytes: 12, sext: false, d16: false, hi: false },
+        "read_b128" => DsKind::Read { bytes: 16, sext: false, d16: false, hi: false },
+        "read_u8" => DsKind::Read { bytes: 1, sext: false, d16: false, hi: false },
+        "read_i8" => DsKind::Read { bytes: 1, sext: true, d16: false, hi: false },
+        "read_u16" => DsKind::Read { bytes: 2, sext: false, d16: false, hi: false },
+        "read_i16" => DsKind::Read { bytes: 2, sext: true, d16: false, hi: false },
+        "read_u8_d16" => DsKind::Read { bytes: 1, sext: false, d16: true, hi: false },
+        "read_u8_d16_hi" => DsKind::Read { bytes: 1, sext: false, d16: true, hi: true },
+        "read_i8_d16" => DsKind::Read { bytes: 1, sext: true, d16: true, hi: false },
+        "read_i8_d16_hi" => DsKind::Read { bytes: 1, sext: true, d16: true, hi: true },
+        "read_u16_d16" => DsKind::Read { bytes: 2, sext: false, d16: true, hi: false },
+        "read_u16_d16_hi" => DsKind::Read { bytes: 2, sext: false, d16: true, hi: true },
+        "write_b8" => DsKind::Write { bytes: 1, hi: false },
         "write_b8_d16_hi" => DsKind::Write { bytes: 1, hi: true },
-        "write_b16" => DsKind::Write {
-            bytes: 2,
-            hi: false,
-        },
+        "write_b16" => DsKind::Write { bytes: 2, hi: false },
         "write_b16_d16_hi" => DsKind::Write { bytes: 2, hi: true },
-        "write_b32" => DsKind::Write {
-            bytes: 4,
-            hi: false,
-        },
-        "write_b64" => DsKind::Write {
-            bytes: 8,
-            hi: false,
-        },
-        "write_b96" => DsKind::Write {
-            bytes: 12,
-            hi: false,
-        },
-        "write_b128" => DsKind::Write {
-            bytes: 16,
-            hi: false,
-        },
-        "read2_b32" => DsKind::Read2 {
-            bytes: 4,
-            st64: false,
-        },
-        "read2_b64" => DsKind::Read2 {
-            bytes: 8,
-            st64: false,
-        },
-        "read2st64_b32" => DsKind::Read2 {
-            bytes: 4,
-            st64: true,
-        },
-        "read2st64_b64" => DsKind::Read2 {
-            bytes: 8,
-            st64: true,
-        },
-        "write2_b32" => DsKind::Write2 {
-            bytes: 4,
-            st64: false,
-        },
-        "write2_b64" => DsKind::Write2 {
-            bytes: 8,
-            st64: false,
-        },
-        "write2st64_b32" => DsKind::Write2 {
-            bytes: 4,
-            st64: true,
-        },
-        "write2st64_b64" => DsKind::Write2 {
-            bytes: 8,
-            st64: true,
-        },
-        "wrxchg2_rtn_b32" => DsKind::Xchg2 {
-            bytes: 4,
-            st64: false,
-        },
-        "wrxchg2_rtn_b64" => DsKind::Xchg2 {
-            bytes: 8,
-            st64: false,
-        },
-        "wrxchg2st64_rtn_b32" => DsKind::Xchg2 {
-            bytes: 4,
-            st64: true,
-        },
-        "wrxchg2st64_rtn_b64" => DsKind::Xchg2 {
-            bytes: 8,
-            st64: true,
-        },
+        "write_b32" => DsKind::Write { bytes: 4, hi: false },
+        "write_b64" => DsKind::Write { bytes: 8, hi: false },
+        "write_b96" => DsKind::Write { bytes: 12, hi: false },
+        "write_b128" => DsKind::Write { bytes: 16, hi: false },
+        "read2_b32" => DsKind::Read2 { bytes: 4, st64: false },
+        "read2_b64" => DsKind::Read2 { bytes: 8, st64: false },
+        "read2st64_b32" => DsKind::Read2 { bytes: 4, st64: true },
+        "read2st64_b64" => DsKind::Read2 { bytes: 8, st64: true },
+        "write2_b32" => DsKind::Write2 { bytes: 4, st64: false },
+        "write2_b64" => DsKind::Write2 { bytes: 8, st64: false },
+        "write2st64_b32" => DsKind::Write2 { bytes: 4, st64: true },
+        "write2st64_b64" => DsKind::Write2 { bytes: 8, st64: true },
+        "wrxchg2_rtn_b32" => DsKind::Xchg2 { bytes: 4, st64: false },
+        "wrxchg2_rtn_b64" => DsKind::Xchg2 { bytes: 8, st64: false },
+        "wrxchg2st64_rtn_b32" => DsKind::Xchg2 { bytes: 4, st64: true },
+        "wrxchg2st64_rtn_b64" => DsKind::Xchg2 { bytes: 8, st64: true },
         _ => {
             // ds_<op>[_rtn]_<type>
             let (body, ty) = match rest.rsplit_once('_') {
@@ -1096,12 +854,8 @@ fn valu(n: &str) -> Kind {
             None => return Kind::Unsupported("vector instruction not emulated"),
         },
     };
-    let Some((cond, ty)) = rest.rsplit_once('_') else {
-        return Kind::Unsupported("compare form not emulated");
-    };
-    let Some(ty) = Num::from(ty) else {
-        return Kind::Unsupported("compare type not emulated");
-    };
+    let Some((cond, ty)) = rest.rsplit_once('_') else { return Kind::Unsupported("compare form not emulated") };
+    let Some(ty) = Num::from(ty) else { return Kind::Unsupported("compare type not emulated") };
     if cond == "class" {
         return Kind::VcmpClass { ty, x };
     }

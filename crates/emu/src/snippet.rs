@@ -29,21 +29,12 @@ impl Snippet {
 
     /// A wave of another target (`gfx1100`, ...), set up like [`Snippet::new`].
     pub fn for_target(name: &str, wave64: bool) -> Option<Snippet> {
-        let target = rdna_isa::Target {
-            wave64,
-            ..rdna_isa::Target::from_name(name)?
-        };
+        let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(name)? };
         let lanes = if wave64 { 64 } else { 32 };
         let mut wave = Wave::new(lanes, 256, 256);
         wave.set_exec(wave.lane_mask);
         wave.mode = Mode(0xf0 | 1 << 8 | 1 << 9);
-        Some(Snippet {
-            wave,
-            lds: vec![0; 64 * 1024],
-            mem: Memory::new(),
-            target,
-            fast: true,
-        })
+        Some(Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target, fast: true })
     }
 
     /// Executes `code` from its first byte until `s_endpgm` or the end of the code, at most
@@ -58,21 +49,14 @@ impl Snippet {
         }
         self.wave.pc = 0;
         self.wave.done = false;
-        let mut sh = Shared {
-            prog: &prog,
-            mem: &self.mem,
-            lds: &mut self.lds,
-            code_addr: 0,
-            cycles: 0,
-        };
+        let mut sh = Shared { prog: &prog, mem: &self.mem, lds: &mut self.lds, code_addr: 0, cycles: 0 };
         let mut n = 0u64;
         while let Some(st) = prog.steps.get(self.wave.pc) {
             if n >= 1_000_000 {
                 return Err("instruction budget exceeded".into());
             }
             n += 1;
-            let flow = exec::step(&mut self.wave, &mut sh, st)
-                .map_err(|r| format!("{:#x}: `{}`: {r}", st.pc, st.text()))?;
+            let flow = exec::step(&mut self.wave, &mut sh, st).map_err(|r| format!("{:#x}: `{}`: {r}", st.pc, st.text()))?;
             match flow {
                 Flow::Next | Flow::Barrier => self.wave.pc += 1,
                 Flow::Jump(i) => self.wave.pc = i,

@@ -36,44 +36,20 @@ pub struct Mods {
 pub fn mods(st: &Step) -> Mods {
     let m = encoded_mods(st);
     // (True16 operands exist on gfx11 only: gfx10 steps skip the operand scan.)
-    if st.inst.gen != rdna_isa::Generation::Gfx11
-        || !st
-            .inst
-            .entry
-            .operands
-            .iter()
-            .any(|o| o.class == rdna_isa::Class::Vgpr16)
-    {
+    if st.inst.gen != rdna_isa::Generation::Gfx11 || !st.inst.entry.operands.iter().any(|o| o.class == rdna_isa::Class::Vgpr16) {
         return m;
     }
     // A half's register number has bit 7 set for the high half (src0's VGPRs from 256 in a
     // 9-bit field).
     let mut op_sel = 0;
-    for o in st
-        .inst
-        .entry
-        .operands
-        .iter()
-        .filter(|o| o.class == rdna_isa::Class::Vgpr16)
-    {
+    for o in st.inst.entry.operands.iter().filter(|o| o.class == rdna_isa::Class::Vgpr16) {
         let v = st.inst.field(o.field);
-        let vgpr = o.field == rdna_isa::Field::Vdst
-            || st.inst.format.is_dpp16()
-            || st.inst.format.is_dpp8()
-            || v >= 256;
+        let vgpr = o.field == rdna_isa::Field::Vdst || st.inst.format.is_dpp16() || st.inst.format.is_dpp8() || v >= 256;
         if vgpr && v & 0x80 != 0 {
-            op_sel |= if o.field == rdna_isa::Field::Vdst {
-                8
-            } else {
-                1
-            };
+            op_sel |= if o.field == rdna_isa::Field::Vdst { 8 } else { 1 };
         }
     }
-    Mods {
-        op_sel,
-        true16: true,
-        ..m
-    }
+    Mods { op_sel, true16: true, ..m }
 }
 
 /// The modifiers the encoding's modifier fields give.
@@ -107,11 +83,7 @@ fn encoded_mods(st: &Step) -> Mods {
             neg: (bits(raw, 52, 1) | bits(raw, 60, 1) << 1) as u8,
             abs: (bits(raw, 53, 1) | bits(raw, 61, 1) << 1) as u8,
             clamp: f != Format::VopcSdwa && bits(raw, 45, 1) != 0,
-            omod: if f == Format::VopcSdwa {
-                0
-            } else {
-                bits(raw, 46, 2) as u8
-            },
+            omod: if f == Format::VopcSdwa { 0 } else { bits(raw, 46, 2) as u8 },
             ..Mods::default()
         },
         _ => Mods::default(),
@@ -123,16 +95,8 @@ fn dpp(w: &Wave, st: &Step, src0: &mut Lanes) -> u64 {
     // The DPP dword is the second one, or the third for gfx11 VOP3 (moved into place here);
     // the src0 field that selected DPP8-with-fetch-inactive is in the first or second dword.
     let vop3 = st.inst.format.is_vop3();
-    let raw = if vop3 {
-        (st.inst.ext as u64) << 32
-    } else {
-        st.inst.raw
-    };
-    let sel_src0 = if vop3 {
-        bits(st.inst.raw, 32, 9)
-    } else {
-        bits(st.inst.raw, 0, 9)
-    };
+    let raw = if vop3 { (st.inst.ext as u64) << 32 } else { st.inst.raw };
+    let sel_src0 = if vop3 { bits(st.inst.raw, 32, 9) } else { bits(st.inst.raw, 0, 9) };
     let exec = w.exec();
     let n = w.lanes;
     let orig = *src0;
@@ -142,11 +106,7 @@ fn dpp(w: &Wave, st: &Step, src0: &mut Lanes) -> u64 {
         for l in 0..n {
             let sel = bits(raw, 40 + 3 * (l as u32 & 7), 3) as usize;
             let from = (l & !7) | sel;
-            src0[l] = if fi || exec >> from & 1 != 0 {
-                orig[from]
-            } else {
-                0
-            };
+            src0[l] = if fi || exec >> from & 1 != 0 { orig[from] } else { 0 };
         }
         return write;
     }
@@ -160,9 +120,7 @@ fn dpp(w: &Wave, st: &Step, src0: &mut Lanes) -> u64 {
         let i = l & 15;
         let from: Option<usize> = match ctrl {
             0x000..=0x0ff => Some((l & !3) | (ctrl as usize >> (2 * (l & 3)) & 3)),
-            0x101..=0x10f => Some(i + (ctrl as usize & 15))
-                .filter(|&j| j < 16)
-                .map(|j| row + j),
+            0x101..=0x10f => Some(i + (ctrl as usize & 15)).filter(|&j| j < 16).map(|j| row + j),
             0x111..=0x11f => i.checked_sub(ctrl as usize & 15).map(|j| row + j),
             0x121..=0x12f => Some(row + ((i + 16 - (ctrl as usize & 15)) & 15)),
             0x140 => Some(row + 15 - i),
@@ -222,11 +180,7 @@ fn read_src(w: &Wave, st: &Step, m: &Mods, i: usize, out: &mut Lanes) {
     let f = st.inst.format;
     if f.is_sdwa() {
         let raw = st.inst.raw;
-        let (sel, sext) = if i == 0 {
-            (bits(raw, 48, 3), bits(raw, 51, 1) != 0)
-        } else {
-            (bits(raw, 56, 3), bits(raw, 59, 1) != 0)
-        };
+        let (sel, sext) = if i == 0 { (bits(raw, 48, 3), bits(raw, 51, 1) != 0) } else { (bits(raw, 56, 3), bits(raw, 59, 1) != 0) };
         for v in out.iter_mut().take(w.lanes) {
             *v = sdwa_sel(*v, sel, sext);
         }
@@ -251,6 +205,7 @@ fn read_src(w: &Wave, st: &Step, m: &Mods, i: usize, out: &mut Lanes) {
         }
     }
 }
+
 
 /// The result type of an operation, for clamping, output modifiers and SDWA/op_sel writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -289,44 +244,24 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
     let n = w.lanes;
     let exec = w.exec();
     let m = mods(st);
-    if w.mode.0 & 0xf != 0
-        && ["_f16", "_f32", "_f64"]
-            .iter()
-            .any(|t| st.inst.entry.name.contains(t))
-    {
-        return Err(format!(
-            "float rounding mode {:#x} (MODE[3:0]) is not modelled: only round-to-nearest-even is",
-            w.mode.0 & 0xf
-        ));
+    if w.mode.0 & 0xf != 0 && ["_f16", "_f32", "_f64"].iter().any(|t| st.inst.entry.name.contains(t)) {
+        return Err(format!("float rounding mode {:#x} (MODE[3:0]) is not modelled: only round-to-nearest-even is", w.mode.0 & 0xf));
     }
     // Lane-crossing and register-indexed operations first.
     match op {
         VOp::Nop | VOp::Pipeflush | VOp::Clrexcp => return Ok(()),
-        VOp::WmmaF32F16
-        | VOp::WmmaF32Bf16
-        | VOp::WmmaF16F16
-        | VOp::WmmaBf16Bf16
-        | VOp::WmmaI32Iu8
-        | VOp::WmmaI32Iu4 => {
+        VOp::WmmaF32F16 | VOp::WmmaF32Bf16 | VOp::WmmaF16F16 | VOp::WmmaBf16Bf16 | VOp::WmmaI32Iu8 | VOp::WmmaI32Iu4 => {
             return wmma(w, st, op, &m);
         }
         VOp::ReadfirstlaneB32 => {
-            let Src::Vgpr(r) = st.src[0] else {
-                return Err("v_readfirstlane of a non-VGPR".into());
-            };
-            let lane = if exec == 0 {
-                0
-            } else {
-                exec.trailing_zeros() as usize
-            };
+            let Src::Vgpr(r) = st.src[0] else { return Err("v_readfirstlane of a non-VGPR".into()) };
+            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
             let v = w.vr(r as usize, lane);
             w.write_s(st.dst, v);
             return Ok(());
         }
         VOp::ReadlaneB32 => {
-            let Src::Vgpr(r) = st.src[0] else {
-                return Err("v_readlane of a non-VGPR".into());
-            };
+            let Src::Vgpr(r) = st.src[0] else { return Err("v_readlane of a non-VGPR".into()) };
             let lane = (w.read_s32(st.src[1]) as usize) & (n - 1);
             let v = w.vr(r as usize, lane);
             w.write_s(st.dst, v);
@@ -339,9 +274,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
             return Ok(());
         }
         VOp::Permlane16B32 | VOp::Permlanex16B32 => {
-            let Src::Vgpr(r) = st.src[0] else {
-                return Err("v_permlane of a non-VGPR".into());
-            };
+            let Src::Vgpr(r) = st.src[0] else { return Err("v_permlane of a non-VGPR".into()) };
             let (sel_lo, sel_hi) = (w.read_s32(st.src[1]) as u64, w.read_s32(st.src[2]) as u64);
             let sel = sel_lo | sel_hi << 32;
             let fi = m.op_sel & 1 != 0;
@@ -351,11 +284,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
             let mut write = 0u64;
             for l in 0..n {
                 let row = l & !15;
-                let other = if op == VOp::Permlanex16B32 {
-                    row ^ 16
-                } else {
-                    row
-                };
+                let other = if op == VOp::Permlanex16B32 { row ^ 16 } else { row };
                 let from = other + ((sel >> (4 * (l & 15))) & 15) as usize;
                 if from < n && (fi || exec >> from & 1 != 0) {
                     res[l] = old[from];
@@ -372,25 +301,15 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
             }
             return Ok(());
         }
-        VOp::MovrelsB32
-        | VOp::MovreldB32
-        | VOp::MovrelsdB32
-        | VOp::Movrelsd2B32
-        | VOp::SwapB32
-        | VOp::SwaprelB32 => {
+        VOp::MovrelsB32 | VOp::MovreldB32 | VOp::MovrelsdB32 | VOp::Movrelsd2B32 | VOp::SwapB32 | VOp::SwaprelB32 => {
             let m0 = w.s[sreg::M0] as usize;
-            let Src::Vgpr(s) = st.src[0] else {
-                return Err("VGPR-indexed move of a non-VGPR".into());
-            };
+            let Src::Vgpr(s) = st.src[0] else { return Err("VGPR-indexed move of a non-VGPR".into()) };
             let (src, dst) = match op {
                 VOp::MovrelsB32 => (s as usize + m0, st.dst as usize),
                 VOp::MovreldB32 => (s as usize, st.dst as usize + m0),
                 VOp::MovrelsdB32 => (s as usize + m0, st.dst as usize + m0),
                 // _2 and swaprel take two indices from M0: source [9:0], destination [25:16].
-                VOp::Movrelsd2B32 | VOp::SwaprelB32 => (
-                    s as usize + (m0 & 0x3ff),
-                    st.dst as usize + (m0 >> 16 & 0x3ff),
-                ),
+                VOp::Movrelsd2B32 | VOp::SwaprelB32 => (s as usize + (m0 & 0x3ff), st.dst as usize + (m0 >> 16 & 0x3ff)),
                 _ => (s as usize, st.dst as usize),
             };
             let nv = w.v.len() / LANES;
@@ -401,11 +320,7 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
                 if exec >> l & 1 != 0 {
                     let a = w.vr(src, l);
                     if matches!(op, VOp::SwapB32 | VOp::SwaprelB32) {
-                        let (x, y) = if op == VOp::SwapB32 {
-                            (s as usize, st.dst as usize)
-                        } else {
-                            (src, dst)
-                        };
+                        let (x, y) = if op == VOp::SwapB32 { (s as usize, st.dst as usize) } else { (src, dst) };
                         let (vx, vy) = (w.vr(x, l), w.vr(y, l));
                         w.set_vr(x, l, vy);
                         w.set_vr(y, l, vx);
@@ -430,22 +345,14 @@ pub fn valu(w: &mut Wave, sh: &mut Shared, st: &Step, op: VOp) -> Result<(), Rea
 }
 
 /// The lane-parallel part of [`valu`]: `bufs` holds the three sources and the result.
-fn valu_lanes(
-    w: &mut Wave,
-    st: &Step,
-    op: VOp,
-    m: &Mods,
-    bufs: &mut [Lanes],
-) -> Result<(), Reason> {
+fn valu_lanes(w: &mut Wave, st: &Step, op: VOp, m: &Mods, bufs: &mut [Lanes]) -> Result<(), Reason> {
     let m = *m;
     let n = w.lanes;
     let exec = w.exec();
     let dx32 = Denorm::from_mode(w.mode.denorm32());
     let dx64 = Denorm::from_mode(w.mode.denorm64());
     let ieee = w.mode.ieee();
-    let [a, b, c, r] = bufs else {
-        return Err("internal: VALU buffers".into());
-    };
+    let [a, b, c, r] = bufs else { return Err("internal: VALU buffers".into()) };
     let nsrc = st.nsrc as usize;
     read_src(w, st, &m, 0, a);
     if nsrc > 1 {
@@ -456,13 +363,7 @@ fn valu_lanes(
     }
     // Two-address forms: accumulate into / take a constant from fixed places.
     match op {
-        VOp::MacF32
-        | VOp::FmacF32
-        | VOp::FmacLegacyF32
-        | VOp::FmacF16
-        | VOp::PkFmacF16
-        | VOp::Dot2cF32F16
-        | VOp::Dot4cI32I8 => {
+        VOp::MacF32 | VOp::FmacF32 | VOp::FmacLegacyF32 | VOp::FmacF16 | VOp::PkFmacF16 | VOp::Dot2cF32F16 | VOp::Dot4cI32I8 => {
             w.read_v32(Src::Vgpr(st.dst), c);
         }
         VOp::MadmkF32 | VOp::FmamkF32 | VOp::FmamkF16 => {
@@ -470,9 +371,7 @@ fn valu_lanes(
             c.copy_from_slice(&b[..]);
             b.fill(st.inst.literal.unwrap_or(0) as u64);
         }
-        VOp::MadakF32 | VOp::FmaakF32 | VOp::FmaakF16 => {
-            c.fill(st.inst.literal.unwrap_or(0) as u64)
-        }
+        VOp::MadakF32 | VOp::FmaakF32 | VOp::FmaakF16 => c.fill(st.inst.literal.unwrap_or(0) as u64),
         _ => {}
     }
     let mut write_mask = exec;
@@ -480,15 +379,7 @@ fn valu_lanes(
         write_mask &= dpp(w, st, a);
     }
     let mut carry = 0u64;
-    let vcc_in = if matches!(
-        op,
-        VOp::AddCoCiU32
-            | VOp::SubCoCiU32
-            | VOp::SubrevCoCiU32
-            | VOp::CndmaskB32
-            | VOp::DivFmasF32
-            | VOp::DivFmasF64
-    ) {
+    let vcc_in = if matches!(op, VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::CndmaskB32 | VOp::DivFmasF32 | VOp::DivFmasF64) {
         if st.inst.format.is_vop3() && !matches!(op, VOp::DivFmasF32 | VOp::DivFmasF64) {
             w.read_mask(st.src[2])
         } else {
@@ -526,144 +417,50 @@ fn valu_lanes(
             each!(l => if vcc_in >> l & 1 != 0 { b[l] } else { a[l] } & 0xffff_ffff);
             Out::U32
         }
-        AddF32 => {
-            each!(l => o32(f32_(a[l]) + f32_(b[l])));
-            Out::F32
-        }
-        SubF32 => {
-            each!(l => o32(f32_(a[l]) - f32_(b[l])));
-            Out::F32
-        }
-        SubrevF32 => {
-            each!(l => o32(f32_(b[l]) - f32_(a[l])));
-            Out::F32
-        }
-        MulF32 => {
-            each!(l => o32(f32_(a[l]) * f32_(b[l])));
-            Out::F32
-        }
-        MulLegacyF32 => {
-            each!(l => { let (x, y) = (f32_(a[l]), f32_(b[l])); o32(if x == 0.0 || y == 0.0 { 0.0 } else { x * y }) });
-            Out::F32
-        }
-        MinF32 => {
-            each!(l => o32(float::minmax32(f32_(a[l]), f32_(b[l]), false, ieee)));
-            Out::F32
-        }
-        MaxF32 => {
-            each!(l => o32(float::minmax32(f32_(a[l]), f32_(b[l]), true, ieee)));
-            Out::F32
-        }
+        AddF32 => { each!(l => o32(f32_(a[l]) + f32_(b[l]))); Out::F32 }
+        SubF32 => { each!(l => o32(f32_(a[l]) - f32_(b[l]))); Out::F32 }
+        SubrevF32 => { each!(l => o32(f32_(b[l]) - f32_(a[l]))); Out::F32 }
+        MulF32 => { each!(l => o32(f32_(a[l]) * f32_(b[l]))); Out::F32 }
+        MulLegacyF32 => { each!(l => { let (x, y) = (f32_(a[l]), f32_(b[l])); o32(if x == 0.0 || y == 0.0 { 0.0 } else { x * y }) }); Out::F32 }
+        MinF32 => { each!(l => o32(float::minmax32(f32_(a[l]), f32_(b[l]), false, ieee))); Out::F32 }
+        MaxF32 => { each!(l => o32(float::minmax32(f32_(a[l]), f32_(b[l]), true, ieee))); Out::F32 }
         MacF32 | MadF32 | MadmkF32 | MadakF32 => {
             // Unfused multiply-add: the product rounds before the add.
             each!(l => o32(dx32.in32(dx32.out32(f32_(a[l]) * f32_(b[l])) ) + f32_(c[l])));
             Out::F32
         }
-        FmacF32 | FmaF32 | FmamkF32 | FmaakF32 => {
-            each!(l => o32(f32_(a[l]).mul_add(f32_(b[l]), f32_(c[l]))));
-            Out::F32
-        }
+        FmacF32 | FmaF32 | FmamkF32 | FmaakF32 => { each!(l => o32(f32_(a[l]).mul_add(f32_(b[l]), f32_(c[l])))); Out::F32 }
         FmacLegacyF32 | FmaLegacyF32 => {
             each!(l => { let (x, y) = (f32_(a[l]), f32_(b[l])); o32(if x == 0.0 || y == 0.0 { f32_(c[l]) + 0.0 } else { x.mul_add(y, f32_(c[l])) }) });
             Out::F32
         }
-        LdexpF32 => {
-            each!(l => o32(float::ldexp32(f32_(a[l]), i(b[l]))));
-            Out::F32
-        }
-        MulI32I24 => {
-            each!(l => (s24(a[l]) as i64 * s24(b[l]) as i64) as u32 as u64);
-            Out::U32
-        }
-        MulHiI32I24 => {
-            each!(l => ((s24(a[l]) as i64 * s24(b[l]) as i64) >> 32) as u32 as u64);
-            Out::U32
-        }
-        MulU32U24 => {
-            each!(l => (u24(a[l]) * u24(b[l])) & 0xffff_ffff);
-            Out::U32
-        }
-        MulHiU32U24 => {
-            each!(l => (u24(a[l]) * u24(b[l])) >> 32);
-            Out::U32
-        }
-        MinI32 => {
-            each!(l => i(a[l]).min(i(b[l])) as u32 as u64);
-            Out::U32
-        }
-        MaxI32 => {
-            each!(l => i(a[l]).max(i(b[l])) as u32 as u64);
-            Out::U32
-        }
-        MinU32 => {
-            each!(l => u(a[l]).min(u(b[l])) as u64);
-            Out::U32
-        }
-        MaxU32 => {
-            each!(l => u(a[l]).max(u(b[l])) as u64);
-            Out::U32
-        }
-        LshrrevB32 => {
-            each!(l => (u(b[l]) >> (a[l] & 31)) as u64);
-            Out::U32
-        }
-        AshrrevI32 => {
-            each!(l => (i(b[l]) >> (a[l] & 31)) as u32 as u64);
-            Out::U32
-        }
-        LshlrevB32 => {
-            each!(l => (u(b[l]) << (a[l] & 31)) as u64);
-            Out::U32
-        }
-        AndB32 => {
-            each!(l => a[l] & b[l] & 0xffff_ffff);
-            Out::U32
-        }
-        OrB32 => {
-            each!(l => (a[l] | b[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        XorB32 => {
-            each!(l => (a[l] ^ b[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        XnorB32 => {
-            each!(l => !(a[l] ^ b[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        NotB32 => {
-            each!(l => !a[l] & 0xffff_ffff);
-            Out::U32
-        }
-        AddNcU32 => {
-            each!(l => if m.clamp { (u(a[l]) as u64 + u(b[l]) as u64).min(u32::MAX as u64) } else { u(a[l]).wrapping_add(u(b[l])) as u64 });
-            Out::U32
-        }
-        SubNcU32 => {
-            each!(l => if m.clamp { u(a[l]).saturating_sub(u(b[l])) as u64 } else { u(a[l]).wrapping_sub(u(b[l])) as u64 });
-            Out::U32
-        }
-        SubrevNcU32 => {
-            each!(l => if m.clamp { u(b[l]).saturating_sub(u(a[l])) as u64 } else { u(b[l]).wrapping_sub(u(a[l])) as u64 });
-            Out::U32
-        }
-        AddNcI32 => {
-            each!(l => if m.clamp { i(a[l]).saturating_add(i(b[l])) } else { i(a[l]).wrapping_add(i(b[l])) } as u32 as u64);
-            Out::U32
-        }
-        SubNcI32 => {
-            each!(l => if m.clamp { i(a[l]).saturating_sub(i(b[l])) } else { i(a[l]).wrapping_sub(i(b[l])) } as u32 as u64);
-            Out::U32
-        }
+        LdexpF32 => { each!(l => o32(float::ldexp32(f32_(a[l]), i(b[l])))); Out::F32 }
+        MulI32I24 => { each!(l => (s24(a[l]) as i64 * s24(b[l]) as i64) as u32 as u64); Out::U32 }
+        MulHiI32I24 => { each!(l => ((s24(a[l]) as i64 * s24(b[l]) as i64) >> 32) as u32 as u64); Out::U32 }
+        MulU32U24 => { each!(l => (u24(a[l]) * u24(b[l])) & 0xffff_ffff); Out::U32 }
+        MulHiU32U24 => { each!(l => (u24(a[l]) * u24(b[l])) >> 32); Out::U32 }
+        MinI32 => { each!(l => i(a[l]).min(i(b[l])) as u32 as u64); Out::U32 }
+        MaxI32 => { each!(l => i(a[l]).max(i(b[l])) as u32 as u64); Out::U32 }
+        MinU32 => { each!(l => u(a[l]).min(u(b[l])) as u64); Out::U32 }
+        MaxU32 => { each!(l => u(a[l]).max(u(b[l])) as u64); Out::U32 }
+        LshrrevB32 => { each!(l => (u(b[l]) >> (a[l] & 31)) as u64); Out::U32 }
+        AshrrevI32 => { each!(l => (i(b[l]) >> (a[l] & 31)) as u32 as u64); Out::U32 }
+        LshlrevB32 => { each!(l => (u(b[l]) << (a[l] & 31)) as u64); Out::U32 }
+        AndB32 => { each!(l => a[l] & b[l] & 0xffff_ffff); Out::U32 }
+        OrB32 => { each!(l => (a[l] | b[l]) & 0xffff_ffff); Out::U32 }
+        XorB32 => { each!(l => (a[l] ^ b[l]) & 0xffff_ffff); Out::U32 }
+        XnorB32 => { each!(l => !(a[l] ^ b[l]) & 0xffff_ffff); Out::U32 }
+        NotB32 => { each!(l => !a[l] & 0xffff_ffff); Out::U32 }
+        AddNcU32 => { each!(l => if m.clamp { (u(a[l]) as u64 + u(b[l]) as u64).min(u32::MAX as u64) } else { u(a[l]).wrapping_add(u(b[l])) as u64 }); Out::U32 }
+        SubNcU32 => { each!(l => if m.clamp { u(a[l]).saturating_sub(u(b[l])) as u64 } else { u(a[l]).wrapping_sub(u(b[l])) as u64 }); Out::U32 }
+        SubrevNcU32 => { each!(l => if m.clamp { u(b[l]).saturating_sub(u(a[l])) as u64 } else { u(b[l]).wrapping_sub(u(a[l])) as u64 }); Out::U32 }
+        AddNcI32 => { each!(l => if m.clamp { i(a[l]).saturating_add(i(b[l])) } else { i(a[l]).wrapping_add(i(b[l])) } as u32 as u64); Out::U32 }
+        SubNcI32 => { each!(l => if m.clamp { i(a[l]).saturating_sub(i(b[l])) } else { i(a[l]).wrapping_sub(i(b[l])) } as u32 as u64); Out::U32 }
         AddCoU32 | AddCoCiU32 => {
             for l in 0..n {
                 let cin = if op == AddCoCiU32 { vcc_in >> l & 1 } else { 0 };
                 let s = a[l] as u32 as u64 + b[l] as u32 as u64 + cin;
-                r[l] = if m.clamp && s > u32::MAX as u64 {
-                    u32::MAX as u64
-                } else {
-                    s & 0xffff_ffff
-                };
+                r[l] = if m.clamp && s > u32::MAX as u64 { u32::MAX as u64 } else { s & 0xffff_ffff };
                 carry |= (s >> 32 & 1) << l;
             }
             Out::U32
@@ -671,245 +468,72 @@ fn valu_lanes(
         SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 => {
             let rev = matches!(op, SubrevCoU32 | SubrevCoCiU32);
             for l in 0..n {
-                let cin = if matches!(op, SubCoCiU32 | SubrevCoCiU32) {
-                    vcc_in >> l & 1
-                } else {
-                    0
-                };
-                let (x, y) = if rev {
-                    (b[l] as u32 as u64, a[l] as u32 as u64)
-                } else {
-                    (a[l] as u32 as u64, b[l] as u32 as u64)
-                };
+                let cin = if matches!(op, SubCoCiU32 | SubrevCoCiU32) { vcc_in >> l & 1 } else { 0 };
+                let (x, y) = if rev { (b[l] as u32 as u64, a[l] as u32 as u64) } else { (a[l] as u32 as u64, b[l] as u32 as u64) };
                 let borrow = x < y + cin;
-                r[l] = if m.clamp && borrow {
-                    0
-                } else {
-                    x.wrapping_sub(y + cin) & 0xffff_ffff
-                };
+                r[l] = if m.clamp && borrow { 0 } else { x.wrapping_sub(y + cin) & 0xffff_ffff };
                 carry |= (borrow as u64) << l;
             }
             Out::U32
         }
-        CvtF32I32 => {
-            each!(l => o32(i(a[l]) as f32));
-            Out::F32
-        }
-        CvtF32U32 => {
-            each!(l => o32(u(a[l]) as f32));
-            Out::F32
-        }
-        CvtU32F32 => {
-            each!(l => f32_(a[l]) as u32 as u64);
-            Out::U32
-        }
-        CvtI32F32 => {
-            each!(l => f32_(a[l]) as i32 as u32 as u64);
-            Out::U32
-        }
-        CvtRpiI32F32 => {
-            each!(l => (f32_(a[l]) + 0.5).floor() as i32 as u32 as u64);
-            Out::U32
-        }
-        CvtFlrI32F32 => {
-            each!(l => f32_(a[l]).floor() as i32 as u32 as u64);
-            Out::U32
-        }
-        CvtOffF32I4 => {
-            each!(l => o32(((((a[l] & 15) as i32) << 28 >> 28) as f32) / 16.0));
-            Out::F32
-        }
-        CvtF16F32 => {
-            each!(l => oh(f32_(a[l])));
-            Out::F16
-        }
-        CvtF32F16 => {
-            each!(l => o32(h(a[l])));
-            Out::F32
-        }
-        CvtF32F64 => {
-            each!(l => o32(f64_(a[l]) as f32));
-            Out::F32
-        }
-        CvtF64F32 => {
-            each!(l => o64(f32_(a[l]) as f64));
-            Out::F64
-        }
+        CvtF32I32 => { each!(l => o32(i(a[l]) as f32)); Out::F32 }
+        CvtF32U32 => { each!(l => o32(u(a[l]) as f32)); Out::F32 }
+        CvtU32F32 => { each!(l => f32_(a[l]) as u32 as u64); Out::U32 }
+        CvtI32F32 => { each!(l => f32_(a[l]) as i32 as u32 as u64); Out::U32 }
+        CvtRpiI32F32 => { each!(l => (f32_(a[l]) + 0.5).floor() as i32 as u32 as u64); Out::U32 }
+        CvtFlrI32F32 => { each!(l => f32_(a[l]).floor() as i32 as u32 as u64); Out::U32 }
+        CvtOffF32I4 => { each!(l => o32(((((a[l] & 15) as i32) << 28 >> 28) as f32) / 16.0)); Out::F32 }
+        CvtF16F32 => { each!(l => oh(f32_(a[l]))); Out::F16 }
+        CvtF32F16 => { each!(l => o32(h(a[l]))); Out::F32 }
+        CvtF32F64 => { each!(l => o32(f64_(a[l]) as f32)); Out::F32 }
+        CvtF64F32 => { each!(l => o64(f32_(a[l]) as f64)); Out::F64 }
         CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 => {
-            let sh = match op {
-                CvtF32Ubyte0 => 0,
-                CvtF32Ubyte1 => 8,
-                CvtF32Ubyte2 => 16,
-                _ => 24,
-            };
+            let sh = match op { CvtF32Ubyte0 => 0, CvtF32Ubyte1 => 8, CvtF32Ubyte2 => 16, _ => 24 };
             each!(l => o32(((a[l] >> sh) & 0xff) as f32));
             Out::F32
         }
-        CvtU32F64 => {
-            each!(l => f64_(a[l]) as u32 as u64);
-            Out::U32
-        }
-        CvtI32F64 => {
-            each!(l => f64_(a[l]) as i32 as u32 as u64);
-            Out::U32
-        }
-        CvtF64I32 => {
-            each!(l => o64(i(a[l]) as f64));
-            Out::F64
-        }
-        CvtF64U32 => {
-            each!(l => o64(u(a[l]) as f64));
-            Out::F64
-        }
-        CvtF16U16 => {
-            each!(l => oh((a[l] & 0xffff) as f32));
-            Out::F16
-        }
-        CvtF16I16 => {
-            each!(l => oh((a[l] as u16 as i16) as f32));
-            Out::F16
-        }
-        CvtU16F16 => {
-            each!(l => h(a[l]) as u16 as u64);
-            Out::U16
-        }
-        CvtI16F16 => {
-            each!(l => h(a[l]) as i16 as u16 as u64);
-            Out::U16
-        }
-        FractF32 => {
-            each!(l => { let x = f32_(a[l]); o32(if x.is_infinite() { f32::NAN } else { (x - x.floor()).min(f32::from_bits(0x3f7f_ffff)) }) });
-            Out::F32
-        }
-        TruncF32 => {
-            each!(l => o32(f32_(a[l]).trunc()));
-            Out::F32
-        }
-        CeilF32 => {
-            each!(l => o32(f32_(a[l]).ceil()));
-            Out::F32
-        }
-        RndneF32 => {
-            each!(l => o32(f32_(a[l]).round_ties_even()));
-            Out::F32
-        }
-        FloorF32 => {
-            each!(l => o32(f32_(a[l]).floor()));
-            Out::F32
-        }
-        ExpF32 => {
-            each!(l => o32(float::exp2_32(f32_(a[l]))));
-            Out::F32
-        }
-        LogF32 => {
-            each!(l => o32(float::log2_32(f32_(a[l]))));
-            Out::F32
-        }
-        RcpF32 | RcpIflagF32 => {
-            each!(l => o32((1.0 / f32_(a[l]) as f64) as f32));
-            Out::F32
-        }
-        RsqF32 => {
-            each!(l => o32((1.0 / (f32_(a[l]) as f64).sqrt()) as f32));
-            Out::F32
-        }
-        SqrtF32 => {
-            each!(l => o32(f32_(a[l]).sqrt()));
-            Out::F32
-        }
-        SinF32 | CosF32 => {
-            each!(l => o32(float::sin_cos32(f32_(a[l]), op == CosF32)));
-            Out::F32
-        }
-        RcpF64 => {
-            each!(l => o64(1.0 / f64_(a[l])));
-            Out::F64
-        }
-        RsqF64 => {
-            each!(l => o64(1.0 / f64_(a[l]).sqrt()));
-            Out::F64
-        }
-        SqrtF64 => {
-            each!(l => o64(f64_(a[l]).sqrt()));
-            Out::F64
-        }
-        TruncF64 => {
-            each!(l => o64(f64_(a[l]).trunc()));
-            Out::F64
-        }
-        CeilF64 => {
-            each!(l => o64(f64_(a[l]).ceil()));
-            Out::F64
-        }
-        RndneF64 => {
-            each!(l => o64(f64_(a[l]).round_ties_even()));
-            Out::F64
-        }
-        FloorF64 => {
-            each!(l => o64(f64_(a[l]).floor()));
-            Out::F64
-        }
-        FractF64 => {
-            each!(l => { let x = f64_(a[l]); o64(if x.is_infinite() { f64::NAN } else { (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff)) }) });
-            Out::F64
-        }
-        FrexpExpI32F64 => {
-            each!(l => float::frexp64(f64_(a[l])).1 as u32 as u64);
-            Out::U32
-        }
-        FrexpMantF64 => {
-            each!(l => o64(float::frexp64(f64_(a[l])).0));
-            Out::F64
-        }
-        FrexpExpI32F32 => {
-            each!(l => float::frexp32(f32_(a[l])).1 as u32 as u64);
-            Out::U32
-        }
-        FrexpMantF32 => {
-            each!(l => o32(float::frexp32(f32_(a[l])).0));
-            Out::F32
-        }
-        BfrevB32 => {
-            each!(l => u(a[l]).reverse_bits() as u64);
-            Out::U32
-        }
-        FfbhU32 => {
-            each!(l => { let x = u(a[l]); if x == 0 { u32::MAX } else { x.leading_zeros() } } as u64);
-            Out::U32
-        }
-        FfblB32 => {
-            each!(l => { let x = u(a[l]); if x == 0 { u32::MAX } else { x.trailing_zeros() } } as u64);
-            Out::U32
-        }
+        CvtU32F64 => { each!(l => f64_(a[l]) as u32 as u64); Out::U32 }
+        CvtI32F64 => { each!(l => f64_(a[l]) as i32 as u32 as u64); Out::U32 }
+        CvtF64I32 => { each!(l => o64(i(a[l]) as f64)); Out::F64 }
+        CvtF64U32 => { each!(l => o64(u(a[l]) as f64)); Out::F64 }
+        CvtF16U16 => { each!(l => oh((a[l] & 0xffff) as f32)); Out::F16 }
+        CvtF16I16 => { each!(l => oh((a[l] as u16 as i16) as f32)); Out::F16 }
+        CvtU16F16 => { each!(l => h(a[l]) as u16 as u64); Out::U16 }
+        CvtI16F16 => { each!(l => h(a[l]) as i16 as u16 as u64); Out::U16 }
+        FractF32 => { each!(l => { let x = f32_(a[l]); o32(if x.is_infinite() { f32::NAN } else { (x - x.floor()).min(f32::from_bits(0x3f7f_ffff)) }) }); Out::F32 }
+        TruncF32 => { each!(l => o32(f32_(a[l]).trunc())); Out::F32 }
+        CeilF32 => { each!(l => o32(f32_(a[l]).ceil())); Out::F32 }
+        RndneF32 => { each!(l => o32(f32_(a[l]).round_ties_even())); Out::F32 }
+        FloorF32 => { each!(l => o32(f32_(a[l]).floor())); Out::F32 }
+        ExpF32 => { each!(l => o32(float::exp2_32(f32_(a[l])))); Out::F32 }
+        LogF32 => { each!(l => o32(float::log2_32(f32_(a[l])))); Out::F32 }
+        RcpF32 | RcpIflagF32 => { each!(l => o32((1.0 / f32_(a[l]) as f64) as f32)); Out::F32 }
+        RsqF32 => { each!(l => o32((1.0 / (f32_(a[l]) as f64).sqrt()) as f32)); Out::F32 }
+        SqrtF32 => { each!(l => o32(f32_(a[l]).sqrt())); Out::F32 }
+        SinF32 | CosF32 => { each!(l => o32(float::sin_cos32(f32_(a[l]), op == CosF32))); Out::F32 }
+        RcpF64 => { each!(l => o64(1.0 / f64_(a[l]))); Out::F64 }
+        RsqF64 => { each!(l => o64(1.0 / f64_(a[l]).sqrt())); Out::F64 }
+        SqrtF64 => { each!(l => o64(f64_(a[l]).sqrt())); Out::F64 }
+        TruncF64 => { each!(l => o64(f64_(a[l]).trunc())); Out::F64 }
+        CeilF64 => { each!(l => o64(f64_(a[l]).ceil())); Out::F64 }
+        RndneF64 => { each!(l => o64(f64_(a[l]).round_ties_even())); Out::F64 }
+        FloorF64 => { each!(l => o64(f64_(a[l]).floor())); Out::F64 }
+        FractF64 => { each!(l => { let x = f64_(a[l]); o64(if x.is_infinite() { f64::NAN } else { (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff)) }) }); Out::F64 }
+        FrexpExpI32F64 => { each!(l => float::frexp64(f64_(a[l])).1 as u32 as u64); Out::U32 }
+        FrexpMantF64 => { each!(l => o64(float::frexp64(f64_(a[l])).0)); Out::F64 }
+        FrexpExpI32F32 => { each!(l => float::frexp32(f32_(a[l])).1 as u32 as u64); Out::U32 }
+        FrexpMantF32 => { each!(l => o32(float::frexp32(f32_(a[l])).0)); Out::F32 }
+        BfrevB32 => { each!(l => u(a[l]).reverse_bits() as u64); Out::U32 }
+        FfbhU32 => { each!(l => { let x = u(a[l]); if x == 0 { u32::MAX } else { x.leading_zeros() } } as u64); Out::U32 }
+        FfblB32 => { each!(l => { let x = u(a[l]); if x == 0 { u32::MAX } else { x.trailing_zeros() } } as u64); Out::U32 }
         // Leading copies of the sign bit, the sign bit included (V_CLS_I32's pseudo-code).
-        FfbhI32 => {
-            each!(l => { let v = i(a[l]); let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() } } as u64);
-            Out::U32
-        }
-        AddF64 => {
-            each!(l => o64(f64_(a[l]) + f64_(b[l])));
-            Out::F64
-        }
-        MulF64 => {
-            each!(l => o64(f64_(a[l]) * f64_(b[l])));
-            Out::F64
-        }
-        MinF64 => {
-            each!(l => o64(float::minmax64(f64_(a[l]), f64_(b[l]), false, ieee)));
-            Out::F64
-        }
-        MaxF64 => {
-            each!(l => o64(float::minmax64(f64_(a[l]), f64_(b[l]), true, ieee)));
-            Out::F64
-        }
-        FmaF64 => {
-            each!(l => o64(f64_(a[l]).mul_add(f64_(b[l]), f64_(c[l]))));
-            Out::F64
-        }
-        LdexpF64 => {
-            each!(l => o64(float::ldexp64(f64_(a[l]), i(b[l]))));
-            Out::F64
-        }
+        FfbhI32 => { each!(l => { let v = i(a[l]); let x = if v < 0 { !v } else { v } as u32; if x == 0 { u32::MAX } else { x.leading_zeros() } } as u64); Out::U32 }
+        AddF64 => { each!(l => o64(f64_(a[l]) + f64_(b[l]))); Out::F64 }
+        MulF64 => { each!(l => o64(f64_(a[l]) * f64_(b[l]))); Out::F64 }
+        MinF64 => { each!(l => o64(float::minmax64(f64_(a[l]), f64_(b[l]), false, ieee))); Out::F64 }
+        MaxF64 => { each!(l => o64(float::minmax64(f64_(a[l]), f64_(b[l]), true, ieee))); Out::F64 }
+        FmaF64 => { each!(l => o64(f64_(a[l]).mul_add(f64_(b[l]), f64_(c[l])))); Out::F64 }
+        LdexpF64 => { each!(l => o64(float::ldexp64(f64_(a[l]), i(b[l])))); Out::F64 }
         DivScaleF32 => {
             for l in 0..n {
                 let (s0, s1, s2) = (f32_(a[l]), f32_(b[l]), f32_(c[l]));
@@ -937,87 +561,30 @@ fn valu_lanes(
             each!(l => { let f = f64_(a[l]).mul_add(f64_(b[l]), f64_(c[l])); o64(if vcc_in >> l & 1 != 0 { float::ldexp64(f, div_fmas_scale(float::exp64(f64_(c[l])), 1023, 128)) } else { f }) });
             Out::F64
         }
-        DivFixupF32 => {
-            each!(l => o32(div_fixup32(f32_(a[l]), f32_(b[l]), f32_(c[l]))));
-            Out::F32
-        }
-        DivFixupF64 => {
-            each!(l => o64(div_fixup64(f64_(a[l]), f64_(b[l]), f64_(c[l]))));
-            Out::F64
-        }
-        TrigPreopF64 => {
-            each!(l => o64(trig_preop(f64_(a[l]), u(b[l]))));
-            Out::F64
-        }
-        MadU32U24 => {
-            each!(l => (u24(a[l]) * u24(b[l])).wrapping_add(c[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        MadI32I24 => {
-            each!(l => (s24(a[l]) as i64 * s24(b[l]) as i64 + i(c[l]) as i64) as u32 as u64);
-            Out::U32
-        }
-        BfeU32 => {
-            each!(l => { let (off, wd) = (b[l] & 31, c[l] & 31); if wd == 0 { 0 } else { (u(a[l]) as u64 >> off) & ((1 << wd) - 1) } });
-            Out::U32
-        }
+        DivFixupF32 => { each!(l => o32(div_fixup32(f32_(a[l]), f32_(b[l]), f32_(c[l])))); Out::F32 }
+        DivFixupF64 => { each!(l => o64(div_fixup64(f64_(a[l]), f64_(b[l]), f64_(c[l])))); Out::F64 }
+        TrigPreopF64 => { each!(l => o64(trig_preop(f64_(a[l]), u(b[l])))); Out::F64 }
+        MadU32U24 => { each!(l => (u24(a[l]) * u24(b[l])).wrapping_add(c[l]) & 0xffff_ffff); Out::U32 }
+        MadI32I24 => { each!(l => (s24(a[l]) as i64 * s24(b[l]) as i64 + i(c[l]) as i64) as u32 as u64); Out::U32 }
+        BfeU32 => { each!(l => { let (off, wd) = (b[l] & 31, c[l] & 31); if wd == 0 { 0 } else { (u(a[l]) as u64 >> off) & ((1 << wd) - 1) } }); Out::U32 }
         BfeI32 => {
             // Arithmetic shift first (bits above 31 are copies of the sign), then mask and extend.
             each!(l => { let (off, wd) = (b[l] & 31, c[l] & 31); if wd == 0 { 0 } else { let x = ((i(a[l]) >> off) as u32 as u64) & ((1 << wd) - 1); ((((x << (64 - wd)) as i64) >> (64 - wd)) as u32) as u64 } });
             Out::U32
         }
-        BfiB32 => {
-            each!(l => (a[l] & b[l] | !a[l] & c[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        BfmB32 => {
-            each!(l => (((1u64 << (a[l] & 31)) - 1) << (b[l] & 31)) & 0xffff_ffff);
-            Out::U32
-        }
-        AlignbitB32 => {
-            each!(l => (((a[l] & 0xffff_ffff) << 32 | b[l] & 0xffff_ffff) >> (c[l] & 31)) & 0xffff_ffff);
-            Out::U32
-        }
-        AlignbyteB32 => {
-            each!(l => (((a[l] & 0xffff_ffff) << 32 | b[l] & 0xffff_ffff) >> (8 * (c[l] & 3))) & 0xffff_ffff);
-            Out::U32
-        }
-        Min3F32 => {
-            each!(l => o32(float::minmax32(float::minmax32(f32_(a[l]), f32_(b[l]), false, ieee), f32_(c[l]), false, ieee)));
-            Out::F32
-        }
-        Max3F32 => {
-            each!(l => o32(float::minmax32(float::minmax32(f32_(a[l]), f32_(b[l]), true, ieee), f32_(c[l]), true, ieee)));
-            Out::F32
-        }
-        Med3F32 => {
-            each!(l => o32(float::med3_32(f32_(a[l]), f32_(b[l]), f32_(c[l]), ieee)));
-            Out::F32
-        }
-        Min3I32 => {
-            each!(l => i(a[l]).min(i(b[l])).min(i(c[l])) as u32 as u64);
-            Out::U32
-        }
-        Max3I32 => {
-            each!(l => i(a[l]).max(i(b[l])).max(i(c[l])) as u32 as u64);
-            Out::U32
-        }
-        Min3U32 => {
-            each!(l => u(a[l]).min(u(b[l])).min(u(c[l])) as u64);
-            Out::U32
-        }
-        Max3U32 => {
-            each!(l => u(a[l]).max(u(b[l])).max(u(c[l])) as u64);
-            Out::U32
-        }
-        Med3I32 => {
-            each!(l => { let (x, y, z) = (i(a[l]), i(b[l]), i(c[l])); x.max(y).min(x.min(y).max(z)) as u32 as u64 });
-            Out::U32
-        }
-        Med3U32 => {
-            each!(l => { let (x, y, z) = (u(a[l]), u(b[l]), u(c[l])); x.max(y).min(x.min(y).max(z)) as u64 });
-            Out::U32
-        }
+        BfiB32 => { each!(l => (a[l] & b[l] | !a[l] & c[l]) & 0xffff_ffff); Out::U32 }
+        BfmB32 => { each!(l => (((1u64 << (a[l] & 31)) - 1) << (b[l] & 31)) & 0xffff_ffff); Out::U32 }
+        AlignbitB32 => { each!(l => (((a[l] & 0xffff_ffff) << 32 | b[l] & 0xffff_ffff) >> (c[l] & 31)) & 0xffff_ffff); Out::U32 }
+        AlignbyteB32 => { each!(l => (((a[l] & 0xffff_ffff) << 32 | b[l] & 0xffff_ffff) >> (8 * (c[l] & 3))) & 0xffff_ffff); Out::U32 }
+        Min3F32 => { each!(l => o32(float::minmax32(float::minmax32(f32_(a[l]), f32_(b[l]), false, ieee), f32_(c[l]), false, ieee))); Out::F32 }
+        Max3F32 => { each!(l => o32(float::minmax32(float::minmax32(f32_(a[l]), f32_(b[l]), true, ieee), f32_(c[l]), true, ieee))); Out::F32 }
+        Med3F32 => { each!(l => o32(float::med3_32(f32_(a[l]), f32_(b[l]), f32_(c[l]), ieee))); Out::F32 }
+        Min3I32 => { each!(l => i(a[l]).min(i(b[l])).min(i(c[l])) as u32 as u64); Out::U32 }
+        Max3I32 => { each!(l => i(a[l]).max(i(b[l])).max(i(c[l])) as u32 as u64); Out::U32 }
+        Min3U32 => { each!(l => u(a[l]).min(u(b[l])).min(u(c[l])) as u64); Out::U32 }
+        Max3U32 => { each!(l => u(a[l]).max(u(b[l])).max(u(c[l])) as u64); Out::U32 }
+        Med3I32 => { each!(l => { let (x, y, z) = (i(a[l]), i(b[l]), i(c[l])); x.max(y).min(x.min(y).max(z)) as u32 as u64 }); Out::U32 }
+        Med3U32 => { each!(l => { let (x, y, z) = (u(a[l]), u(b[l]), u(c[l])); x.max(y).min(x.min(y).max(z)) as u64 }); Out::U32 }
         SadU8 | SadHiU8 | MsadU8 => {
             each!(l => {
                 let mut t: u32 = 0;
@@ -1030,14 +597,8 @@ fn valu_lanes(
             });
             Out::U32
         }
-        SadU16 => {
-            each!(l => ((a[l] as u16).abs_diff(b[l] as u16) as u32 + ((a[l] >> 16) as u16).abs_diff((b[l] >> 16) as u16) as u32).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
-        SadU32 => {
-            each!(l => u(a[l]).abs_diff(u(b[l])).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
+        SadU16 => { each!(l => ((a[l] as u16).abs_diff(b[l] as u16) as u32 + ((a[l] >> 16) as u16).abs_diff((b[l] >> 16) as u16) as u32).wrapping_add(u(c[l])) as u64); Out::U32 }
+        SadU32 => { each!(l => u(a[l]).abs_diff(u(b[l])).wrapping_add(u(c[l])) as u64); Out::U32 }
         LerpU8 => {
             each!(l => {
                 let mut t = 0u32;
@@ -1049,18 +610,9 @@ fn valu_lanes(
             });
             Out::U32
         }
-        MulLoU32 => {
-            each!(l => u(a[l]).wrapping_mul(u(b[l])) as u64);
-            Out::U32
-        }
-        MulHiU32 => {
-            each!(l => (u(a[l]) as u64 * u(b[l]) as u64) >> 32);
-            Out::U32
-        }
-        MulHiI32 => {
-            each!(l => ((i(a[l]) as i64 * i(b[l]) as i64) >> 32) as u32 as u64);
-            Out::U32
-        }
+        MulLoU32 => { each!(l => u(a[l]).wrapping_mul(u(b[l])) as u64); Out::U32 }
+        MulHiU32 => { each!(l => (u(a[l]) as u64 * u(b[l]) as u64) >> 32); Out::U32 }
+        MulHiI32 => { each!(l => ((i(a[l]) as i64 * i(b[l]) as i64) >> 32) as u32 as u64); Out::U32 }
         MadU64U32 => {
             for l in 0..n {
                 let p = u(a[l]) as u128 * u(b[l]) as u128 + c[l] as u128;
@@ -1077,294 +629,89 @@ fn valu_lanes(
             }
             Out::U64
         }
-        LshlrevB64 => {
-            each!(l => b[l] << (a[l] & 63));
-            Out::U64
-        }
-        LshrrevB64 => {
-            each!(l => b[l] >> (a[l] & 63));
-            Out::U64
-        }
-        AshrrevI64 => {
-            each!(l => ((b[l] as i64) >> (a[l] & 63)) as u64);
-            Out::U64
-        }
-        XadU32 => {
-            each!(l => (u(a[l]) ^ u(b[l])).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
-        LshlAddU32 => {
-            each!(l => (u(a[l]) << (b[l] & 31)).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
-        AddLshlU32 => {
-            each!(l => (u(a[l]).wrapping_add(u(b[l])) << (c[l] & 31)) as u64);
-            Out::U32
-        }
-        Add3U32 => {
-            each!(l => u(a[l]).wrapping_add(u(b[l])).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
-        LshlOrB32 => {
-            each!(l => ((u(a[l]) << (b[l] & 31)) | u(c[l])) as u64);
-            Out::U32
-        }
-        AndOrB32 => {
-            each!(l => ((a[l] & b[l]) | c[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        Or3B32 => {
-            each!(l => (a[l] | b[l] | c[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        Xor3B32 => {
-            each!(l => (a[l] ^ b[l] ^ c[l]) & 0xffff_ffff);
-            Out::U32
-        }
-        PermB32 => {
-            each!(l => perm(u(a[l]), u(b[l]), u(c[l])) as u64);
-            Out::U32
-        }
-        BcntU32B32 => {
-            each!(l => u(a[l]).count_ones().wrapping_add(u(b[l])) as u64);
-            Out::U32
-        }
-        MbcntLoU32B32 => {
-            each!(l => { let mask = if l >= 32 { u32::MAX } else { ((1u64 << l) - 1) as u32 }; (u(a[l]) & mask).count_ones().wrapping_add(u(b[l])) as u64 });
-            Out::U32
-        }
-        MbcntHiU32B32 => {
-            each!(l => { let mask = if l < 32 { 0 } else { ((1u64 << (l - 32)) - 1) as u32 }; (u(a[l]) & mask).count_ones().wrapping_add(u(b[l])) as u64 });
-            Out::U32
-        }
-        CvtPkrtzF16F32 => {
-            each!(l => (float::f32_to_f16_rtz(f32_(a[l])) as u64) | (float::f32_to_f16_rtz(f32_(b[l])) as u64) << 16);
-            Out::U32
-        }
-        CvtPkU16U32 => {
-            each!(l => (u(a[l]).min(0xffff) as u64) | (u(b[l]).min(0xffff) as u64) << 16);
-            Out::U32
-        }
-        CvtPkI16I32 => {
-            each!(l => (i(a[l]).clamp(-32768, 32767) as u16 as u64) | (i(b[l]).clamp(-32768, 32767) as u16 as u64) << 16);
-            Out::U32
-        }
+        LshlrevB64 => { each!(l => b[l] << (a[l] & 63)); Out::U64 }
+        LshrrevB64 => { each!(l => b[l] >> (a[l] & 63)); Out::U64 }
+        AshrrevI64 => { each!(l => ((b[l] as i64) >> (a[l] & 63)) as u64); Out::U64 }
+        XadU32 => { each!(l => (u(a[l]) ^ u(b[l])).wrapping_add(u(c[l])) as u64); Out::U32 }
+        LshlAddU32 => { each!(l => (u(a[l]) << (b[l] & 31)).wrapping_add(u(c[l])) as u64); Out::U32 }
+        AddLshlU32 => { each!(l => (u(a[l]).wrapping_add(u(b[l])) << (c[l] & 31)) as u64); Out::U32 }
+        Add3U32 => { each!(l => u(a[l]).wrapping_add(u(b[l])).wrapping_add(u(c[l])) as u64); Out::U32 }
+        LshlOrB32 => { each!(l => ((u(a[l]) << (b[l] & 31)) | u(c[l])) as u64); Out::U32 }
+        AndOrB32 => { each!(l => ((a[l] & b[l]) | c[l]) & 0xffff_ffff); Out::U32 }
+        Or3B32 => { each!(l => (a[l] | b[l] | c[l]) & 0xffff_ffff); Out::U32 }
+        Xor3B32 => { each!(l => (a[l] ^ b[l] ^ c[l]) & 0xffff_ffff); Out::U32 }
+        PermB32 => { each!(l => perm(u(a[l]), u(b[l]), u(c[l])) as u64); Out::U32 }
+        BcntU32B32 => { each!(l => u(a[l]).count_ones().wrapping_add(u(b[l])) as u64); Out::U32 }
+        MbcntLoU32B32 => { each!(l => { let mask = if l >= 32 { u32::MAX } else { ((1u64 << l) - 1) as u32 }; (u(a[l]) & mask).count_ones().wrapping_add(u(b[l])) as u64 }); Out::U32 }
+        MbcntHiU32B32 => { each!(l => { let mask = if l < 32 { 0 } else { ((1u64 << (l - 32)) - 1) as u32 }; (u(a[l]) & mask).count_ones().wrapping_add(u(b[l])) as u64 }); Out::U32 }
+        CvtPkrtzF16F32 => { each!(l => (float::f32_to_f16_rtz(f32_(a[l])) as u64) | (float::f32_to_f16_rtz(f32_(b[l])) as u64) << 16); Out::U32 }
+        CvtPkU16U32 => { each!(l => (u(a[l]).min(0xffff) as u64) | (u(b[l]).min(0xffff) as u64) << 16); Out::U32 }
+        CvtPkI16I32 => { each!(l => (i(a[l]).clamp(-32768, 32767) as u16 as u64) | (i(b[l]).clamp(-32768, 32767) as u16 as u64) << 16); Out::U32 }
         CvtPkU8F32 => {
             each!(l => { let byte = (c[l] & 3) * 8; let v = f32_(a[l]).round_ties_even().clamp(0.0, 255.0) as u64; (c[l] & !(0xffu64 << byte) | v << byte) & 0xffff_ffff });
             Out::U32
         }
-        CvtPknormI16F32 => {
-            each!(l => { let f = |x: f32| (x.clamp(-1.0, 1.0) * 32767.0).round_ties_even() as i16 as u16 as u64; f(f32_(a[l])) | f(f32_(b[l])) << 16 });
-            Out::U32
-        }
-        CvtPknormU16F32 => {
-            each!(l => { let f = |x: f32| (x.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u16 as u64; f(f32_(a[l])) | f(f32_(b[l])) << 16 });
-            Out::U32
-        }
-        PackB32F16 => {
-            each!(l => (a[l] & 0xffff) | (b[l] & 0xffff) << 16);
-            Out::U32
-        }
-        AddF16 => {
-            each!(l => oh(h(a[l]) + h(b[l])));
-            Out::F16
-        }
-        SubF16 => {
-            each!(l => oh(h(a[l]) - h(b[l])));
-            Out::F16
-        }
-        SubrevF16 => {
-            each!(l => oh(h(b[l]) - h(a[l])));
-            Out::F16
-        }
-        MulF16 => {
-            each!(l => oh(h(a[l]) * h(b[l])));
-            Out::F16
-        }
+        CvtPknormI16F32 => { each!(l => { let f = |x: f32| (x.clamp(-1.0, 1.0) * 32767.0).round_ties_even() as i16 as u16 as u64; f(f32_(a[l])) | f(f32_(b[l])) << 16 }); Out::U32 }
+        CvtPknormU16F32 => { each!(l => { let f = |x: f32| (x.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u16 as u64; f(f32_(a[l])) | f(f32_(b[l])) << 16 }); Out::U32 }
+        PackB32F16 => { each!(l => (a[l] & 0xffff) | (b[l] & 0xffff) << 16); Out::U32 }
+        AddF16 => { each!(l => oh(h(a[l]) + h(b[l]))); Out::F16 }
+        SubF16 => { each!(l => oh(h(a[l]) - h(b[l]))); Out::F16 }
+        SubrevF16 => { each!(l => oh(h(b[l]) - h(a[l]))); Out::F16 }
+        MulF16 => { each!(l => oh(h(a[l]) * h(b[l]))); Out::F16 }
         FmacF16 | FmaF16 | FmamkF16 | FmaakF16 => {
             // One rounding, to f16, of the exact value.
             each!(l => dx64.out16_f64(float::fma16_exact(h(a[l]), h(b[l]), h(c[l]))));
             Out::F16
         }
-        MinF16 => {
-            each!(l => oh(float::minmax32(h(a[l]), h(b[l]), false, ieee)));
-            Out::F16
-        }
-        MaxF16 => {
-            each!(l => oh(float::minmax32(h(a[l]), h(b[l]), true, ieee)));
-            Out::F16
-        }
-        Min3F16 => {
-            each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), false, ieee), h(c[l]), false, ieee)));
-            Out::F16
-        }
-        Max3F16 => {
-            each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), true, ieee), h(c[l]), true, ieee)));
-            Out::F16
-        }
-        Med3F16 => {
-            each!(l => oh(float::med3_32(h(a[l]), h(b[l]), h(c[l]), ieee)));
-            Out::F16
-        }
-        LdexpF16 => {
-            each!(l => oh(float::ldexp32(h(a[l]), (b[l] as u16 as i16) as i32)));
-            Out::F16
-        }
-        SqrtF16 => {
-            each!(l => oh(h(a[l]).sqrt()));
-            Out::F16
-        }
-        RcpF16 => {
-            each!(l => oh(1.0 / h(a[l])));
-            Out::F16
-        }
-        RsqF16 => {
-            each!(l => oh(1.0 / h(a[l]).sqrt()));
-            Out::F16
-        }
-        LogF16 => {
-            each!(l => oh(half::f16::from_bits(float::log2_16(half::f16::from_f32(h(a[l])).to_bits())).to_f32()));
-            Out::F16
-        }
-        ExpF16 => {
-            each!(l => oh(half::f16::from_bits(float::exp2_16(half::f16::from_f32(h(a[l])).to_bits())).to_f32()));
-            Out::F16
-        }
-        FloorF16 => {
-            each!(l => oh(h(a[l]).floor()));
-            Out::F16
-        }
-        CeilF16 => {
-            each!(l => oh(h(a[l]).ceil()));
-            Out::F16
-        }
-        TruncF16 => {
-            each!(l => oh(h(a[l]).trunc()));
-            Out::F16
-        }
-        RndneF16 => {
-            each!(l => oh(h(a[l]).round_ties_even()));
-            Out::F16
-        }
-        FractF16 => {
-            each!(l => { let x = h(a[l]); oh(if x.is_infinite() { f32::NAN } else { (x - x.floor()).min(half::f16::from_bits(0x3bff).to_f32()) }) });
-            Out::F16
-        }
-        SinF16 | CosF16 => {
-            each!(l => oh(half::f16::from_bits(float::sin_cos16(half::f16::from_f32(h(a[l])).to_bits(), op == CosF16)).to_f32()));
-            Out::F16
-        }
-        FrexpMantF16 => {
-            each!(l => oh(float::frexp32(h(a[l])).0));
-            Out::F16
-        }
-        FrexpExpI16F16 => {
-            each!(l => float::frexp32(h(a[l])).1 as i16 as u16 as u64);
-            Out::U16
-        }
-        DivFixupF16 => {
-            each!(l => oh(div_fixup32(h(a[l]), h(b[l]), h(c[l]))));
-            Out::F16
-        }
-        AddNcU16 => {
-            each!(l => if m.clamp { (a[l] as u16).saturating_add(b[l] as u16) } else { (a[l] as u16).wrapping_add(b[l] as u16) } as u64);
-            Out::U16
-        }
-        SubNcU16 => {
-            each!(l => if m.clamp { (a[l] as u16).saturating_sub(b[l] as u16) } else { (a[l] as u16).wrapping_sub(b[l] as u16) } as u64);
-            Out::U16
-        }
-        AddNcI16 => {
-            each!(l => if m.clamp { (a[l] as i16).saturating_add(b[l] as i16) } else { (a[l] as i16).wrapping_add(b[l] as i16) } as u16 as u64);
-            Out::U16
-        }
-        SubNcI16 => {
-            each!(l => if m.clamp { (a[l] as i16).saturating_sub(b[l] as i16) } else { (a[l] as i16).wrapping_sub(b[l] as i16) } as u16 as u64);
-            Out::U16
-        }
-        MulLoU16 => {
-            each!(l => (a[l] as u16).wrapping_mul(b[l] as u16) as u64);
-            Out::U16
-        }
-        LshlrevB16 => {
-            each!(l => ((b[l] as u16) << (a[l] & 15)) as u64);
-            Out::U16
-        }
-        LshrrevB16 => {
-            each!(l => ((b[l] as u16) >> (a[l] & 15)) as u64);
-            Out::U16
-        }
-        AshrrevI16 => {
-            each!(l => ((b[l] as i16) >> (a[l] & 15)) as u16 as u64);
-            Out::U16
-        }
-        MinI16 => {
-            each!(l => (a[l] as i16).min(b[l] as i16) as u16 as u64);
-            Out::U16
-        }
-        MaxI16 => {
-            each!(l => (a[l] as i16).max(b[l] as i16) as u16 as u64);
-            Out::U16
-        }
-        MinU16 => {
-            each!(l => (a[l] as u16).min(b[l] as u16) as u64);
-            Out::U16
-        }
-        MaxU16 => {
-            each!(l => (a[l] as u16).max(b[l] as u16) as u64);
-            Out::U16
-        }
-        Min3I16 => {
-            each!(l => (a[l] as i16).min(b[l] as i16).min(c[l] as i16) as u16 as u64);
-            Out::U16
-        }
-        Max3I16 => {
-            each!(l => (a[l] as i16).max(b[l] as i16).max(c[l] as i16) as u16 as u64);
-            Out::U16
-        }
-        Min3U16 => {
-            each!(l => (a[l] as u16).min(b[l] as u16).min(c[l] as u16) as u64);
-            Out::U16
-        }
-        Max3U16 => {
-            each!(l => (a[l] as u16).max(b[l] as u16).max(c[l] as u16) as u64);
-            Out::U16
-        }
-        Med3I16 => {
-            each!(l => { let (x, y, z) = (a[l] as i16, b[l] as i16, c[l] as i16); x.max(y).min(x.min(y).max(z)) as u16 as u64 });
-            Out::U16
-        }
-        Med3U16 => {
-            each!(l => { let (x, y, z) = (a[l] as u16, b[l] as u16, c[l] as u16); x.max(y).min(x.min(y).max(z)) as u64 });
-            Out::U16
-        }
-        MadU16 => {
-            each!(l => (a[l] as u16).wrapping_mul(b[l] as u16).wrapping_add(c[l] as u16) as u64);
-            Out::U16
-        }
-        MadI16 => {
-            each!(l => (a[l] as i16).wrapping_mul(b[l] as i16).wrapping_add(c[l] as i16) as u16 as u64);
-            Out::U16
-        }
-        MadU32U16 => {
-            each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
-        MadI32I16 => {
-            each!(l => ((a[l] as i16 as i32) * (b[l] as i16 as i32)).wrapping_add(i(c[l])) as u32 as u64);
-            Out::U32
-        }
+        MinF16 => { each!(l => oh(float::minmax32(h(a[l]), h(b[l]), false, ieee))); Out::F16 }
+        MaxF16 => { each!(l => oh(float::minmax32(h(a[l]), h(b[l]), true, ieee))); Out::F16 }
+        Min3F16 => { each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), false, ieee), h(c[l]), false, ieee))); Out::F16 }
+        Max3F16 => { each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), true, ieee), h(c[l]), true, ieee))); Out::F16 }
+        Med3F16 => { each!(l => oh(float::med3_32(h(a[l]), h(b[l]), h(c[l]), ieee))); Out::F16 }
+        LdexpF16 => { each!(l => oh(float::ldexp32(h(a[l]), (b[l] as u16 as i16) as i32))); Out::F16 }
+        SqrtF16 => { each!(l => oh(h(a[l]).sqrt())); Out::F16 }
+        RcpF16 => { each!(l => oh(1.0 / h(a[l]))); Out::F16 }
+        RsqF16 => { each!(l => oh(1.0 / h(a[l]).sqrt())); Out::F16 }
+        LogF16 => { each!(l => oh(half::f16::from_bits(float::log2_16(half::f16::from_f32(h(a[l])).to_bits())).to_f32())); Out::F16 }
+        ExpF16 => { each!(l => oh(half::f16::from_bits(float::exp2_16(half::f16::from_f32(h(a[l])).to_bits())).to_f32())); Out::F16 }
+        FloorF16 => { each!(l => oh(h(a[l]).floor())); Out::F16 }
+        CeilF16 => { each!(l => oh(h(a[l]).ceil())); Out::F16 }
+        TruncF16 => { each!(l => oh(h(a[l]).trunc())); Out::F16 }
+        RndneF16 => { each!(l => oh(h(a[l]).round_ties_even())); Out::F16 }
+        FractF16 => { each!(l => { let x = h(a[l]); oh(if x.is_infinite() { f32::NAN } else { (x - x.floor()).min(half::f16::from_bits(0x3bff).to_f32()) }) }); Out::F16 }
+        SinF16 | CosF16 => { each!(l => oh(half::f16::from_bits(float::sin_cos16(half::f16::from_f32(h(a[l])).to_bits(), op == CosF16)).to_f32())); Out::F16 }
+        FrexpMantF16 => { each!(l => oh(float::frexp32(h(a[l])).0)); Out::F16 }
+        FrexpExpI16F16 => { each!(l => float::frexp32(h(a[l])).1 as i16 as u16 as u64); Out::U16 }
+        DivFixupF16 => { each!(l => oh(div_fixup32(h(a[l]), h(b[l]), h(c[l])))); Out::F16 }
+        AddNcU16 => { each!(l => if m.clamp { (a[l] as u16).saturating_add(b[l] as u16) } else { (a[l] as u16).wrapping_add(b[l] as u16) } as u64); Out::U16 }
+        SubNcU16 => { each!(l => if m.clamp { (a[l] as u16).saturating_sub(b[l] as u16) } else { (a[l] as u16).wrapping_sub(b[l] as u16) } as u64); Out::U16 }
+        AddNcI16 => { each!(l => if m.clamp { (a[l] as i16).saturating_add(b[l] as i16) } else { (a[l] as i16).wrapping_add(b[l] as i16) } as u16 as u64); Out::U16 }
+        SubNcI16 => { each!(l => if m.clamp { (a[l] as i16).saturating_sub(b[l] as i16) } else { (a[l] as i16).wrapping_sub(b[l] as i16) } as u16 as u64); Out::U16 }
+        MulLoU16 => { each!(l => (a[l] as u16).wrapping_mul(b[l] as u16) as u64); Out::U16 }
+        LshlrevB16 => { each!(l => ((b[l] as u16) << (a[l] & 15)) as u64); Out::U16 }
+        LshrrevB16 => { each!(l => ((b[l] as u16) >> (a[l] & 15)) as u64); Out::U16 }
+        AshrrevI16 => { each!(l => ((b[l] as i16) >> (a[l] & 15)) as u16 as u64); Out::U16 }
+        MinI16 => { each!(l => (a[l] as i16).min(b[l] as i16) as u16 as u64); Out::U16 }
+        MaxI16 => { each!(l => (a[l] as i16).max(b[l] as i16) as u16 as u64); Out::U16 }
+        MinU16 => { each!(l => (a[l] as u16).min(b[l] as u16) as u64); Out::U16 }
+        MaxU16 => { each!(l => (a[l] as u16).max(b[l] as u16) as u64); Out::U16 }
+        Min3I16 => { each!(l => (a[l] as i16).min(b[l] as i16).min(c[l] as i16) as u16 as u64); Out::U16 }
+        Max3I16 => { each!(l => (a[l] as i16).max(b[l] as i16).max(c[l] as i16) as u16 as u64); Out::U16 }
+        Min3U16 => { each!(l => (a[l] as u16).min(b[l] as u16).min(c[l] as u16) as u64); Out::U16 }
+        Max3U16 => { each!(l => (a[l] as u16).max(b[l] as u16).max(c[l] as u16) as u64); Out::U16 }
+        Med3I16 => { each!(l => { let (x, y, z) = (a[l] as i16, b[l] as i16, c[l] as i16); x.max(y).min(x.min(y).max(z)) as u16 as u64 }); Out::U16 }
+        Med3U16 => { each!(l => { let (x, y, z) = (a[l] as u16, b[l] as u16, c[l] as u16); x.max(y).min(x.min(y).max(z)) as u64 }); Out::U16 }
+        MadU16 => { each!(l => (a[l] as u16).wrapping_mul(b[l] as u16).wrapping_add(c[l] as u16) as u64); Out::U16 }
+        MadI16 => { each!(l => (a[l] as i16).wrapping_mul(b[l] as i16).wrapping_add(c[l] as i16) as u16 as u64); Out::U16 }
+        MadU32U16 => { each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(u(c[l])) as u64); Out::U32 }
+        MadI32I16 => { each!(l => ((a[l] as i16 as i32) * (b[l] as i16 as i32)).wrapping_add(i(c[l])) as u32 as u64); Out::U32 }
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => {
             let srcs = [&*a, &*b, &*c];
             for l in 0..n {
                 let mut v = [0f64; 3];
                 for (k, s) in srcs.iter().enumerate() {
                     let x = if m.op_sel_hi >> k & 1 != 0 {
-                        let half = if m.op_sel >> k & 1 != 0 {
-                            s[l] >> 16
-                        } else {
-                            s[l]
-                        } & 0xffff;
+                        let half = if m.op_sel >> k & 1 != 0 { s[l] >> 16 } else { s[l] } & 0xffff;
                         h(half) as f64
                     } else if matches!(st.src[k], Src::Const(_)) {
                         // A constant read as f32: the table types mix constants as f16 values.
@@ -1376,15 +723,7 @@ fn valu_lanes(
                     v[k] = if m.neg >> k & 1 != 0 { -x } else { x };
                 }
                 let f = (v[0] as f32).mul_add(v[1] as f32, v[2] as f32);
-                let f = if m.clamp {
-                    if f.is_nan() {
-                        0.0
-                    } else {
-                        f.clamp(0.0, 1.0)
-                    }
-                } else {
-                    f
-                };
+                let f = if m.clamp { if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) } } else { f };
                 r[l] = if op == FmaMixF32 { o32(f) } else { oh(f) };
             }
             if op == FmaMixF32 {
@@ -1394,30 +733,14 @@ fn valu_lanes(
                 let hi = op == FmaMixhiF16;
                 for l in 0..n {
                     let old = w.vr(st.dst as usize, l) as u64;
-                    r[l] = if hi {
-                        old & 0xffff | (r[l] & 0xffff) << 16
-                    } else {
-                        old & 0xffff_0000 | r[l] & 0xffff
-                    };
+                    r[l] = if hi { old & 0xffff | (r[l] & 0xffff) << 16 } else { old & 0xffff_0000 | r[l] & 0xffff };
                 }
                 Out::U32
             }
         }
-        PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16 | PkAddU16 | PkAddI16
-        | PkSubU16 | PkSubI16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16
-        | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16 | PkMadI16 => {
-            packed(
-                op,
-                &m,
-                a,
-                b,
-                c,
-                r,
-                n,
-                dx64,
-                ieee,
-                st.inst.format == Format::Vop3p,
-            );
+        PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16 | PkAddU16 | PkAddI16 | PkSubU16 | PkSubI16 | PkMulLoU16
+        | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16 | PkMadI16 => {
+            packed(op, &m, a, b, c, r, n, dx64, ieee, st.inst.format == Format::Vop3p);
             Out::Packed
         }
         Dot2F32F16 | Dot2cF32F16 => {
@@ -1445,11 +768,7 @@ fn valu_lanes(
             let (bits_w, n_el) = if op == Dot4I32Iu8 { (8u32, 4) } else { (4, 8) };
             let ext = |v: u64, k: u32, signed: bool| -> i64 {
                 let x = (v >> (bits_w * k)) & ((1 << bits_w) - 1);
-                if signed {
-                    ((x << (64 - bits_w)) as i64) >> (64 - bits_w)
-                } else {
-                    x as i64
-                }
+                if signed { ((x << (64 - bits_w)) as i64) >> (64 - bits_w) } else { x as i64 }
             };
             each!(l => {
                 let sum = (0..n_el).fold(i(c[l]) as i64, |t, k| t + ext(a[l], k, sa) * ext(b[l], k, sb));
@@ -1457,30 +776,12 @@ fn valu_lanes(
             });
             Out::U32
         }
-        Dot2I32I16 => {
-            each!(l => ((a[l] as i16 as i32).wrapping_mul(b[l] as i16 as i32).wrapping_add(((a[l] >> 16) as i16 as i32).wrapping_mul((b[l] >> 16) as i16 as i32))).wrapping_add(i(c[l])) as u32 as u64);
-            Out::U32
-        }
-        Dot2U32U16 => {
-            each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(((a[l] >> 16) as u16 as u32) * ((b[l] >> 16) as u16 as u32)).wrapping_add(u(c[l])) as u64);
-            Out::U32
-        }
-        Dot4I32I8 | Dot4cI32I8 => {
-            each!(l => (0..4).fold(i(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as i8 as i32) * ((b[l] >> (8 * k)) as i8 as i32))) as u32 as u64);
-            Out::U32
-        }
-        Dot4U32U8 => {
-            each!(l => (0..4).fold(u(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as u8 as u32) * ((b[l] >> (8 * k)) as u8 as u32))) as u64);
-            Out::U32
-        }
-        Dot8I32I4 => {
-            each!(l => (0..8).fold(i(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) as i32) << 28 >> 28) * (((b[l] >> (4 * k)) as i32) << 28 >> 28))) as u32 as u64);
-            Out::U32
-        }
-        Dot8U32U4 => {
-            each!(l => (0..8).fold(u(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) & 15) as u32) * (((b[l] >> (4 * k)) & 15) as u32))) as u64);
-            Out::U32
-        }
+        Dot2I32I16 => { each!(l => ((a[l] as i16 as i32).wrapping_mul(b[l] as i16 as i32).wrapping_add(((a[l] >> 16) as i16 as i32).wrapping_mul((b[l] >> 16) as i16 as i32))).wrapping_add(i(c[l])) as u32 as u64); Out::U32 }
+        Dot2U32U16 => { each!(l => ((a[l] as u16 as u32) * (b[l] as u16 as u32)).wrapping_add(((a[l] >> 16) as u16 as u32) * ((b[l] >> 16) as u16 as u32)).wrapping_add(u(c[l])) as u64); Out::U32 }
+        Dot4I32I8 | Dot4cI32I8 => { each!(l => (0..4).fold(i(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as i8 as i32) * ((b[l] >> (8 * k)) as i8 as i32))) as u32 as u64); Out::U32 }
+        Dot4U32U8 => { each!(l => (0..4).fold(u(c[l]), |t, k| t.wrapping_add(((a[l] >> (8 * k)) as u8 as u32) * ((b[l] >> (8 * k)) as u8 as u32))) as u64); Out::U32 }
+        Dot8I32I4 => { each!(l => (0..8).fold(i(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) as i32) << 28 >> 28) * (((b[l] >> (4 * k)) as i32) << 28 >> 28))) as u32 as u64); Out::U32 }
+        Dot8U32U4 => { each!(l => (0..8).fold(u(c[l]), |t, k| t.wrapping_add((((a[l] >> (4 * k)) & 15) as u32) * (((b[l] >> (4 * k)) & 15) as u32))) as u64); Out::U32 }
         MaxminF32 | MinmaxF32 => {
             // maxmin: min(max(S0, S1), S2); minmax: max(min(S0, S1), S2).
             let inner_max = op == MaxminF32;
@@ -1492,26 +793,11 @@ fn valu_lanes(
             each!(l => oh(float::minmax32(float::minmax32(h(a[l]), h(b[l]), inner_max, ieee), h(c[l]), !inner_max, ieee)));
             Out::F16
         }
-        CvtI32I16 => {
-            each!(l => a[l] as u16 as i16 as i32 as u32 as u64);
-            Out::U32
-        }
-        CvtU32U16 => {
-            each!(l => a[l] & 0xffff);
-            Out::U32
-        }
-        MovB16 => {
-            each!(l => a[l] & 0xffff);
-            Out::U16
-        }
-        CvtPkI16F32 => {
-            each!(l => (f32_(a[l]) as i16 as u16 as u64) | (f32_(b[l]) as i16 as u16 as u64) << 16);
-            Out::U32
-        }
-        CvtPkU16F32 => {
-            each!(l => (f32_(a[l]) as u16 as u64) | (f32_(b[l]) as u16 as u64) << 16);
-            Out::U32
-        }
+        CvtI32I16 => { each!(l => a[l] as u16 as i16 as i32 as u32 as u64); Out::U32 }
+        CvtU32U16 => { each!(l => a[l] & 0xffff); Out::U32 }
+        MovB16 => { each!(l => a[l] & 0xffff); Out::U16 }
+        CvtPkI16F32 => { each!(l => (f32_(a[l]) as i16 as u16 as u64) | (f32_(b[l]) as i16 as u16 as u64) << 16); Out::U32 }
+        CvtPkU16F32 => { each!(l => (f32_(a[l]) as u16 as u64) | (f32_(b[l]) as u16 as u64) << 16); Out::U32 }
         Dot2F16F16 => {
             // Accumulated in half precision, one rounding per step as the pseudo-code writes it.
             each!(l => {
@@ -1521,42 +807,15 @@ fn valu_lanes(
             });
             Out::F16
         }
-        MaxminI32 => {
-            each!(l => i(a[l]).max(i(b[l])).min(i(c[l])) as u32 as u64);
-            Out::U32
-        }
-        MinmaxI32 => {
-            each!(l => i(a[l]).min(i(b[l])).max(i(c[l])) as u32 as u64);
-            Out::U32
-        }
-        MaxminU32 => {
-            each!(l => u(a[l]).max(u(b[l])).min(u(c[l])) as u64);
-            Out::U32
-        }
-        MinmaxU32 => {
-            each!(l => u(a[l]).min(u(b[l])).max(u(c[l])) as u64);
-            Out::U32
-        }
-        AndB16 => {
-            each!(l => a[l] & b[l] & 0xffff);
-            Out::U16
-        }
-        OrB16 => {
-            each!(l => (a[l] | b[l]) & 0xffff);
-            Out::U16
-        }
-        XorB16 => {
-            each!(l => (a[l] ^ b[l]) & 0xffff);
-            Out::U16
-        }
-        NotB16 => {
-            each!(l => !a[l] & 0xffff);
-            Out::U16
-        }
-        CndmaskB16 => {
-            each!(l => if w.read_mask(st.src[2]) >> l & 1 != 0 { b[l] } else { a[l] } & 0xffff);
-            Out::U16
-        }
+        MaxminI32 => { each!(l => i(a[l]).max(i(b[l])).min(i(c[l])) as u32 as u64); Out::U32 }
+        MinmaxI32 => { each!(l => i(a[l]).min(i(b[l])).max(i(c[l])) as u32 as u64); Out::U32 }
+        MaxminU32 => { each!(l => u(a[l]).max(u(b[l])).min(u(c[l])) as u64); Out::U32 }
+        MinmaxU32 => { each!(l => u(a[l]).min(u(b[l])).max(u(c[l])) as u64); Out::U32 }
+        AndB16 => { each!(l => a[l] & b[l] & 0xffff); Out::U16 }
+        OrB16 => { each!(l => (a[l] | b[l]) & 0xffff); Out::U16 }
+        XorB16 => { each!(l => (a[l] ^ b[l]) & 0xffff); Out::U16 }
+        NotB16 => { each!(l => !a[l] & 0xffff); Out::U16 }
+        CndmaskB16 => { each!(l => if w.read_mask(st.src[2]) >> l & 1 != 0 { b[l] } else { a[l] } & 0xffff); Out::U16 }
         Permlane64B32 => {
             // Swap the two 32-lane halves of a wave64 (no effect in wave32).
             let src = *a;
@@ -1586,14 +845,8 @@ fn valu_lanes(
             each!(l => if op == CvtNormI16F16 { snorm16(h(a[l])) } else { unorm16(h(a[l])) } as u64);
             Out::U16
         }
-        CvtPknormI16F16 => {
-            each!(l => snorm16(h(a[l])) as u64 | (snorm16(h(b[l])) as u64) << 16);
-            Out::U32
-        }
-        CvtPknormU16F16 => {
-            each!(l => unorm16(h(a[l])) as u64 | (unorm16(h(b[l])) as u64) << 16);
-            Out::U32
-        }
+        CvtPknormI16F16 => { each!(l => snorm16(h(a[l])) as u64 | (snorm16(h(b[l])) as u64) << 16); Out::U32 }
+        CvtPknormU16F16 => { each!(l => unorm16(h(a[l])) as u64 | (unorm16(h(b[l])) as u64) << 16); Out::U32 }
         SatPkU8I16 => {
             let sat = |x: i16| x.clamp(0, 255) as u64;
             each!(l => sat(a[l] as u16 as i16) | sat((a[l] >> 16) as u16 as i16) << 8);
@@ -1614,46 +867,26 @@ fn valu_lanes(
         }
         MqsadU32U8 => {
             // Four 32-bit results into VDST..VDST+3; S2 is a 128-bit accumulator.
-            let Src::Vgpr(acc) = st.src[2] else {
-                return Err("v_mqsad_u32_u8 with a non-VGPR accumulator".into());
-            };
+            let Src::Vgpr(acc) = st.src[2] else { return Err("v_mqsad_u32_u8 with a non-VGPR accumulator".into()) };
             let d = st.dst as usize;
             for l in 0..n {
                 if write_mask >> l & 1 == 0 {
                     continue;
                 }
-                let res: Vec<u32> = (0..4)
-                    .map(|k| {
-                        sad_bytes((a[l] >> (8 * k)) as u32, b[l] as u32, true)
-                            .wrapping_add(w.vr(acc as usize + k, l))
-                    })
-                    .collect();
+                let res: Vec<u32> = (0..4).map(|k| sad_bytes((a[l] >> (8 * k)) as u32, b[l] as u32, true).wrapping_add(w.vr(acc as usize + k, l))).collect();
                 for (k, v) in res.into_iter().enumerate() {
                     w.set_vr(d + k, l, v);
                 }
             }
             return Ok(());
         }
-        ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32
-        | MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32 | SwapB32 | SwaprelB32 | Nop
-        | Pipeflush | Clrexcp | WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16
-        | WmmaI32Iu8 | WmmaI32Iu4 => unreachable_handled(op)?,
+        ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32 | MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32
+        | SwapB32 | SwaprelB32 | Nop | Pipeflush | Clrexcp | WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16 | WmmaI32Iu8
+        | WmmaI32Iu4 => unreachable_handled(op)?,
     };
     write_result(w, st, &m, out, r, write_mask, dx32, dx64)?;
     // Carry-out / VCC results (VOP3B SDST, or VCC for the e32 forms).
-    let writes_carry = matches!(
-        op,
-        VOp::AddCoU32
-            | VOp::SubCoU32
-            | VOp::SubrevCoU32
-            | VOp::AddCoCiU32
-            | VOp::SubCoCiU32
-            | VOp::SubrevCoCiU32
-            | VOp::DivScaleF32
-            | VOp::DivScaleF64
-            | VOp::MadU64U32
-            | VOp::MadI64I32
-    );
+    let writes_carry = matches!(op, VOp::AddCoU32 | VOp::SubCoU32 | VOp::SubrevCoU32 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32 | VOp::DivScaleF32 | VOp::DivScaleF64 | VOp::MadU64U32 | VOp::MadI64I32);
     if writes_carry {
         // Lanes that did not run write 0 to the mask.
         w.write_mask(st.carry_dst(), carry & exec);
@@ -1667,39 +900,17 @@ fn unreachable_handled(op: VOp) -> Result<Out, Reason> {
 
 /// Packed 16-bit math (VOP3P): each half with its own op_sel/op_sel_hi source half and negation.
 #[allow(clippy::too_many_arguments)]
-fn packed(
-    op: VOp,
-    m: &Mods,
-    a: &Lanes,
-    b: &Lanes,
-    c: &Lanes,
-    r: &mut Lanes,
-    n: usize,
-    dx: Denorm,
-    ieee: bool,
-    vop3p: bool,
-) {
+fn packed(op: VOp, m: &Mods, a: &Lanes, b: &Lanes, c: &Lanes, r: &mut Lanes, n: usize, dx: Denorm, ieee: bool, vop3p: bool) {
     use VOp::*;
-    let (op_sel, op_sel_hi) = if vop3p {
-        (m.op_sel, m.op_sel_hi)
-    } else {
-        (0, 7)
-    };
-    let float = matches!(
-        op,
-        PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16
-    );
+    let (op_sel, op_sel_hi) = if vop3p { (m.op_sel, m.op_sel_hi) } else { (0, 7) };
+    let float = matches!(op, PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16);
     for l in 0..n {
         let srcs = [a[l], b[l], c[l]];
         let mut res = 0u64;
         for half in 0..2 {
             let mut x = [0u16; 3];
             for k in 0..3 {
-                let hi = if half == 0 {
-                    op_sel >> k & 1
-                } else {
-                    op_sel_hi >> k & 1
-                } != 0;
+                let hi = if half == 0 { op_sel >> k & 1 } else { op_sel_hi >> k & 1 } != 0;
                 let mut v = (if hi { srcs[k] >> 16 } else { srcs[k] }) as u16;
                 let negb = if half == 0 { m.neg } else { m.neg_hi };
                 if float && negb >> k & 1 != 0 {
@@ -1711,39 +922,13 @@ fn packed(
             let v: u16 = match op {
                 PkAddF16 => dx.out16(f(x[0]) + f(x[1])) as u16,
                 PkMulF16 => dx.out16(f(x[0]) * f(x[1])) as u16,
-                PkFmaF16 | PkFmacF16 => {
-                    dx.out16_f64(float::fma16_exact(f(x[0]), f(x[1]), f(x[2]))) as u16
-                }
+                PkFmaF16 | PkFmacF16 => dx.out16_f64(float::fma16_exact(f(x[0]), f(x[1]), f(x[2]))) as u16,
                 PkMinF16 => dx.out16(float::minmax32(f(x[0]), f(x[1]), false, ieee)) as u16,
                 PkMaxF16 => dx.out16(float::minmax32(f(x[0]), f(x[1]), true, ieee)) as u16,
-                PkAddU16 => {
-                    if m.clamp {
-                        x[0].saturating_add(x[1])
-                    } else {
-                        x[0].wrapping_add(x[1])
-                    }
-                }
-                PkAddI16 => {
-                    if m.clamp {
-                        (x[0] as i16).saturating_add(x[1] as i16) as u16
-                    } else {
-                        x[0].wrapping_add(x[1])
-                    }
-                }
-                PkSubU16 => {
-                    if m.clamp {
-                        x[0].saturating_sub(x[1])
-                    } else {
-                        x[0].wrapping_sub(x[1])
-                    }
-                }
-                PkSubI16 => {
-                    if m.clamp {
-                        (x[0] as i16).saturating_sub(x[1] as i16) as u16
-                    } else {
-                        x[0].wrapping_sub(x[1])
-                    }
-                }
+                PkAddU16 => if m.clamp { x[0].saturating_add(x[1]) } else { x[0].wrapping_add(x[1]) },
+                PkAddI16 => if m.clamp { (x[0] as i16).saturating_add(x[1] as i16) as u16 } else { x[0].wrapping_add(x[1]) },
+                PkSubU16 => if m.clamp { x[0].saturating_sub(x[1]) } else { x[0].wrapping_sub(x[1]) },
+                PkSubI16 => if m.clamp { (x[0] as i16).saturating_sub(x[1] as i16) as u16 } else { x[0].wrapping_sub(x[1]) },
                 PkMulLoU16 => x[0].wrapping_mul(x[1]),
                 PkLshlrevB16 => x[1] << (x[0] & 15),
                 PkLshrrevB16 => x[1] >> (x[0] & 15),
@@ -1753,9 +938,7 @@ fn packed(
                 PkMinU16 => x[0].min(x[1]),
                 PkMaxU16 => x[0].max(x[1]),
                 PkMadU16 => x[0].wrapping_mul(x[1]).wrapping_add(x[2]),
-                _ => (x[0] as i16)
-                    .wrapping_mul(x[1] as i16)
-                    .wrapping_add(x[2] as i16) as u16,
+                _ => (x[0] as i16).wrapping_mul(x[1] as i16).wrapping_add(x[2] as i16) as u16,
             };
             let v = if float && m.clamp {
                 let fv = half::f16::from_bits(v).to_f32();
@@ -1772,16 +955,7 @@ fn packed(
 /// Writes a result to VDST (or to SGPRs for readlane-like dests) under EXEC and the DPP mask,
 /// with clamp/omod, SDWA dst_sel and op_sel for 16-bit results.
 #[allow(clippy::too_many_arguments)]
-fn write_result(
-    w: &mut Wave,
-    st: &Step,
-    m: &Mods,
-    out: Out,
-    r: &Lanes,
-    mask: u64,
-    dx32: Denorm,
-    dx64: Denorm,
-) -> Result<(), Reason> {
+fn write_result(w: &mut Wave, st: &Step, m: &Mods, out: Out, r: &Lanes, mask: u64, dx32: Denorm, dx64: Denorm) -> Result<(), Reason> {
     let n = w.lanes;
     let d = st.dst as usize;
     let sdwa = st.inst.format.is_sdwa();
@@ -1791,12 +965,7 @@ fn write_result(
         let (lo, hi) = (d * LANES, (d + 1) * LANES);
         if hi + n <= w.v.len() {
             let (a, b) = w.v.split_at_mut(hi);
-            for (l, ((x, y), &v)) in a[lo..lo + n]
-                .iter_mut()
-                .zip(b[..n].iter_mut())
-                .zip(r.iter())
-                .enumerate()
-            {
+            for (l, ((x, y), &v)) in a[lo..lo + n].iter_mut().zip(b[..n].iter_mut()).zip(r.iter()).enumerate() {
                 if mask >> l & 1 != 0 {
                     *x = v as u32;
                     *y = (v >> 32) as u32;
@@ -2072,12 +1241,7 @@ fn div_fmas_scale(s2_exponent: i32, bias: i32, scale: i32) -> i32 {
 /// keeps every case (NaN payloads included) and narrowing back is exact; only the underflow
 /// test needs f32 exponents.
 fn div_fixup32(s0: f32, s1: f32, s2: f32) -> f32 {
-    div_fixup_with(
-        s0 as f64,
-        s1 as f64,
-        s2 as f64,
-        float::exp32(s2) - float::exp32(s1) < -150,
-    ) as f32
+    div_fixup_with(s0 as f64, s1 as f64, s2 as f64, float::exp32(s2) - float::exp32(s1) < -150) as f32
 }
 
 /// `v_div_fixup_f64`.
@@ -2099,21 +1263,13 @@ fn div_fixup_with(s0: f64, s1: f64, s2: f64, underflow: bool) -> f64 {
         return f64::from_bits(0xfff8_0000_0000_0000);
     }
     if s1 == 0.0 || s2.is_infinite() {
-        return if sign {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        return if sign { f64::NEG_INFINITY } else { f64::INFINITY };
     }
     if s1.is_infinite() || s2 == 0.0 || underflow {
         return if sign { -0.0 } else { 0.0 };
     }
     if s0.is_nan() {
-        return if sign {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        return if sign { f64::NEG_INFINITY } else { f64::INFINITY };
     }
     if sign {
         -s0.abs()
@@ -2136,11 +1292,7 @@ fn trig_preop(x: f64, sel: u32) -> f64 {
     for k in 0..53 {
         let bit = shift + k;
         let digit = (bit / 4) as usize;
-        let nib = TWO_OVER_PI
-            .as_bytes()
-            .get(digit)
-            .and_then(|c| (*c as char).to_digit(16))
-            .unwrap_or(0) as u64;
+        let nib = TWO_OVER_PI.as_bytes().get(digit).and_then(|c| (*c as char).to_digit(16)).unwrap_or(0) as u64;
         let b = nib >> (3 - bit % 4) & 1;
         mant = mant << 1 | b;
     }
@@ -2160,11 +1312,7 @@ pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<
     let mut b: Lanes = [0; LANES];
     read_src(w, st, &m, 0, &mut a);
     read_src(w, st, &m, 1, &mut b);
-    let mut mask = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() {
-        dpp(w, st, &mut a)
-    } else {
-        u64::MAX
-    };
+    let mut mask = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { dpp(w, st, &mut a) } else { u64::MAX };
     mask &= exec;
     let dx32 = Denorm::from_mode(w.mode.denorm32());
     let dx64 = Denorm::from_mode(w.mode.denorm64());
@@ -2213,11 +1361,7 @@ pub fn compare_class(w: &mut Wave, st: &Step, ty: Num, x: bool) -> Result<(), Re
     read_src(w, st, &m, 0, &mut a);
     read_src(w, st, &m, 1, &mut b);
     // DPP permutes src0 as for the other compares; lanes it does not write get 0.
-    let mut mask = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() {
-        dpp(w, st, &mut a)
-    } else {
-        u64::MAX
-    };
+    let mut mask = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { dpp(w, st, &mut a) } else { u64::MAX };
     mask &= exec;
     let mut res = 0u64;
     for l in 0..n {
@@ -2247,13 +1391,9 @@ fn bf16_to_f32(b: u16) -> f32 {
 fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
     use VOp::*;
     if w.lanes != 32 {
-        return Err(
-            "WMMA in wave64 is not emulated (its register layout is not documented here)".into(),
-        );
+        return Err("WMMA in wave64 is not emulated (its register layout is not documented here)".into());
     }
-    let (Src::Vgpr(ra), Src::Vgpr(rb)) = (st.src[0], st.src[1]) else {
-        return Err("WMMA sources must be VGPRs".into());
-    };
+    let (Src::Vgpr(ra), Src::Vgpr(rb)) = (st.src[0], st.src[1]) else { return Err("WMMA sources must be VGPRs".into()) };
     let (ra, rb) = (ra as usize, rb as usize);
     let float = matches!(op, WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16);
     if float && (m.neg != 0 || m.neg_hi != 0) {
@@ -2263,27 +1403,15 @@ fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
     // Element k (0..16) of lane l's A or B fragment.
     let elem = |w: &Wave, base: usize, l: usize, k: usize, signed: bool| -> f64 {
         match op {
-            WmmaF32F16 | WmmaF16F16 => {
-                half::f16::from_bits((w.vr(base + k / 2, l) >> (16 * (k % 2))) as u16).to_f64()
-            }
-            WmmaF32Bf16 | WmmaBf16Bf16 => {
-                bf16_to_f32((w.vr(base + k / 2, l) >> (16 * (k % 2))) as u16) as f64
-            }
+            WmmaF32F16 | WmmaF16F16 => half::f16::from_bits((w.vr(base + k / 2, l) >> (16 * (k % 2))) as u16).to_f64(),
+            WmmaF32Bf16 | WmmaBf16Bf16 => bf16_to_f32((w.vr(base + k / 2, l) >> (16 * (k % 2))) as u16) as f64,
             WmmaI32Iu8 => {
                 let b = (w.vr(base + k / 4, l) >> (8 * (k % 4))) as u8;
-                if signed {
-                    b as i8 as f64
-                } else {
-                    b as f64
-                }
+                if signed { b as i8 as f64 } else { b as f64 }
             }
             _ => {
                 let nib = (w.vr(base + k / 8, l) >> (4 * (k % 8))) & 15;
-                if signed {
-                    ((nib as i32) << 28 >> 28) as f64
-                } else {
-                    nib as f64
-                }
+                if signed { ((nib as i32) << 28 >> 28) as f64 } else { nib as f64 }
             }
         }
     };
@@ -2304,9 +1432,7 @@ fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
         };
         match op {
             WmmaF32F16 | WmmaF32Bf16 => f32::from_bits(raw) as f64,
-            WmmaF16F16 => {
-                half::f16::from_bits(if hi_half { raw >> 16 } else { raw } as u16).to_f64()
-            }
+            WmmaF16F16 => half::f16::from_bits(if hi_half { raw >> 16 } else { raw } as u16).to_f64(),
             WmmaBf16Bf16 => bf16_to_f32(if hi_half { raw >> 16 } else { raw } as u16) as f64,
             _ => raw as i32 as f64,
         }
@@ -2320,13 +1446,7 @@ fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
                 Src::Vgpr(rc) => w.vr(rc as usize + v, l),
                 _ => 0,
             };
-            let put16 = |h: u16| {
-                if hi_half {
-                    old & 0xffff | (h as u32) << 16
-                } else {
-                    old & 0xffff_0000 | h as u32
-                }
-            };
+            let put16 = |h: u16| if hi_half { old & 0xffff | (h as u32) << 16 } else { old & 0xffff_0000 | h as u32 };
             out[l][v] = match op {
                 WmmaF32F16 | WmmaF32Bf16 => (sum as f32).to_bits(),
                 WmmaF16F16 => put16(float::f64_to_f16(sum)),
@@ -2349,22 +1469,9 @@ fn wmma(w: &mut Wave, st: &Step, op: VOp, m: &Mods) -> Result<(), Reason> {
 
 /// The VOPD operations the emulator implements (every one gfx11 defines).
 pub const VOPD_OPS: &[&str] = &[
-    "v_dual_mov_b32",
-    "v_dual_add_f32",
-    "v_dual_sub_f32",
-    "v_dual_subrev_f32",
-    "v_dual_mul_f32",
-    "v_dual_mul_dx9_zero_f32",
-    "v_dual_fmac_f32",
-    "v_dual_fmaak_f32",
-    "v_dual_fmamk_f32",
-    "v_dual_max_f32",
-    "v_dual_min_f32",
-    "v_dual_cndmask_b32",
-    "v_dual_dot2acc_f32_f16",
-    "v_dual_add_nc_u32",
-    "v_dual_lshlrev_b32",
-    "v_dual_and_b32",
+    "v_dual_mov_b32", "v_dual_add_f32", "v_dual_sub_f32", "v_dual_subrev_f32", "v_dual_mul_f32", "v_dual_mul_dx9_zero_f32",
+    "v_dual_fmac_f32", "v_dual_fmaak_f32", "v_dual_fmamk_f32", "v_dual_max_f32", "v_dual_min_f32", "v_dual_cndmask_b32",
+    "v_dual_dot2acc_f32_f16", "v_dual_add_nc_u32", "v_dual_lshlrev_b32", "v_dual_and_b32",
 ];
 
 /// gfx11 VOPD: two operations from a fixed set; both read their sources before either writes.
@@ -2382,10 +1489,7 @@ pub fn vopd(w: &mut Wave, st: &Step) -> Result<(), Reason> {
         let mut a: Lanes = [0; LANES];
         let mut b: Lanes = [0; LANES];
         let mut d: Lanes = [0; LANES];
-        w.read_v32(
-            crate::program::operand(src0, ImmTy::B32, 1, st.inst.literal),
-            &mut a,
-        );
+        w.read_v32(crate::program::operand(src0, ImmTy::B32, 1, st.inst.literal), &mut a);
         w.read_v32(Src::Vgpr(vsrc1), &mut b);
         w.read_v32(Src::Vgpr(vdst), &mut d);
         let f = |x: u64| dx.in32(x);
@@ -2399,11 +1503,7 @@ pub fn vopd(w: &mut Wave, st: &Step) -> Result<(), Reason> {
                 "v_dual_sub_f32" => o(f(x) - f(yv)),
                 "v_dual_subrev_f32" => o(f(yv) - f(x)),
                 "v_dual_mul_f32" => o(f(x) * f(yv)),
-                "v_dual_mul_dx9_zero_f32" => o(if f(x) == 0.0 || f(yv) == 0.0 {
-                    0.0
-                } else {
-                    f(x) * f(yv)
-                }),
+                "v_dual_mul_dx9_zero_f32" => o(if f(x) == 0.0 || f(yv) == 0.0 { 0.0 } else { f(x) * f(yv) }),
                 "v_dual_fmac_f32" => o(f(x).mul_add(f(yv), f(acc))),
                 "v_dual_fmaak_f32" => o(f(x).mul_add(f(yv), f(lit))),
                 "v_dual_fmamk_f32" => o(f(x).mul_add(f(lit), f(yv))),

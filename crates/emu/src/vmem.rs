@@ -28,18 +28,11 @@ fn lds_range(lds_len: usize, addr: u32, n: usize) -> Result<std::ops::Range<usiz
     if a.checked_add(n).is_some_and(|e| e <= lds_len) {
         Ok(a..a + n)
     } else {
-        Err(format!(
-            "LDS access out of bounds: {n} bytes at {addr:#x} (LDS size {lds_len:#x})"
-        ))
+        Err(format!("LDS access out of bounds: {n} bytes at {addr:#x} (LDS size {lds_len:#x})"))
     }
 }
 
-fn scratch_range(
-    w: &Wave,
-    lane: usize,
-    addr: u32,
-    n: usize,
-) -> Result<std::ops::Range<usize>, Reason> {
+fn scratch_range(w: &Wave, lane: usize, addr: u32, n: usize) -> Result<std::ops::Range<usize>, Reason> {
     let a = addr as usize;
     if a.checked_add(n).is_some_and(|e| e <= w.scratch_size) {
         Ok(lane * w.scratch_size + a..lane * w.scratch_size + a + n)
@@ -68,13 +61,7 @@ fn read_loc(w: &Wave, sh: &Shared, lane: usize, loc: Loc, out: &mut [u8]) -> Res
     }
 }
 
-fn write_loc(
-    w: &mut Wave,
-    sh: &mut Shared,
-    lane: usize,
-    loc: Loc,
-    data: &[u8],
-) -> Result<(), Reason> {
+fn write_loc(w: &mut Wave, sh: &mut Shared, lane: usize, loc: Loc, data: &[u8]) -> Result<(), Reason> {
     match loc {
         Loc::Global(a) => sh.mem.write(a, data).map_err(|e| e.to_string()),
         Loc::Lds(a) => {
@@ -95,34 +82,14 @@ fn write_loc(
 /// operands in the order the instruction's family defines (see callers).
 pub fn atomic_apply(op: Atomic, x2: bool, old: u64, data: u64, data2: u64) -> u64 {
     let w = |v: u64| if x2 { v } else { v & 0xffff_ffff };
-    let (s_old, s_data) = if x2 {
-        (old as i64, data as i64)
-    } else {
-        (old as u32 as i32 as i64, data as u32 as i32 as i64)
-    };
-    let f = |v: u64| {
-        if x2 {
-            f64::from_bits(v)
-        } else {
-            f32::from_bits(v as u32) as f64
-        }
-    };
-    let tof = |v: f64| {
-        if x2 {
-            v.to_bits()
-        } else {
-            (v as f32).to_bits() as u64
-        }
-    };
+    let (s_old, s_data) = if x2 { (old as i64, data as i64) } else { (old as u32 as i32 as i64, data as u32 as i32 as i64) };
+    let f = |v: u64| if x2 { f64::from_bits(v) } else { f32::from_bits(v as u32) as f64 };
+    let tof = |v: f64| if x2 { v.to_bits() } else { (v as f32).to_bits() as u64 };
     w(match op {
         Atomic::Swap => data,
         Atomic::CmpSwap | Atomic::FCmpSwap => {
             // data = new value, data2 = compare value.
-            let eq = if op == Atomic::FCmpSwap {
-                f(old) == f(data2)
-            } else {
-                w(old) == w(data2)
-            };
+            let eq = if op == Atomic::FCmpSwap { f(old) == f(data2) } else { w(old) == w(data2) };
             if eq {
                 data
             } else {
@@ -156,11 +123,7 @@ pub fn atomic_apply(op: Atomic, x2: bool, old: u64, data: u64, data2: u64) -> u6
         Atomic::FMin | Atomic::FMax => {
             let (a, b) = (f(old), f(data));
             let max = op == Atomic::FMax;
-            tof(if x2 {
-                crate::float::minmax64(a, b, max, true)
-            } else {
-                crate::float::minmax32(a as f32, b as f32, max, true) as f64
-            })
+            tof(if x2 { crate::float::minmax64(a, b, max, true) } else { crate::float::minmax32(a as f32, b as f32, max, true) as f64 })
         }
         Atomic::FAdd => {
             if x2 {
@@ -177,8 +140,7 @@ pub fn atomic_apply(op: Atomic, x2: bool, old: u64, data: u64, data2: u64) -> u6
             for half in 0..2 {
                 let d = (data >> (32 * half)) as u32;
                 if d >> 31 != 0 {
-                    r = r & !(0xffff_ffffu64 << (32 * half))
-                        | ((d & 0x7fff_ffff) as u64) << (32 * half);
+                    r = r & !(0xffff_ffffu64 << (32 * half)) | ((d & 0x7fff_ffff) as u64) << (32 * half);
                 }
             }
             r
@@ -219,16 +181,7 @@ fn vdata(w: &Wave, r: u16, lane: usize, n: usize, out: &mut [u8]) {
     }
 }
 
-fn put_loaded(
-    w: &mut Wave,
-    vdst: u16,
-    lane: usize,
-    buf: &[u8],
-    bytes: u8,
-    sext: bool,
-    d16: bool,
-    hi: bool,
-) {
+fn put_loaded(w: &mut Wave, vdst: u16, lane: usize, buf: &[u8], bytes: u8, sext: bool, d16: bool, hi: bool) {
     let n = bytes as usize;
     if n >= 4 {
         for k in 0..n / 4 {
@@ -237,11 +190,7 @@ fn put_loaded(
         }
         return;
     }
-    let raw = if n == 1 {
-        buf[0] as u32
-    } else {
-        u16::from_le_bytes([buf[0], buf[1]]) as u32
-    };
+    let raw = if n == 1 { buf[0] as u32 } else { u16::from_le_bytes([buf[0], buf[1]]) as u32 };
     let v = match (n, sext) {
         (1, true) => raw as u8 as i8 as i32 as u32,
         (2, true) => raw as u16 as i16 as i32 as u32,
@@ -249,11 +198,7 @@ fn put_loaded(
     };
     if d16 {
         let old = w.vr(vdst as usize, lane);
-        let nv = if hi {
-            old & 0xffff | (v & 0xffff) << 16
-        } else {
-            old & 0xffff_0000 | v & 0xffff
-        };
+        let nv = if hi { old & 0xffff | (v & 0xffff) << 16 } else { old & 0xffff_0000 | v & 0xffff };
         w.set_vr(vdst as usize, lane, nv);
     } else {
         w.set_vr(vdst as usize, lane, v);
@@ -261,29 +206,13 @@ fn put_loaded(
 }
 
 /// Performs an atomic at `loc` for one lane and returns the old value.
-fn atomic_at(
-    w: &mut Wave,
-    sh: &mut Shared,
-    lane: usize,
-    loc: Loc,
-    op: Atomic,
-    x2: bool,
-    data: u64,
-    data2: u64,
-) -> Result<u64, Reason> {
+fn atomic_at(w: &mut Wave, sh: &mut Shared, lane: usize, loc: Loc, op: Atomic, x2: bool, data: u64, data2: u64) -> Result<u64, Reason> {
     match loc {
         Loc::Global(a) => {
             if x2 {
-                sh.mem
-                    .atomic64(a, |old| atomic_apply(op, true, old, data, data2))
-                    .map_err(|e| e.to_string())
+                sh.mem.atomic64(a, |old| atomic_apply(op, true, old, data, data2)).map_err(|e| e.to_string())
             } else {
-                sh.mem
-                    .atomic32(a, |old| {
-                        atomic_apply(op, false, old as u64, data, data2) as u32
-                    })
-                    .map(|v| v as u64)
-                    .map_err(|e| e.to_string())
+                sh.mem.atomic32(a, |old| atomic_apply(op, false, old as u64, data, data2) as u32).map(|v| v as u64).map_err(|e| e.to_string())
             }
         }
         Loc::Discard => Ok(0),
@@ -320,17 +249,9 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
     if let MemKind::Addtid { store } = k {
         // SADDR + offset + 4 × lane: one dword per lane, no VGPR address.
         let saddr = st.inst.field(rdna_isa::Field::Saddr);
-        let base = if saddr == src::NULL {
-            0
-        } else {
-            w.read_s64(Src::Sgpr(saddr))
-        };
+        let base = if saddr == src::NULL { 0 } else { w.read_s64(Src::Sgpr(saddr)) };
         let offset = ((bits(raw, 0, 12) << 20) as i32 >> 20) as i64;
-        let reg = if store {
-            bits(raw, 40, 8)
-        } else {
-            bits(raw, 56, 8)
-        } as usize;
+        let reg = if store { bits(raw, 40, 8) } else { bits(raw, 56, 8) } as usize;
         for l in (0..n).filter(|l| exec >> l & 1 != 0) {
             let a = base.wrapping_add(offset as u64).wrapping_add(4 * l as u64);
             if store {
@@ -349,11 +270,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
         (bits(raw, 40, 8) as u16, bits(raw, 40, 8) as u16, glc)
     } else {
         // A FLAT atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11).
-        (
-            bits(raw, 56, 8) as u16,
-            bits(raw, 40, 8) as u16,
-            bits(raw, if g11 { 14 } else { 16 }, 1) != 0,
-        )
+        (bits(raw, 56, 8) as u16, bits(raw, 40, 8) as u16, bits(raw, if g11 { 14 } else { 16 }, 1) != 0)
     };
     match f {
         Format::Flat | Format::Global | Format::Scratch => {
@@ -363,11 +280,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
             // Offsets: FLAT unsigned, GLOBAL/SCRATCH signed; 12 bits on gfx10, 13 on gfx11.
             let ow = if g11 { 13 } else { 12 };
             let off = bits(raw, 0, ow);
-            let offset = if f == Format::Flat {
-                off as i64
-            } else {
-                ((off << (32 - ow)) as i32 >> (32 - ow)) as i64
-            };
+            let offset = if f == Format::Flat { off as i64 } else { ((off << (32 - ow)) as i32 >> (32 - ow)) as i64 };
             let saddr = st.inst.field(rdna_isa::Field::Saddr);
             let vaddr = bits(raw, 32, 8) as usize;
             // gfx11 scratch: the SVE bit says whether the VGPR address takes part.
@@ -377,43 +290,25 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                     continue;
                 }
                 locs[l] = match f {
-                    Format::Flat => flat_loc(
-                        (w.vr(vaddr, l) as u64 | (w.vr(vaddr + 1, l) as u64) << 32)
-                            .wrapping_add(offset as u64),
-                    ),
-                    Format::Global if saddr != src::NULL => Loc::Global(
-                        w.read_s64(Src::Sgpr(saddr))
-                            .wrapping_add(w.vr(vaddr, l) as u64)
-                            .wrapping_add(offset as u64),
-                    ),
-                    Format::Global => Loc::Global(
-                        (w.vr(vaddr, l) as u64 | (w.vr(vaddr + 1, l) as u64) << 32)
-                            .wrapping_add(offset as u64),
-                    ),
+                    Format::Flat => flat_loc((w.vr(vaddr, l) as u64 | (w.vr(vaddr + 1, l) as u64) << 32).wrapping_add(offset as u64)),
+                    Format::Global if saddr != src::NULL => {
+                        Loc::Global(w.read_s64(Src::Sgpr(saddr)).wrapping_add(w.vr(vaddr, l) as u64).wrapping_add(offset as u64))
+                    }
+                    Format::Global => Loc::Global((w.vr(vaddr, l) as u64 | (w.vr(vaddr + 1, l) as u64) << 32).wrapping_add(offset as u64)),
                     _ if g11 => {
                         let v = if sve { w.vr(vaddr, l) } else { 0 };
-                        let s = if saddr == src::NULL {
-                            0
-                        } else {
-                            w.read_s32(Src::Sgpr(saddr))
-                        };
+                        let s = if saddr == src::NULL { 0 } else { w.read_s32(Src::Sgpr(saddr)) };
                         Loc::Scratch(v.wrapping_add(s).wrapping_add(offset as u32))
                     }
                     _ => {
-                        let base = if matches!(saddr, src::NULL | src::EXEC_HI) {
-                            w.vr(vaddr, l)
-                        } else {
-                            w.read_s32(Src::Sgpr(saddr))
-                        };
+                        let base = if matches!(saddr, src::NULL | src::EXEC_HI) { w.vr(vaddr, l) } else { w.read_s32(Src::Sgpr(saddr)) };
                         Loc::Scratch(base.wrapping_add(offset as u32))
                     }
                 };
             }
         }
         Format::Mubuf | Format::Mtbuf => {
-            if (f == Format::Mubuf && !g11 && bits(raw, 16, 1) != 0)
-                || bits(raw, if g11 { 53 } else { 55 }, 1) != 0
-            {
+            if (f == Format::Mubuf && !g11 && bits(raw, 16, 1) != 0) || bits(raw, if g11 { 53 } else { 55 }, 1) != 0 {
                 return Err("buffer lds/tfe forms are not emulated".into());
             }
             let srsrc = (bits(raw, 48, 5) * 4) as u16;
@@ -426,27 +321,14 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 return Err("swizzled buffer resources are not emulated".into());
             }
             let soffset = st.inst.field(rdna_isa::Field::Soffset);
-            let soff = w.read_s32(if soffset == src::NULL {
-                Src::Const(0)
-            } else {
-                src_of(soffset)
-            }) as u64;
+            let soff = w.read_s32(if soffset == src::NULL { Src::Const(0) } else { src_of(soffset) }) as u64;
             let inst_off = bits(raw, 0, 12) as u64;
-            let (offen, idxen) = if g11 {
-                (bits(raw, 54, 1) != 0, bits(raw, 55, 1) != 0)
-            } else {
-                (bits(raw, 12, 1) != 0, bits(raw, 13, 1) != 0)
-            };
+            let (offen, idxen) = if g11 { (bits(raw, 54, 1) != 0, bits(raw, 55, 1) != 0) } else { (bits(raw, 12, 1) != 0, bits(raw, 13, 1) != 0) };
             let vaddr = bits(raw, 32, 8) as usize;
             let size = match k {
                 MemKind::Format { .. } => {
-                    let n = if f == Format::Mtbuf {
-                        bits(raw, 19, 7)
-                    } else {
-                        rs[3] >> 12 & 0x7f
-                    };
-                    crate::bufmt::BufFormat::from_number(st.inst.gen, n).map_or(1, |b| b.bytes())
-                        as u64
+                    let n = if f == Format::Mtbuf { bits(raw, 19, 7) } else { rs[3] >> 12 & 0x7f };
+                    crate::bufmt::BufFormat::from_number(st.inst.gen, n).map_or(1, |b| b.bytes()) as u64
                 }
                 _ => mem_size(k) as u64,
             };
@@ -458,21 +340,10 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 if add_tid {
                     index += l as u64;
                 }
-                let voff = if offen {
-                    w.vr(vaddr + idxen as usize, l) as u64
-                } else {
-                    0
-                };
+                let voff = if offen { w.vr(vaddr + idxen as usize, l) as u64 } else { 0 };
                 let offset = voff + inst_off;
-                let oob = if stride == 0 {
-                    offset + size > num_records
-                } else {
-                    index >= num_records
-                };
-                let a = base
-                    .wrapping_add(soff)
-                    .wrapping_add(offset)
-                    .wrapping_add(stride * index);
+                let oob = if stride == 0 { offset + size > num_records } else { index >= num_records };
+                let a = base.wrapping_add(soff).wrapping_add(offset).wrapping_add(stride * index);
                 locs[l] = if oob {
                     Loc::Discard
                 } else if (SCRATCH_BUFFER_BASE..SCRATCH_BUFFER_BASE + (1 << 32)).contains(&a) {
@@ -487,35 +358,14 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
     let mut buf = [0u8; 16];
     match k {
         MemKind::Addtid { .. } => {}
-        MemKind::Format {
-            store,
-            comps,
-            d16,
-            hi,
-        } => {
+        MemKind::Format { store, comps, d16, hi } => {
             let srsrc = (bits(raw, 48, 5) * 4) as u16;
             let word3 = w.read_s32(Src::Sgpr(srsrc + 3));
-            let fmt_num = if f == Format::Mtbuf {
-                bits(raw, 19, 7)
-            } else {
-                word3 >> 12 & 0x7f
-            };
-            let fmt = crate::bufmt::BufFormat::from_number(st.inst.gen, fmt_num)
-                .ok_or_else(|| format!("buffer format {fmt_num} is not valid"))?;
+            let fmt_num = if f == Format::Mtbuf { bits(raw, 19, 7) } else { word3 >> 12 & 0x7f };
+            let fmt = crate::bufmt::BufFormat::from_number(st.inst.gen, fmt_num).ok_or_else(|| format!("buffer format {fmt_num} is not valid"))?;
             let size = fmt.bytes();
-            let one = if matches!(
-                fmt.num,
-                crate::bufmt::NumFmt::Uint | crate::bufmt::NumFmt::Sint
-            ) {
-                1
-            } else {
-                1.0f32.to_bits()
-            };
-            let regs = if d16 {
-                (comps as usize).div_ceil(2)
-            } else {
-                comps as usize
-            };
+            let one = if matches!(fmt.num, crate::bufmt::NumFmt::Uint | crate::bufmt::NumFmt::Sint) { 1 } else { 1.0f32.to_bits() };
+            let regs = if d16 { (comps as usize).div_ceil(2) } else { comps as usize };
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
                 let mut elem = [0u8; 16];
                 read_loc(w, sh, l, locs[l], &mut elem[..size])?;
@@ -526,11 +376,7 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                             let r = w.vr(data_reg as usize + c / 2, l);
                             let h = if hi { r >> 16 } else { r >> (16 * (c % 2)) } as u16;
                             // 16-bit data: floats widen from f16, integers from the low bits.
-                            if one == 1 {
-                                h as u32
-                            } else {
-                                half::f16::from_bits(h).to_f32().to_bits()
-                            }
+                            if one == 1 { h as u32 } else { half::f16::from_bits(h).to_f32().to_bits() }
                         } else {
                             w.vr(data_reg as usize + c, l)
                         };
@@ -540,24 +386,12 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 } else {
                     let raw_comps = fmt.unpack(&elem[..size])?;
                     let sel = [0, 3, 6, 9].map(|s| word3 >> s & 7);
-                    let comps_v: Vec<u32> = (0..comps as usize)
-                        .map(|c| crate::bufmt::dst_sel(sel[c], &raw_comps, one))
-                        .collect();
+                    let comps_v: Vec<u32> = (0..comps as usize).map(|c| crate::bufmt::dst_sel(sel[c], &raw_comps, one)).collect();
                     if d16 {
-                        let h = |v: u32| {
-                            if one == 1 {
-                                v & 0xffff
-                            } else {
-                                half::f16::from_f32(f32::from_bits(v)).to_bits() as u32
-                            }
-                        };
+                        let h = |v: u32| if one == 1 { v & 0xffff } else { half::f16::from_f32(f32::from_bits(v)).to_bits() as u32 };
                         if hi {
                             let old = w.vr(vdst_for_load(f, vdst, data_reg) as usize, l);
-                            w.set_vr(
-                                vdst_for_load(f, vdst, data_reg) as usize,
-                                l,
-                                old & 0xffff | h(comps_v[0]) << 16,
-                            );
+                            w.set_vr(vdst_for_load(f, vdst, data_reg) as usize, l, old & 0xffff | h(comps_v[0]) << 16);
                         } else {
                             for r in 0..regs {
                                 let lo = h(comps_v[2 * r]);
@@ -573,27 +407,13 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 }
             }
         }
-        MemKind::Load {
-            bytes,
-            sext,
-            d16,
-            hi,
-        } => {
+        MemKind::Load { bytes, sext, d16, hi } => {
             for l in 0..n {
                 if exec >> l & 1 == 0 {
                     continue;
                 }
                 read_loc(w, sh, l, locs[l], &mut buf[..bytes as usize])?;
-                put_loaded(
-                    w,
-                    vdst_for_load(f, vdst, data_reg),
-                    l,
-                    &buf,
-                    bytes,
-                    sext,
-                    d16,
-                    hi,
-                );
+                put_loaded(w, vdst_for_load(f, vdst, data_reg), l, &buf, bytes, sext, d16, hi);
             }
         }
         MemKind::Store { bytes, hi } => {
@@ -618,20 +438,10 @@ pub fn mem(w: &mut Wave, sh: &mut Shared, st: &Step, k: MemKind) -> Result<(), R
                 }
                 let data = vdata64(w, data_reg, l, x2);
                 // cmpswap: {new, cmp} in consecutive registers.
-                let data2 = if matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) {
-                    vdata64(w, data_reg + dw, l, x2)
-                } else {
-                    0
-                };
+                let data2 = if matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) { vdata64(w, data_reg + dw, l, x2) } else { 0 };
                 let old = atomic_at(w, sh, l, locs[l], op, x2, data, data2)?;
                 if returns {
-                    put_returned(
-                        w,
-                        if f == Format::Mubuf { data_reg } else { vdst },
-                        l,
-                        old,
-                        x2,
-                    );
+                    put_returned(w, if f == Format::Mubuf { data_reg } else { vdst }, l, old, x2);
                 }
             }
         }
@@ -690,12 +500,7 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
     let mut buf = [0u8; 16];
     match k {
         DsKind::Nop => {}
-        DsKind::Read {
-            bytes,
-            sext,
-            d16,
-            hi,
-        } => {
+        DsKind::Read { bytes, sext, d16, hi } => {
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
                 let a = addr(w, l).wrapping_add(offset);
                 read_loc(w, sh, l, Loc::Lds(a), &mut buf[..bytes as usize])?;
@@ -713,9 +518,7 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
                 write_loc(w, sh, l, Loc::Lds(a), &data[..bytes as usize])?;
             }
         }
-        DsKind::Read2 { bytes, st64 }
-        | DsKind::Write2 { bytes, st64 }
-        | DsKind::Xchg2 { bytes, st64 } => {
+        DsKind::Read2 { bytes, st64 } | DsKind::Write2 { bytes, st64 } | DsKind::Xchg2 { bytes, st64 } => {
             let stride = bytes as u32 * if st64 { 64 } else { 1 };
             let dw = bytes as usize / 4;
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
@@ -726,16 +529,7 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
                     match k {
                         DsKind::Read2 { .. } => {
                             read_loc(w, sh, l, Loc::Lds(a), &mut buf[..bytes as usize])?;
-                            put_loaded(
-                                w,
-                                vdst + (i * dw) as u16,
-                                l,
-                                &buf,
-                                bytes,
-                                false,
-                                false,
-                                false,
-                            );
+                            put_loaded(w, vdst + (i * dw) as u16, l, &buf, bytes, false, false, false);
                         }
                         DsKind::Write2 { .. } => {
                             vdata(w, dr, l, dw, &mut buf);
@@ -748,16 +542,7 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
                             vdata(w, dr, l, dw, &mut buf);
                             let data = buf;
                             write_loc(w, sh, l, Loc::Lds(a), &data[..bytes as usize])?;
-                            put_loaded(
-                                w,
-                                vdst + (i * dw) as u16,
-                                l,
-                                &old,
-                                bytes,
-                                false,
-                                false,
-                                false,
-                            );
+                            put_loaded(w, vdst + (i * dw) as u16, l, &old, bytes, false, false, false);
                         }
                     }
                 }
@@ -795,16 +580,10 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
                 let j = if offset & 0x8000 != 0 {
                     (l & !3) | (offset as usize >> (2 * (l & 3)) & 3)
                 } else if offset < 0x8000 {
-                    let (and, or, xor) = (
-                        offset as usize & 31,
-                        offset as usize >> 5 & 31,
-                        offset as usize >> 10 & 31,
-                    );
+                    let (and, or, xor) = (offset as usize & 31, offset as usize >> 5 & 31, offset as usize >> 10 & 31);
                     (l & !31) | ((((l & 31) & and) | or) ^ xor)
                 } else {
-                    return Err(format!(
-                        "ds_swizzle offset {offset:#x} (FFT/rotate mode) is not emulated"
-                    ));
+                    return Err(format!("ds_swizzle offset {offset:#x} (FFT/rotate mode) is not emulated"));
                 };
                 let v = if exec >> j & 1 != 0 { input[j] } else { 0 };
                 w.set_vr(vdst as usize, l, v);
@@ -834,11 +613,7 @@ pub fn ds(w: &mut Wave, sh: &mut Shared, st: &Step, k: DsKind) -> Result<(), Rea
             let mut b4 = [0u8; 4];
             read_loc(w, sh, 0, Loc::Lds(a), &mut b4)?;
             let old = u32::from_le_bytes(b4);
-            let new = if k == DsKind::Append {
-                old.wrapping_add(cnt)
-            } else {
-                old.wrapping_sub(cnt)
-            };
+            let new = if k == DsKind::Append { old.wrapping_add(cnt) } else { old.wrapping_sub(cnt) };
             write_loc(w, sh, 0, Loc::Lds(a), &new.to_le_bytes())?;
             for l in (0..n).filter(|l| exec >> l & 1 != 0) {
                 w.set_vr(vdst as usize, l, old);

@@ -241,10 +241,7 @@ impl Wave {
         match s {
             Src::Vgpr(r) => {
                 let (lo, hi) = (r as usize * LANES, (r as usize + 1) * LANES);
-                match (
-                    self.v.get(lo..lo + self.lanes),
-                    self.v.get(hi..hi + self.lanes),
-                ) {
+                match (self.v.get(lo..lo + self.lanes), self.v.get(hi..hi + self.lanes)) {
                     (Some(a), Some(b)) => {
                         for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
                             *o = x as u64 | (y as u64) << 32;

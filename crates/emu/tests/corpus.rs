@@ -60,9 +60,7 @@ fn saxpy() {
         let y: Vec<f32> = (0..n).map(|_| r.f32(-100.0, 100.0)).collect();
         let mut b = vec![vec![0u8; 4 * n as usize], bytes_f32(&x), bytes_f32(&y)];
         ok(co, "k_saxpy", 1024, 256, &mut b, &[S::F32(1.75), S::U32(n)]);
-        let want: Vec<u32> = (0..n as usize)
-            .map(|i| (1.75f32 * x[i] + y[i]).to_bits())
-            .collect();
+        let want: Vec<u32> = (0..n as usize).map(|i| (1.75f32 * x[i] + y[i]).to_bits()).collect();
         assert_eq!(u32s(&b[0]), want, "wave{lanes}");
     });
 }
@@ -72,18 +70,8 @@ fn int_ops() {
     each_wave(|co, lanes| {
         let n = 777u32;
         let mut r = Rng(2);
-        let a: Vec<u32> = (0..n)
-            .map(|i| if i % 5 == 0 { u32::MAX - i } else { r.u32() })
-            .collect();
-        let bb: Vec<u32> = (0..n)
-            .map(|i| {
-                if i % 7 == 0 {
-                    i
-                } else {
-                    r.u32() & 0x7fff_ffff >> (i % 29)
-                }
-            })
-            .collect();
+        let a: Vec<u32> = (0..n).map(|i| if i % 5 == 0 { u32::MAX - i } else { r.u32() }).collect();
+        let bb: Vec<u32> = (0..n).map(|i| if i % 7 == 0 { i } else { r.u32() & 0x7fff_ffff >> (i % 29) }).collect();
         let mut b = vec![vec![0u8; 32 * n as usize], bytes_u32(&a), bytes_u32(&bb)];
         ok(co, "k_int_ops", n, 64, &mut b, &[S::U32(n)]);
         let got = u32s(&b[0]);
@@ -100,11 +88,7 @@ fn int_ops() {
                 ((sx >> (y & 31)) as u32) ^ (x << (y & 31)),
                 x.abs_diff(y) + (sx < sy) as u32,
             ];
-            assert_eq!(
-                &got[8 * i..8 * i + 8],
-                &want,
-                "wave{lanes} i={i} x={x:#x} y={y:#x}"
-            );
+            assert_eq!(&got[8 * i..8 * i + 8], &want, "wave{lanes} i={i} x={x:#x} y={y:#x}");
         }
     });
 }
@@ -140,12 +124,8 @@ fn f32_math() {
     each_wave(|co, lanes| {
         let n = 500u32;
         let mut r = Rng(4);
-        let a: Vec<f32> = (0..n)
-            .map(|i| r.f32(-1000.0, 1000.0) * if i % 3 == 0 { 1e-3 } else { 1.0 })
-            .collect();
-        let bb: Vec<f32> = (0..n)
-            .map(|_| r.f32(0.5, 300.0) * if r.u32() & 1 == 0 { -1.0 } else { 1.0 })
-            .collect();
+        let a: Vec<f32> = (0..n).map(|i| r.f32(-1000.0, 1000.0) * if i % 3 == 0 { 1e-3 } else { 1.0 }).collect();
+        let bb: Vec<f32> = (0..n).map(|_| r.f32(0.5, 300.0) * if r.u32() & 1 == 0 { -1.0 } else { 1.0 }).collect();
         let mut b = vec![vec![0u8; 24 * n as usize], bytes_f32(&a), bytes_f32(&bb)];
         ok(co, "k_f32_math", n, 128, &mut b, &[S::U32(n)]);
         let got = u32s(&b[0]);
@@ -160,11 +140,7 @@ fn f32_math() {
                 (x * y - x).copysign(y),
             ];
             let want: Vec<u32> = want.iter().map(|f| f.to_bits()).collect();
-            assert_eq!(
-                &got[6 * i..6 * i + 6],
-                &want[..],
-                "wave{lanes} i={i} x={x} y={y}"
-            );
+            assert_eq!(&got[6 * i..6 * i + 6], &want[..], "wave{lanes} i={i} x={x} y={y}");
         }
     });
 }
@@ -174,30 +150,16 @@ fn f64_math() {
     each_wave(|co, lanes| {
         let n = 300u32;
         let mut r = Rng(5);
-        let a: Vec<f64> = (0..n)
-            .map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 1e6)
-            .collect();
-        let bb: Vec<f64> = (0..n)
-            .map(|_| (r.next() as f64 / u64::MAX as f64 + 0.01) * 1e3)
-            .collect();
+        let a: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 1e6).collect();
+        let bb: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 + 0.01) * 1e3).collect();
         let mut b = vec![vec![0u8; 40 * n as usize], bytes_f64(&a), bytes_f64(&bb)];
         ok(co, "k_f64_math", n, 64, &mut b, &[S::U32(n)]);
         let got = u64s(&b[0]);
         for i in 0..n as usize {
             let (x, y) = (a[i], bb[i]);
-            let want = [
-                x * y + x,
-                x / y,
-                x.abs().sqrt(),
-                x.mul_add(y, -1.0),
-                x.floor() + x.min(y),
-            ];
+            let want = [x * y + x, x / y, x.abs().sqrt(), x.mul_add(y, -1.0), x.floor() + x.min(y)];
             let want: Vec<u64> = want.iter().map(|f| f.to_bits()).collect();
-            assert_eq!(
-                &got[5 * i..5 * i + 5],
-                &want[..],
-                "wave{lanes} i={i} x={x} y={y}"
-            );
+            assert_eq!(&got[5 * i..5 * i + 5], &want[..], "wave{lanes} i={i} x={x} y={y}");
         }
     });
 }
@@ -210,17 +172,10 @@ fn f16_math() {
         let mut r = Rng(6);
         let a: Vec<f16> = (0..n).map(|_| f16::from_f32(r.f32(-60.0, 60.0))).collect();
         let bb: Vec<f16> = (0..n).map(|_| f16::from_f32(r.f32(0.25, 40.0))).collect();
-        let h = |v: &[f16]| {
-            v.iter()
-                .flat_map(|x| x.to_bits().to_le_bytes())
-                .collect::<Vec<u8>>()
-        };
+        let h = |v: &[f16]| v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect::<Vec<u8>>();
         let mut b = vec![vec![0u8; 8 * n as usize], h(&a), h(&bb)];
         ok(co, "k_f16_math", n, 64, &mut b, &[S::U32(n)]);
-        let got: Vec<u16> = b[0]
-            .chunks(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let got: Vec<u16> = b[0].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
         for i in 0..n as usize {
             let (x, y) = (a[i].to_f32(), bb[i].to_f32());
             let half_y = f16::from_f32(y * 0.5).to_f32();
@@ -231,11 +186,7 @@ fn f16_math() {
                 f16::from_f32(x / y),
             ];
             let want: Vec<u16> = want.iter().map(|f| f.to_bits()).collect();
-            assert_eq!(
-                &got[4 * i..4 * i + 4],
-                &want[..],
-                "wave{lanes} i={i} x={x} y={y}"
-            );
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x} y={y}");
         }
     });
 }
@@ -246,9 +197,7 @@ fn conversions() {
         let n = 333u32;
         let mut r = Rng(7);
         let a: Vec<f32> = (0..n).map(|_| r.f32(-1e6, 1e6)).collect();
-        let d: Vec<f64> = (0..n)
-            .map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 4e9)
-            .collect();
+        let d: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 4e9).collect();
         let mut b = vec![vec![0u8; 24 * n as usize], bytes_f32(&a), bytes_f64(&d)];
         ok(co, "k_convert", n, 64, &mut b, &[S::U32(n)]);
         let got = u32s(&b[0]);
@@ -281,12 +230,7 @@ fn minmax() {
         let got = u32s(&b[0]);
         for i in 0..n as usize {
             let (x, y) = (a[i], bb[i]);
-            let want = [
-                x.min(y) as u32,
-                (x as u32).max(y as u32),
-                x.clamp(-100, 100) as u32,
-                (x.wrapping_abs() + (y < 0) as i32) as u32,
-            ];
+            let want = [x.min(y) as u32, (x as u32).max(y as u32), x.clamp(-100, 100) as u32, (x.wrapping_abs() + (y < 0) as i32) as u32];
             assert_eq!(&got[4 * i..4 * i + 4], &want, "wave{lanes} i={i}");
         }
     });
@@ -333,11 +277,7 @@ fn collatz_loops() {
             .map(|&x0| {
                 let (mut x, mut s) = (x0, 0u32);
                 while x != 1 && s < 1000 {
-                    x = if x & 1 != 0 {
-                        x.wrapping_mul(3).wrapping_add(1)
-                    } else {
-                        x >> 1
-                    };
+                    x = if x & 1 != 0 { x.wrapping_mul(3).wrapping_add(1) } else { x >> 1 };
                     s += 1;
                 }
                 s
@@ -376,10 +316,7 @@ fn lds_reduction() {
         let a: Vec<u32> = (0..256 * groups).map(|_| r.u32() >> 4).collect();
         let mut b = vec![bytes_u32(&a), vec![0u8; 4 * groups as usize]];
         ok(co, "k_reduce", 256 * groups, 256, &mut b, &[]);
-        let want: Vec<u32> = a
-            .chunks(256)
-            .map(|c| c.iter().fold(0u32, |s, &v| s.wrapping_add(v)))
-            .collect();
+        let want: Vec<u32> = a.chunks(256).map(|c| c.iter().fold(0u32, |s, &v| s.wrapping_add(v))).collect();
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
 }
@@ -492,10 +429,7 @@ fn lds_atomics_64() {
         for c in a.chunks(128) {
             want.push(c.iter().fold(0u64, |s, &v| s.wrapping_add(v)));
             want.push(*c.iter().min().unwrap());
-            want.push(
-                c.iter()
-                    .fold(0u64, |s, &v| s ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
-            );
+            want.push(c.iter().fold(0u64, |s, &v| s ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
         }
         assert_eq!(u64s(&b[1]), want, "wave{lanes}");
     });
@@ -516,10 +450,7 @@ fn wave_ballot() {
         ok(co, "k_ballot", n, 128, &mut b, &[]);
         let mut want = Vec::new();
         for w in waves_of(&a, lanes) {
-            let m = w
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (l, v)| m | ((v & 1) as u64) << l);
+            let m = w.iter().enumerate().fold(0u64, |m, (l, v)| m | ((v & 1) as u64) << l);
             want.extend(std::iter::repeat(m).take(w.len()));
         }
         assert_eq!(u64s(&b[1]), want, "wave{lanes}");
@@ -537,10 +468,7 @@ fn wave_readfirstlane() {
         let mut want = Vec::new();
         for w in waves_of(&a, lanes) {
             let first = w.iter().find(|v| *v & 4 != 0).copied();
-            want.extend(
-                w.iter()
-                    .map(|v| if v & 4 != 0 { first.unwrap() } else { 7 }),
-            );
+            want.extend(w.iter().map(|v| if v & 4 != 0 { first.unwrap() } else { 7 }));
         }
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
@@ -557,19 +485,9 @@ fn wave_mbcnt() {
         let mut want = Vec::new();
         for (i, v) in a.iter().enumerate() {
             let lane = i as u32 % lanes;
-            let below = |mask: u32, l: u32| {
-                if l >= 32 {
-                    mask.count_ones()
-                } else {
-                    (mask & ((1u32 << l) - 1)).count_ones()
-                }
-            };
+            let below = |mask: u32, l: u32| if l >= 32 { mask.count_ones() } else { (mask & ((1u32 << l) - 1)).count_ones() };
             let lo = below(0x0f0f_0f0f, lane);
-            let hi = if lane >= 32 {
-                below(0xaaaa_aaaa, lane - 32)
-            } else {
-                0
-            };
+            let hi = if lane >= 32 { below(0xaaaa_aaaa, lane - 32) } else { 0 };
             want.push(lane);
             want.push(if v & 1 != 0 { 100 + lo + hi } else { 0 });
         }
@@ -619,9 +537,7 @@ fn wave_bpermute() {
         let mut b = vec![bytes_u32(&a), vec![0u8; 4 * n as usize]];
         ok(co, "k_bpermute", n, 64, &mut b, &[]);
         // Within each 32-lane half of the wave (gfx10 wave64 permutes per half).
-        let want: Vec<u32> = (0..n as usize)
-            .map(|i| a[(i & !31) | ((i % 32) * 7 + 3) % 32])
-            .collect();
+        let want: Vec<u32> = (0..n as usize).map(|i| a[(i & !31) | ((i % 32) * 7 + 3) % 32]).collect();
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
 }
@@ -634,15 +550,7 @@ fn tiled_matmul() {
         let a: Vec<f32> = (0..n * n).map(|_| r.f32(-2.0, 2.0)).collect();
         let bm: Vec<f32> = (0..n * n).map(|_| r.f32(-2.0, 2.0)).collect();
         let mut b = vec![bytes_f32(&a), bytes_f32(&bm), vec![0u8; 4 * n * n]];
-        run(
-            co,
-            "k_matmul",
-            [n as u32, n as u32, 1],
-            [16, 16, 1],
-            &mut b,
-            &[S::U32(n as u32)],
-        )
-        .unwrap();
+        run(co, "k_matmul", [n as u32, n as u32, 1], [16, 16, 1], &mut b, &[S::U32(n as u32)]).unwrap();
         let got = u32s(&b[2]);
         for i in 0..n {
             for j in 0..n {
@@ -678,20 +586,12 @@ fn bit_ops() {
     each_wave(|co, lanes| {
         let n = 200u32;
         let mut r = Rng(22);
-        let a: Vec<u32> = (0..n)
-            .map(|i| if i < 3 { i } else { r.u32() >> (i % 32) })
-            .collect();
+        let a: Vec<u32> = (0..n).map(|i| if i < 3 { i } else { r.u32() >> (i % 32) }).collect();
         let mut b = vec![bytes_u32(&a), vec![0u8; 20 * n as usize]];
         ok(co, "k_bits", n, 64, &mut b, &[S::U32(n)]);
         let got = u32s(&b[1]);
         for (i, &x) in a.iter().enumerate() {
-            let want = [
-                x.count_ones(),
-                x.leading_zeros(),
-                x.trailing_zeros(),
-                x.reverse_bits(),
-                x.rotate_left(13),
-            ];
+            let want = [x.count_ones(), x.leading_zeros(), x.trailing_zeros(), x.reverse_bits(), x.rotate_left(13)];
             assert_eq!(&got[5 * i..5 * i + 5], &want, "wave{lanes} x={x:#x}");
         }
     });
@@ -707,9 +607,7 @@ fn private_array_scratch() {
         ok(co, "k_private_array", n, 64, &mut b, &[S::U32(n)]);
         let want: Vec<u32> = (0..n as usize)
             .map(|i| {
-                let mut arr: Vec<u32> = (0..40)
-                    .map(|k| a[(i + k) % n as usize].wrapping_mul(k as u32 + 1))
-                    .collect();
+                let mut arr: Vec<u32> = (0..40).map(|k| a[(i + k) % n as usize].wrapping_mul(k as u32 + 1)).collect();
                 let idx = (a[i] % 40) as usize;
                 arr[idx] = arr[idx].wrapping_add(1000);
                 let mut acc = 0u32;
@@ -731,15 +629,7 @@ fn transpose_2d_grid() {
         let (w, h) = (37u32, 21u32);
         let a: Vec<u32> = (0..w * h).map(|i| i * 11 + 3).collect();
         let mut b = vec![bytes_u32(&a), vec![0u8; 4 * (w * h) as usize]];
-        run(
-            co,
-            "k_transpose",
-            [w, h, 1],
-            [8, 8, 1],
-            &mut b,
-            &[S::U32(w), S::U32(h)],
-        )
-        .unwrap();
+        run(co, "k_transpose", [w, h, 1], [8, 8, 1], &mut b, &[S::U32(w), S::U32(h)]).unwrap();
         let mut want = vec![0u32; (w * h) as usize];
         for y in 0..h {
             for x in 0..w {
@@ -770,17 +660,7 @@ fn grid_3d() {
 #[test]
 fn float_compare_nan_inf() {
     each_wave(|co, lanes| {
-        let specials = [
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            f32::MIN_POSITIVE,
-            3.5,
-        ];
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1.0, -1.0, f32::MIN_POSITIVE, 3.5];
         let mut a = Vec::new();
         let mut bb = Vec::new();
         for &x in &specials {
@@ -795,13 +675,7 @@ fn float_compare_nan_inf() {
         let want: Vec<u32> = a
             .iter()
             .zip(&bb)
-            .map(|(&x, &y)| {
-                (x < y) as u32
-                    | ((x == y) as u32) << 1
-                    | ((x != x) as u32) << 2
-                    | ((!(x >= y)) as u32) << 3
-                    | (x.is_infinite() as u32) << 4
-            })
+            .map(|(&x, &y)| (x < y) as u32 | ((x == y) as u32) << 1 | ((x != x) as u32) << 2 | ((!(x >= y)) as u32) << 3 | (x.is_infinite() as u32) << 4)
             .collect();
         assert_eq!(u32s(&b[2]), want, "wave{lanes}");
     });
@@ -815,19 +689,10 @@ fn bytes_and_shorts() {
         let a: Vec<u8> = (0..n).map(|_| r.u32() as u8).collect();
         let s: Vec<i16> = (0..n).map(|_| r.u32() as i16).collect();
         let sb: Vec<u8> = s.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let mut b = vec![
-            a.clone(),
-            sb,
-            vec![0u8; n as usize],
-            vec![0u8; 2 * n as usize],
-        ];
+        let mut b = vec![a.clone(), sb, vec![0u8; n as usize], vec![0u8; 2 * n as usize]];
         ok(co, "k_bytes", n, 64, &mut b, &[S::U32(n)]);
-        let want8: Vec<u8> = (0..n as usize)
-            .map(|i| a[i].wrapping_mul(3).wrapping_add(s[i] as u8))
-            .collect();
-        let want16: Vec<u8> = (0..n as usize)
-            .flat_map(|i| (s[i].wrapping_mul(-2).wrapping_add(a[i] as i8 as i16)).to_le_bytes())
-            .collect();
+        let want8: Vec<u8> = (0..n as usize).map(|i| a[i].wrapping_mul(3).wrapping_add(s[i] as u8)).collect();
+        let want16: Vec<u8> = (0..n as usize).flat_map(|i| (s[i].wrapping_mul(-2).wrapping_add(a[i] as i8 as i16)).to_le_bytes()).collect();
         assert_eq!(b[2], want8, "wave{lanes}");
         assert_eq!(b[3], want16, "wave{lanes}");
     });
@@ -895,12 +760,8 @@ fn call_with_stack_and_constant_table() {
             .iter()
             .map(|&v| {
                 let (x, y) = (v, v >> 3);
-                let arr: Vec<u32> = (0..12u32)
-                    .map(|i| x.wrapping_mul(i + 1) ^ a[(i % 4) as usize])
-                    .collect();
-                arr[(y % 12) as usize]
-                    .wrapping_add(arr[((y / 12) % 12) as usize])
-                    .wrapping_add(TABLE[(v & 15) as usize])
+                let arr: Vec<u32> = (0..12u32).map(|i| x.wrapping_mul(i + 1) ^ a[(i % 4) as usize]).collect();
+                arr[(y % 12) as usize].wrapping_add(arr[((y / 12) % 12) as usize]).wrapping_add(TABLE[(v & 15) as usize])
             })
             .collect();
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
@@ -919,14 +780,7 @@ fn lds_float_atomic_add() {
         let mut want = Vec::new();
         for c in a.chunks(128) {
             for k in 0..4 {
-                want.push(
-                    c.iter()
-                        .skip(k)
-                        .step_by(4)
-                        .map(|&x| addend(x))
-                        .sum::<f32>()
-                        .to_bits(),
-                );
+                want.push(c.iter().skip(k).step_by(4).map(|&x| addend(x)).sum::<f32>().to_bits());
             }
         }
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
@@ -943,11 +797,7 @@ fn perm_ref(s0: u32, s1: u32, sel: u32) -> u32 {
             0..=7 => bytes[s as usize] as u32,
             8..=11 => {
                 let src = bytes[(2 * (s - 8) + 1) as usize];
-                if src & 0x80 != 0 {
-                    0xff
-                } else {
-                    0
-                }
+                if src & 0x80 != 0 { 0xff } else { 0 }
             }
             12 => 0,
             _ => 0xff,
@@ -970,39 +820,21 @@ fn integer_builtins() {
         for i in 0..n as usize {
             let (x, y) = (a[i], bb[i]);
             let (off, wd) = (y & 31, (y >> 5) & 31);
-            let ubfe = if wd == 0 {
-                0
-            } else {
-                (x >> off) & ((1u32 << wd) - 1)
-            };
-            let sbfe = if wd == 0 {
-                0
-            } else {
-                (((x as i32 >> off) as u32 & ((1u32 << wd) - 1)) << (32 - wd)) as i32 >> (32 - wd)
-            };
+            let ubfe = if wd == 0 { 0 } else { (x >> off) & ((1u32 << wd) - 1) };
+            let sbfe = if wd == 0 { 0 } else { (((x as i32 >> off) as u32 & ((1u32 << wd) - 1)) << (32 - wd)) as i32 >> (32 - wd) };
             let wide = (x as u64) << 32 | y as u64;
             let bytes_diff = |masked: bool| -> u32 {
-                (0..4)
-                    .map(|k| {
-                        let (p, q) = ((x >> (8 * k)) as u8, (y >> (8 * k)) as u8);
-                        if masked && q == 0 {
-                            0
-                        } else {
-                            p.abs_diff(q) as u32
-                        }
-                    })
-                    .sum()
+                (0..4).map(|k| {
+                    let (p, q) = ((x >> (8 * k)) as u8, (y >> (8 * k)) as u8);
+                    if masked && q == 0 { 0 } else { p.abs_diff(q) as u32 }
+                }).sum()
             };
             let lerp = (0..4).fold(0u32, |t, k| {
                 let round = (0x0100_0100u32 >> (8 * k)) & 1;
                 t | ((((x >> (8 * k)) & 0xff) + ((y >> (8 * k)) & 0xff) + round) >> 1) << (8 * k)
             });
-            let udot4 = (0..4).fold(1000u32, |t, k| {
-                t.wrapping_add(((x >> (8 * k)) & 0xff) * ((y >> (8 * k)) & 0xff))
-            });
-            let sdot2 = (0..2).fold(-5i32, |t, k| {
-                t.wrapping_add(((x >> (16 * k)) as i16 as i32) * ((y >> (16 * k)) as i16 as i32))
-            });
+            let udot4 = (0..4).fold(1000u32, |t, k| t.wrapping_add(((x >> (8 * k)) & 0xff) * ((y >> (8 * k)) & 0xff)));
+            let sdot2 = (0..2).fold(-5i32, |t, k| t.wrapping_add(((x >> (16 * k)) as i16 as i32) * ((y >> (16 * k)) as i16 as i32)));
             let want = [
                 ubfe,
                 sbfe as u32,
@@ -1015,11 +847,7 @@ fn integer_builtins() {
                 udot4,
                 sdot2 as u32,
             ];
-            assert_eq!(
-                &got[10 * i..10 * i + 10],
-                &want,
-                "wave{lanes} i={i} x={x:#x} y={y:#x}"
-            );
+            assert_eq!(&got[10 * i..10 * i + 10], &want, "wave{lanes} i={i} x={x:#x} y={y:#x}");
         }
     });
 }
@@ -1045,9 +873,7 @@ fn f16_rtz(x: f32) -> u16 {
 fn float_builtins() {
     each_wave2(|co, lanes| {
         let mut r = Rng(33);
-        let mut a: Vec<f32> = (0..200)
-            .map(|_| r.f32(-70000.0, 70000.0) * if r.u32() % 3 == 0 { 1e-4 } else { 1.0 })
-            .collect();
+        let mut a: Vec<f32> = (0..200).map(|_| r.f32(-70000.0, 70000.0) * if r.u32() % 3 == 0 { 1e-4 } else { 1.0 }).collect();
         a.extend([0.0, -0.0, 1e-40, -1e-40, 1.0, -1.5, 0.75, 65519.0]);
         let bb: Vec<f32> = (0..a.len()).map(|_| r.f32(-8.0, 8.0)).collect();
         let n = a.len() as u32;
@@ -1076,13 +902,7 @@ fn float_builtins() {
             };
             let frac = (x - x.floor()).min(f32::from_bits(0x3f7f_ffff));
             let class = (x == 0.0 || x.is_subnormal()) as u32; // mask 0x0f0: zeros and denormals
-            let major = if 1.5f32 >= x.abs() && 1.5 >= y.abs() {
-                1.5
-            } else if y.abs() >= x.abs() {
-                y
-            } else {
-                x
-            };
+            let major = if 1.5f32 >= x.abs() && 1.5 >= y.abs() { 1.5 } else if y.abs() >= x.abs() { y } else { x };
             let want = vec![
                 med.to_bits(),
                 mant.to_bits(),
@@ -1093,11 +913,7 @@ fn float_builtins() {
                 (2.0 * major).to_bits(),
                 f16_rtz(x) as u32 | (f16_rtz(y) as u32) << 16,
             ];
-            assert_eq!(
-                &got[8 * i..8 * i + 8],
-                &want[..],
-                "wave{lanes} i={i} x={x:e} y={y}"
-            );
+            assert_eq!(&got[8 * i..8 * i + 8], &want[..], "wave{lanes} i={i} x={x:e} y={y}");
         }
     });
 }
@@ -1117,12 +933,7 @@ fn lane_builtins() {
             let li = i & 15;
             let perm = if li < 8 { 7 - li } else { 23 - li };
             let sel = (0xfac6usize >> (3 * (i % 8))) & 7;
-            let want = [
-                a[wave + 3],
-                if lane == 5 { a[wave] } else { 12345 },
-                a[row + perm],
-                a[(i & !7) | sel] + lane as u32,
-            ];
+            let want = [a[wave + 3], if lane == 5 { a[wave] } else { 12345 }, a[row + perm], a[(i & !7) | sel] + lane as u32];
             assert_eq!(&got[4 * i..4 * i + 4], &want, "wave{lanes} i={i}");
         }
     });
@@ -1133,20 +944,13 @@ fn f64_conversions() {
     each_wave2(|co, lanes| {
         let n = 150u32;
         let mut r = Rng(34);
-        let a: Vec<f64> = (0..n)
-            .map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 1e9)
-            .collect();
+        let a: Vec<f64> = (0..n).map(|_| (r.next() as f64 / u64::MAX as f64 - 0.5) * 1e9).collect();
         let mut b = vec![bytes_f64(&a), vec![0u8; 32 * n as usize]];
         ok(co, "k_f64_ops", n, 64, &mut b, &[S::U32(n)]);
         let got = u64s(&b[1]);
         for i in 0..n as usize {
             let x = a[i];
-            let want = [
-                (x * 1e3) as i64 as f64,
-                x.abs() as u64 as f64,
-                x.ceil() - (x / 3.0).trunc(),
-                x.max(-x * 0.5),
-            ];
+            let want = [(x * 1e3) as i64 as f64, x.abs() as u64 as f64, x.ceil() - (x / 3.0).trunc(), x.max(-x * 0.5)];
             let want: Vec<u64> = want.iter().map(|v| v.to_bits()).collect();
             assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x}");
         }
@@ -1166,11 +970,7 @@ fn u64_division() {
             let x = a[i];
             let y = a[(i + 7) % n as usize] >> (i % 60) | 1;
             assert_eq!(got[2 * i], x / y, "wave{lanes} i={i}");
-            assert_eq!(
-                got[2 * i + 1],
-                ((x as i64) % ((y | 0x100) as i64)) as u64,
-                "wave{lanes} i={i}"
-            );
+            assert_eq!(got[2 * i + 1], ((x as i64) % ((y | 0x100) as i64)) as u64, "wave{lanes} i={i}");
         }
     });
 }
@@ -1184,44 +984,14 @@ fn results_do_not_depend_on_the_thread_count() {
     let mut outs = Vec::new();
     for threads in [1, 2, 8] {
         let mut h = vec![bytes_u32(&a), vec![0u8; 4 * 64]];
-        run_threads(
-            co,
-            "k_histogram",
-            [256 * 16, 1, 1],
-            [128, 1, 1],
-            &mut h,
-            &[S::U32(256 * 16)],
-            threads,
-        )
-        .unwrap();
+        run_threads(co, "k_histogram", [256 * 16, 1, 1], [128, 1, 1], &mut h, &[S::U32(256 * 16)], threads).unwrap();
         let mut l = vec![bytes_u32(&a), vec![0u8; 4 * 17 * 16]];
-        run_threads(
-            co,
-            "k_lds_atomics",
-            [256 * 16, 1, 1],
-            [256, 1, 1],
-            &mut l,
-            &[],
-            threads,
-        )
-        .unwrap();
+        run_threads(co, "k_lds_atomics", [256 * 16, 1, 1], [256, 1, 1], &mut l, &[], threads).unwrap();
         let mut s = vec![bytes_u32(&a), vec![0u8; 4 * 256 * 16]];
-        run_threads(
-            co,
-            "k_scan",
-            [256 * 16, 1, 1],
-            [256, 1, 1],
-            &mut s,
-            &[],
-            threads,
-        )
-        .unwrap();
+        run_threads(co, "k_scan", [256 * 16, 1, 1], [256, 1, 1], &mut s, &[], threads).unwrap();
         outs.push((h, l, s));
     }
-    assert!(
-        outs.windows(2).all(|w| w[0] == w[1]),
-        "outputs differ between thread counts"
-    );
+    assert!(outs.windows(2).all(|w| w[0] == w[1]), "outputs differ between thread counts");
 }
 
 #[test]
@@ -1230,34 +1000,14 @@ fn packed_half_math() {
     each_wave2(|co, lanes| {
         let n = 200u32;
         let mut r = Rng(36);
-        let mut pair = || {
-            [
-                f16::from_f32(r.f32(-8.0, 8.0)),
-                f16::from_f32(r.f32(-8.0, 8.0)),
-            ]
-        };
+        let mut pair = || [f16::from_f32(r.f32(-8.0, 8.0)), f16::from_f32(r.f32(-8.0, 8.0))];
         let a: Vec<[f16; 2]> = (0..n).map(|_| pair()).collect();
         let bb: Vec<[f16; 2]> = (0..n).map(|_| pair()).collect();
-        let hb = |v: &[[f16; 2]]| {
-            v.iter()
-                .flat_map(|p| p.iter().flat_map(|h| h.to_bits().to_le_bytes()))
-                .collect::<Vec<u8>>()
-        };
-        let mut b = vec![
-            hb(&a),
-            hb(&bb),
-            vec![0u8; 16 * n as usize],
-            vec![0u8; 4 * n as usize],
-        ];
+        let hb = |v: &[[f16; 2]]| v.iter().flat_map(|p| p.iter().flat_map(|h| h.to_bits().to_le_bytes())).collect::<Vec<u8>>();
+        let mut b = vec![hb(&a), hb(&bb), vec![0u8; 16 * n as usize], vec![0u8; 4 * n as usize]];
         ok(co, "k_half2", n, 64, &mut b, &[S::U32(n)]);
-        let got: Vec<u16> = b[2]
-            .chunks(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        let igot: Vec<u16> = b[3]
-            .chunks(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let got: Vec<u16> = b[2].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        let igot: Vec<u16> = b[3].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
         let c = [0.5f64, -0.25];
         for i in 0..n as usize {
             for k in 0..2 {
@@ -1271,19 +1021,11 @@ fn packed_half_math() {
                     f16::from_f32(max - min),
                 ];
                 for (j, w) in want.iter().enumerate() {
-                    assert_eq!(
-                        got[8 * i + 2 * j + k],
-                        w.to_bits(),
-                        "wave{lanes} i={i} half {k} result {j}: x={x} y={y}"
-                    );
+                    assert_eq!(got[8 * i + 2 * j + k], w.to_bits(), "wave{lanes} i={i} half {k} result {j}: x={x} y={y}");
                 }
                 let (s, t) = (a[i][k].to_bits() as i16, bb[i][k].to_bits() as i16);
                 let m = if k == 0 { 3 } else { -2 };
-                assert_eq!(
-                    igot[2 * i + k],
-                    s.wrapping_add(t.wrapping_mul(m)) as u16,
-                    "wave{lanes} i={i} int half {k}"
-                );
+                assert_eq!(igot[2 * i + k], s.wrapping_add(t.wrapping_mul(m)) as u16, "wave{lanes} i={i} int half {k}");
             }
         }
     });
@@ -1305,28 +1047,12 @@ fn every_instruction_clang_emits_for_the_kernels_is_emulated() {
                 if cl.to_string_lossy().contains("wmma") && lanes == 64 {
                     continue; // WMMA builtins exist per wave size
                 }
-                let co = compile_for(
-                    &cl,
-                    mcpu,
-                    &format!("all{lanes}"),
-                    &rdna_testkit::cl_flags(lanes),
-                );
+                let co = compile_for(&cl, mcpu, &format!("all{lanes}"), &rdna_testkit::cl_flags(lanes));
                 for k in &co.kernels {
                     let (launch, mut mem) = rdna_testkit::plain_launch(&co, k);
-                    let r = rdna_emu::run(
-                        &launch,
-                        &mut mem,
-                        &Options {
-                            budget: 5_000_000,
-                            ..Options::default()
-                        },
-                    );
+                    let r = rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, ..Options::default() });
                     if let Err(rdna_emu::Error::Fault(f)) = &r {
-                        assert!(
-                            !f.reason.contains("unsupported"),
-                            "{mcpu} wave{lanes} {}: {f}",
-                            cl.display()
-                        );
+                        assert!(!f.reason.contains("unsupported"), "{mcpu} wave{lanes} {}: {f}", cl.display());
                     }
                     ran += 1;
                 }
@@ -1350,17 +1076,9 @@ fn lane_masks_read_whole_and_by_bit_around_their_writes() {
         for i in 0..n {
             // The compare's mask over the wave's low 32 lanes, lanes past n disabled.
             let base = i / lanes * lanes;
-            let mask = (0..32)
-                .filter(|l| base + l < n && x[(base + l) as usize] > 50)
-                .fold(0u32, |m, l| m | 1 << l);
+            let mask = (0..32).filter(|l| base + l < n && x[(base + l) as usize] > 50).fold(0u32, |m, l| m | 1 << l);
             let (sum, carry) = mask.overflowing_add(x[i as usize]);
-            want.extend([
-                0x5a5a_1234,
-                mask,
-                (x[i as usize] > 50) as u32,
-                sum,
-                carry as u32,
-            ]);
+            want.extend([0x5a5a_1234, mask, (x[i as usize] > 50) as u32, sum, carry as u32]);
         }
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
@@ -1382,12 +1100,7 @@ fn dpp_row_controls() {
             let (row, i) = (l / 16, l % 16);
             let at = |j: u32| x[(base + row * 16 + j) as usize];
             let enabled = 0x5 >> row & 1 != 0 && 0xa >> (i / 4) & 1 != 0;
-            want.extend([
-                at((i + 13) & 15),
-                at((i & 8) + 7 - (i & 7)),
-                if enabled { at(i ^ 5) } else { 0xdead },
-                at(3),
-            ]);
+            want.extend([at((i + 13) & 15), at((i & 8) + 7 - (i & 7)), if enabled { at(i ^ 5) } else { 0xdead }, at(3)]);
         }
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
     });
@@ -1401,31 +1114,8 @@ fn fract_and_med3() {
     each_wave2(|co, lanes| {
         let n = 256u32;
         let mut r = Rng(47);
-        let special = [
-            0.0f32,
-            -0.0,
-            1.0,
-            -1.0,
-            -1e-30,
-            1e-40,
-            -1e-40,
-            2.5,
-            -2.5,
-            8388609.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-            0.75,
-            -0.75,
-            3.0,
-        ];
-        let pick = |r: &mut Rng| {
-            if r.u32() % 3 == 0 {
-                special[(r.u32() % 16) as usize]
-            } else {
-                r.f32(-100.0, 100.0)
-            }
-        };
+        let special = [0.0f32, -0.0, 1.0, -1.0, -1e-30, 1e-40, -1e-40, 2.5, -2.5, 8388609.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.75, -0.75, 3.0];
+        let pick = |r: &mut Rng| if r.u32() % 3 == 0 { special[(r.u32() % 16) as usize] } else { r.f32(-100.0, 100.0) };
         let (a, b, c): (Vec<f32>, Vec<f32>, Vec<f32>) = {
             let mut v = (Vec::new(), Vec::new(), Vec::new());
             for _ in 0..n {
@@ -1436,12 +1126,7 @@ fn fract_and_med3() {
             v
         };
         let floats = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
-        let mut bufs = vec![
-            floats(&a),
-            floats(&b),
-            floats(&c),
-            vec![0u8; 8 * n as usize],
-        ];
+        let mut bufs = vec![floats(&a), floats(&b), floats(&c), vec![0u8; 8 * n as usize]];
         ok(co, "k_fract_med3", n, 64, &mut bufs, &[]);
         let key = |x: f32| (x, x.is_sign_negative() as u8 ^ 1);
         let less = |x: f32, y: f32| key(x).partial_cmp(&key(y)) == Some(std::cmp::Ordering::Less);
@@ -1454,29 +1139,15 @@ fn fract_and_med3() {
                 0x3f7f_ffff
             } else {
                 let d = x - x.floor();
-                if d < f32::from_bits(0x3f7f_ffff) {
-                    d.to_bits()
-                } else {
-                    0x3f7f_ffff
-                }
+                if d < f32::from_bits(0x3f7f_ffff) { d.to_bits() } else { 0x3f7f_ffff }
             };
             let vals = [a[i], b[i], c[i]];
             let med = if vals.iter().any(|v| v.is_nan()) {
                 let nums: Vec<f32> = vals.iter().copied().filter(|v| !v.is_nan()).collect();
-                nums.into_iter()
-                    .reduce(|m, v| if less(v, m) { v } else { m })
-                    .unwrap_or(c[i])
+                nums.into_iter().reduce(|m, v| if less(v, m) { v } else { m }).unwrap_or(c[i])
             } else {
                 let mut s = vals;
-                s.sort_by(|x, y| {
-                    if less(*x, *y) {
-                        std::cmp::Ordering::Less
-                    } else if less(*y, *x) {
-                        std::cmp::Ordering::Greater
-                    } else {
-                        std::cmp::Ordering::Equal
-                    }
-                });
+                s.sort_by(|x, y| if less(*x, *y) { std::cmp::Ordering::Less } else if less(*y, *x) { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal });
                 s[1]
             };
             want.extend([fract, med.to_bits()]);
@@ -1502,11 +1173,7 @@ fn permlane16_in_divergent_flow() {
                     return 0xdead;
                 }
                 let from = g - g % 16 + 15 - g % 16;
-                if active(from % 64) {
-                    x[from as usize]
-                } else {
-                    0xbeef
-                }
+                if active(from % 64) { x[from as usize] } else { 0xbeef }
             })
             .collect();
         assert_eq!(u32s(&b[1]), want, "wave{lanes}");
@@ -1523,24 +1190,14 @@ fn fma64_rounds_once() {
         let raw: Vec<u64> = (0..3 * n).map(|_| r.next()).collect();
         let mut b = vec![bytes_u64(&raw), vec![0u8; 40 * n as usize]];
         ok(co, "k_fma64", n, 64, &mut b, &[S::U32(n)]);
-        let with_exp =
-            |b: u64, e: i64| f64::from_bits(b & 0x800f_ffff_ffff_ffff | ((1023 + e) as u64) << 52);
+        let with_exp = |b: u64, e: i64| f64::from_bits(b & 0x800f_ffff_ffff_ffff | ((1023 + e) as u64) << 52);
         let got = u64s(&b[1]);
         for i in 0..n as usize {
             let (a, bb, c) = (raw[3 * i], raw[3 * i + 1], raw[3 * i + 2]);
-            let (x, y) = (
-                with_exp(a, (a >> 52 & 63) as i64 - 32),
-                with_exp(bb, (bb >> 52 & 63) as i64 - 32),
-            );
+            let (x, y) = (with_exp(a, (a >> 52 & 63) as i64 - 32), with_exp(bb, (bb >> 52 & 63) as i64 - 32));
             let z = with_exp(c, (c >> 52 & 127) as i64 - 64);
             // 2^k exactly (powi is not exact for subnormal results in debug builds).
-            let p = |k: i32| {
-                if k >= -1022 {
-                    f64::from_bits(((k + 1023) as u64) << 52)
-                } else {
-                    f64::from_bits(1 << (k + 1074))
-                }
-            };
+            let p = |k: i32| if k >= -1022 { f64::from_bits(((k + 1023) as u64) << 52) } else { f64::from_bits(1 << (k + 1074)) };
             let want = [
                 x.mul_add(y, -(x * y)),
                 x.mul_add(y, z),
@@ -1549,11 +1206,7 @@ fn fma64_rounds_once() {
                 x.mul_add(y, z * p(200)),
             ];
             let want: Vec<u64> = want.iter().map(|f| f.to_bits()).collect();
-            assert_eq!(
-                &got[5 * i..5 * i + 5],
-                &want[..],
-                "wave{lanes} i={i} x={x:e} y={y:e} z={z:e}"
-            );
+            assert_eq!(&got[5 * i..5 * i + 5], &want[..], "wave{lanes} i={i} x={x:e} y={y:e} z={z:e}");
         }
     });
 }
@@ -1580,11 +1233,7 @@ fn sdwa_selects_and_merges() {
             let part = ((a >> 24) & 0xff) << 8;
             let r2 = ((part << 16) as i32 >> 16) as u32 & !0xff;
             let r3 = ((a as u8 as i8 as i32 as u32).wrapping_sub((bb >> 8) & 0xff)) & 0xffff;
-            assert_eq!(
-                &got[4 * i..4 * i + 4],
-                &[r0, r1, r2, r3],
-                "wave{lanes} i={i} a={a:#x} b={bb:#x}"
-            );
+            assert_eq!(&got[4 * i..4 * i + 4], &[r0, r1, r2, r3], "wave{lanes} i={i} a={a:#x} b={bb:#x}");
         }
     });
 }
@@ -1596,37 +1245,18 @@ fn round_to_integer_near_the_fraction_end() {
         let n = 256u32;
         let mut r = Rng(67);
         let raw: Vec<u64> = (0..n).map(|_| r.next()).collect();
-        let mut b = vec![
-            bytes_u64(&raw),
-            vec![0u8; 32 * n as usize],
-            vec![0u8; 8 * n as usize],
-        ];
+        let mut b = vec![bytes_u64(&raw), vec![0u8; 32 * n as usize], vec![0u8; 8 * n as usize]];
         ok(co, "k_round64", n, 64, &mut b, &[S::U32(n)]);
-        let with_exp =
-            |b: u64, e: i64| f64::from_bits(b & 0x800f_ffff_ffff_ffff | ((1023 + e) as u64) << 52);
+        let with_exp = |b: u64, e: i64| f64::from_bits(b & 0x800f_ffff_ffff_ffff | ((1023 + e) as u64) << 52);
         let (got, fgot) = (u64s(&b[1]), u32s(&b[2]));
         for i in 0..n as usize {
             let a = raw[i];
             let x = with_exp(a, 20 + (a >> 52 & 31) as i64 + 4);
             let h = (a & 0xff) as i32 as f64 - 127.5;
             let f = with_exp(a, (a >> 52 & 7) as i64 + 18) as f32;
-            let want = [
-                x.round_ties_even(),
-                x.trunc(),
-                h.round_ties_even(),
-                (h * 0.25).trunc(),
-            ]
-            .map(f64::to_bits);
-            assert_eq!(
-                &got[4 * i..4 * i + 4],
-                &want[..],
-                "wave{lanes} i={i} x={x} h={h}"
-            );
-            assert_eq!(
-                &fgot[2 * i..2 * i + 2],
-                &[f.round_ties_even().to_bits(), (-f).trunc().to_bits()],
-                "wave{lanes} i={i} f={f}"
-            );
+            let want = [x.round_ties_even(), x.trunc(), h.round_ties_even(), (h * 0.25).trunc()].map(f64::to_bits);
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x} h={h}");
+            assert_eq!(&fgot[2 * i..2 * i + 2], &[f.round_ties_even().to_bits(), (-f).trunc().to_bits()], "wave{lanes} i={i} f={f}");
         }
     });
 }
@@ -1639,48 +1269,21 @@ fn cube_map_coordinates() {
         let n = 256u32;
         let mut r = Rng(71);
         let pick = [0.0f32, -0.0, 1.0, -1.0, 2.5, -2.5, 0.5, -3.0];
-        let v: Vec<f32> = (0..3 * n)
-            .map(|_| {
-                if r.u32() % 2 == 0 {
-                    pick[(r.u32() % 8) as usize]
-                } else {
-                    r.f32(-4.0, 4.0)
-                }
-            })
-            .collect();
+        let v: Vec<f32> = (0..3 * n).map(|_| if r.u32() % 2 == 0 { pick[(r.u32() % 8) as usize] } else { r.f32(-4.0, 4.0) }).collect();
         let mut b = vec![bytes_f32(&v), vec![0u8; 16 * n as usize]];
         ok(co, "k_cube", n, 64, &mut b, &[S::U32(n)]);
         let got = u32s(&b[1]);
         for i in 0..n as usize {
             let (x, y, z) = (v[3 * i], v[3 * i + 1], v[3 * i + 2]);
             let (face, sc, tc, ma) = if z.abs() >= x.abs() && z.abs() >= y.abs() {
-                (
-                    if z < 0.0 { 5.0 } else { 4.0 },
-                    if z < 0.0 { -x } else { x },
-                    -y,
-                    2.0 * z,
-                )
+                (if z < 0.0 { 5.0 } else { 4.0 }, if z < 0.0 { -x } else { x }, -y, 2.0 * z)
             } else if y.abs() >= x.abs() {
-                (
-                    if y < 0.0 { 3.0 } else { 2.0 },
-                    x,
-                    if y < 0.0 { -z } else { z },
-                    2.0 * y,
-                )
+                (if y < 0.0 { 3.0 } else { 2.0 }, x, if y < 0.0 { -z } else { z }, 2.0 * y)
             } else {
-                (
-                    if x < 0.0 { 1.0 } else { 0.0 },
-                    if x < 0.0 { z } else { -z },
-                    -y,
-                    2.0 * x,
-                )
+                (if x < 0.0 { 1.0 } else { 0.0 }, if x < 0.0 { z } else { -z }, -y, 2.0 * x)
             };
             let want = [face, sc, tc, ma].map(f32::to_bits);
-            assert_eq!(
-                &got[4 * i..4 * i + 4],
-                &want[..],
-                "wave{lanes} i={i} x={x} y={y} z={z}"
-            );
+            assert_eq!(&got[4 * i..4 * i + 4], &want[..], "wave{lanes} i={i} x={x} y={y} z={z}");
         }
     });
 }
@@ -1701,31 +1304,15 @@ fn f32_division_sequence_rounds_correctly() {
         let same = |g: u32, w: f32| g == w.to_bits() || (w.is_nan() && f32::from_bits(g).is_nan());
         let mut flagged = 0;
         for i in 0..n as usize {
-            let (x, y) = (
-                a[i].wrapping_mul(0x9e37_79b1),
-                b[i].wrapping_mul(0x85eb_ca6b),
-            );
+            let (x, y) = (a[i].wrapping_mul(0x9e37_79b1), b[i].wrapping_mul(0x85eb_ca6b));
             let q0 = f32::from_bits(x) / f32::from_bits(y);
             let q1 = (x as i32 as f32) / ((y >> 8) as f32 + 1.0);
-            assert!(
-                same(got[4 * i], q0),
-                "wave{lanes} i={i}: {:e} / {:e}: {:#x} vs {q0:e}",
-                f32::from_bits(x),
-                f32::from_bits(y),
-                got[4 * i]
-            );
-            assert!(
-                same(got[4 * i + 1], q1),
-                "wave{lanes} i={i}: {:#x} vs {q1:e}",
-                got[4 * i + 1]
-            );
+            assert!(same(got[4 * i], q0), "wave{lanes} i={i}: {:e} / {:e}: {:#x} vs {q0:e}", f32::from_bits(x), f32::from_bits(y), got[4 * i]);
+            assert!(same(got[4 * i + 1], q1), "wave{lanes} i={i}: {:#x} vs {q1:e}", got[4 * i + 1]);
             flagged += (got[4 * i + 2] & 2 != 0) as u32;
         }
         // Enough lanes go through the scaled path for the test to mean something.
-        assert!(
-            flagged > n / 50,
-            "only {flagged} of {n} lanes had v_div_scale set VCC"
-        );
+        assert!(flagged > n / 50, "only {flagged} of {n} lanes had v_div_scale set VCC");
     });
 }
 
@@ -1742,24 +1329,11 @@ fn f64_division_sequence_rounds_correctly() {
         let got = u64s(&bufs[2]);
         let same = |g: u64, w: f64| g == w.to_bits() || (w.is_nan() && f64::from_bits(g).is_nan());
         for i in 0..n as usize {
-            let (x, y) = (
-                a[i].wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                b[i].wrapping_mul(0xc2b2_ae3d_27d4_eb4f),
-            );
+            let (x, y) = (a[i].wrapping_mul(0x9e37_79b9_7f4a_7c15), b[i].wrapping_mul(0xc2b2_ae3d_27d4_eb4f));
             let q0 = f64::from_bits(x) / f64::from_bits(y);
             let q1 = (x as i64 as f64) / ((y >> 11) as f64 + 1.0);
-            assert!(
-                same(got[2 * i], q0),
-                "wave{lanes} i={i}: {:e} / {:e}: {:#x} vs {q0:e}",
-                f64::from_bits(x),
-                f64::from_bits(y),
-                got[2 * i]
-            );
-            assert!(
-                same(got[2 * i + 1], q1),
-                "wave{lanes} i={i}: {:#x} vs {q1:e}",
-                got[2 * i + 1]
-            );
+            assert!(same(got[2 * i], q0), "wave{lanes} i={i}: {:e} / {:e}: {:#x} vs {q0:e}", f64::from_bits(x), f64::from_bits(y), got[2 * i]);
+            assert!(same(got[2 * i + 1], q1), "wave{lanes} i={i}: {:#x} vs {q1:e}", got[2 * i + 1]);
         }
     });
 }
@@ -1786,42 +1360,20 @@ fn scale2(x: f64, n: i64) -> f64 {
 #[test]
 fn trig_preop_reads_windows_of_two_over_pi() {
     each_wave2(|co, lanes| {
-        let exps = [
-            0u64, 1, 600, 1023, 1077, 1078, 1100, 1500, 1967, 1968, 2000, 2046, 2047,
-        ];
+        let exps = [0u64, 1, 600, 1023, 1077, 1078, 1100, 1500, 1967, 1968, 2000, 2046, 2047];
         let n = exps.len() * 32;
         let mut r = Rng(88);
-        let input: Vec<u64> = (0..n)
-            .map(|i| exps[i / 32] << 52 | (r.next() & 0x800f_ffff_ffff_ffff))
-            .collect();
+        let input: Vec<u64> = (0..n).map(|i| exps[i / 32] << 52 | (r.next() & 0x800f_ffff_ffff_ffff)).collect();
         // The kernel XORs (8i mod 2048) into the exponent.
-        let given: Vec<u64> = input
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| x ^ ((i as u64 * 8) & 0x7ff) << 52)
-            .collect();
+        let given: Vec<u64> = input.iter().enumerate().map(|(i, &x)| x ^ ((i as u64 * 8) & 0x7ff) << 52).collect();
         let mut b = vec![bytes_u64(&given), vec![0u8; 16 * n]];
-        ok(
-            co,
-            "k_trig_preop",
-            n as u32,
-            64,
-            &mut b,
-            &[S::U32(n as u32)],
-        );
+        ok(co, "k_trig_preop", n as u32, 64, &mut b, &[S::U32(n as u32)]);
         let out: Vec<f64> = u64s(&b[1]).into_iter().map(f64::from_bits).collect();
         // Input 4*32 + s has exponent 1077 (no excess): its second result is window s.
         let window = |s: usize| scale2(out[2 * (4 * 32 + s) + 1], 53 * (s as i64 + 1)) as u64;
-        assert_eq!(
-            out[2 * (4 * 32) + 1].to_bits(),
-            std::f64::consts::FRAC_2_PI.to_bits() - 1,
-            "wave{lanes}: 2/π truncated to 53 bits"
-        );
+        assert_eq!(out[2 * (4 * 32) + 1].to_bits(), std::f64::consts::FRAC_2_PI.to_bits() - 1, "wave{lanes}: 2/π truncated to 53 bits");
         // Windows up to 17 end above 2^-1022: exact. Bits of 2/π, most significant first.
-        let bits: Vec<u64> = (0..18)
-            .flat_map(|s| (0..53).rev().map(move |k| (s, k)))
-            .map(|(s, k)| window(s) >> k & 1)
-            .collect();
+        let bits: Vec<u64> = (0..18).flat_map(|s| (0..53).rev().map(move |k| (s, k))).map(|(s, k)| window(s) >> k & 1).collect();
         let mut checked = 0;
         for (i, &x) in input.iter().enumerate() {
             let e = (x >> 52 & 0x7ff) as i64;
@@ -1832,18 +1384,11 @@ fn trig_preop_reads_windows_of_two_over_pi() {
                 }
                 let mant = (0..53).fold(0u64, |m, k| m << 1 | bits[(shift + k) as usize]);
                 let want = scale2(mant as f64, -53 - shift + if e >= 1968 { 128 } else { 0 });
-                assert_eq!(
-                    out[2 * i + j].to_bits(),
-                    want.to_bits(),
-                    "wave{lanes} input {x:#018x} sel {sel}"
-                );
+                assert_eq!(out[2 * i + j].to_bits(), want.to_bits(), "wave{lanes} input {x:#018x} sel {sel}");
                 checked += 1;
             }
         }
-        assert!(
-            checked > n / 2,
-            "wave{lanes}: only {checked} results checked"
-        );
+        assert!(checked > n / 2, "wave{lanes}: only {checked} results checked");
     });
 }
 
@@ -1861,51 +1406,25 @@ fn clock_counts_instructions_and_getreg_reads_hardware_registers() {
         ok(co, "k_clock_hwreg", n as u32, 64, &mut b, &[]);
         let out = u64s(&b[1]);
         let regs = u32s(&b[2]);
-        let kd = &co
-            .kernels
-            .iter()
-            .find(|k| k.name == "k_clock_hwreg")
-            .unwrap()
-            .kd;
-        let mode = (kd.compute_pgm_rsrc1 >> 12 & 0xff)
-            | (kd.enable_dx10_clamp() as u32) << 8
-            | (kd.enable_ieee_mode() as u32) << 9;
+        let kd = &co.kernels.iter().find(|k| k.name == "k_clock_hwreg").unwrap().kd;
+        let mode = (kd.compute_pgm_rsrc1 >> 12 & 0xff) | (kd.enable_dx10_clamp() as u32) << 8 | (kd.enable_ieee_mode() as u32) << 9;
         let gfx11 = co.mcpu == Some("gfx1100");
         for i in 0..n {
             let wave = (i % 64) / lanes as usize;
             let acc = (0..input[i] & 7).fold(input[i], |a, k| a.wrapping_mul(3).wrapping_add(k));
             assert_eq!(out[3 * i + 2], acc as u64, "wave{lanes} acc {i}");
-            assert_eq!(
-                &regs[5 * i..5 * i + 5],
-                &[mode, mode >> 4 & 15, wave as u32, 31 << 8, 0],
-                "wave{lanes} registers of {i}"
-            );
+            assert_eq!(&regs[5 * i..5 * i + 5], &[mode, mode >> 4 & 15, wave as u32, 31 << 8, 0], "wave{lanes} registers of {i}");
             // gfx11 reads cycles from SHADER_CYCLES, which the emulator keeps at 0.
             let (t0, t1) = (out[3 * i], out[3 * i + 1]);
             if gfx11 {
                 assert_eq!(t0, 0, "wave{lanes} item {i}");
             } else {
-                assert_eq!(
-                    t0, out[0],
-                    "wave{lanes}: every wave reads its clock at the same instruction"
-                );
-                assert!(
-                    t0 > 0,
-                    "wave{lanes}: the clock counts the instruction that reads it"
-                );
+                assert_eq!(t0, out[0], "wave{lanes}: every wave reads its clock at the same instruction");
+                assert!(t0 > 0, "wave{lanes}: the clock counts the instruction that reads it");
             }
-            let trips = (i / lanes as usize * lanes as usize..)
-                .take(lanes as usize)
-                .map(|j| input[j] & 7)
-                .max()
-                .unwrap() as u64;
-            let base =
-                out[1] - (input[..lanes as usize].iter().map(|x| x & 7).max().unwrap() as u64) * 9;
-            assert_eq!(
-                t1,
-                base + trips * 9,
-                "wave{lanes} item {i}: 9 instructions per trip of the wave's longest loop"
-            );
+            let trips = (i / lanes as usize * lanes as usize..).take(lanes as usize).map(|j| input[j] & 7).max().unwrap() as u64;
+            let base = out[1] - (input[..lanes as usize].iter().map(|x| x & 7).max().unwrap() as u64) * 9;
+            assert_eq!(t1, base + trips * 9, "wave{lanes} item {i}: 9 instructions per trip of the wave's longest loop");
         }
     });
 }

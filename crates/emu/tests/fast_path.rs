@@ -13,51 +13,13 @@ fn asm(text: &str) -> Vec<u8> {
 #[test]
 fn fast_path_equals_general_path() {
     let ops2 = [
-        "v_add_nc_u32_e32",
-        "v_sub_nc_u32_e32",
-        "v_subrev_nc_u32_e32",
-        "v_and_b32_e32",
-        "v_or_b32_e32",
-        "v_xor_b32_e32",
-        "v_lshlrev_b32_e32",
-        "v_lshrrev_b32_e32",
-        "v_ashrrev_i32_e32",
-        "v_min_u32_e32",
-        "v_max_u32_e32",
-        "v_min_i32_e32",
-        "v_max_i32_e32",
-        "v_mul_u32_u24_e32",
-        "v_add_f32_e32",
-        "v_sub_f32_e32",
-        "v_subrev_f32_e32",
-        "v_mul_f32_e32",
-        "v_fmac_f32_e32",
-        "v_mul_lo_u32",
-        "v_mul_hi_u32",
-        "v_bcnt_u32_b32",
+        "v_add_nc_u32_e32", "v_sub_nc_u32_e32", "v_subrev_nc_u32_e32", "v_and_b32_e32", "v_or_b32_e32", "v_xor_b32_e32",
+        "v_lshlrev_b32_e32", "v_lshrrev_b32_e32", "v_ashrrev_i32_e32", "v_min_u32_e32", "v_max_u32_e32", "v_min_i32_e32",
+        "v_max_i32_e32", "v_mul_u32_u24_e32", "v_add_f32_e32", "v_sub_f32_e32", "v_subrev_f32_e32", "v_mul_f32_e32",
+        "v_fmac_f32_e32", "v_mul_lo_u32", "v_mul_hi_u32", "v_bcnt_u32_b32",
     ];
-    let ops1 = [
-        "v_mov_b32_e32",
-        "v_not_b32_e32",
-        "v_cvt_f32_u32_e32",
-        "v_cvt_f32_i32_e32",
-        "v_cvt_f32_ubyte0_e32",
-        "v_cvt_f32_ubyte3_e32",
-    ];
-    let ops3 = [
-        "v_mad_u32_u24",
-        "v_lshl_or_b32",
-        "v_and_or_b32",
-        "v_or3_b32",
-        "v_xor3_b32",
-        "v_add3_u32",
-        "v_lshl_add_u32",
-        "v_add_lshl_u32",
-        "v_xad_u32",
-        "v_bfe_u32",
-        "v_bfi_b32",
-        "v_fma_f32",
-    ];
+    let ops1 = ["v_mov_b32_e32", "v_not_b32_e32", "v_cvt_f32_u32_e32", "v_cvt_f32_i32_e32", "v_cvt_f32_ubyte0_e32", "v_cvt_f32_ubyte3_e32"];
+    let ops3 = ["v_mad_u32_u24", "v_lshl_or_b32", "v_and_or_b32", "v_or3_b32", "v_xor3_b32", "v_add3_u32", "v_lshl_add_u32", "v_add_lshl_u32", "v_xad_u32", "v_bfe_u32", "v_bfi_b32", "v_fma_f32"];
     let mut text = String::new();
     for (i, op) in ops2.iter().enumerate() {
         text.push_str(&format!("{op} v{}, v1, v2\n", 10 + i));
@@ -82,12 +44,7 @@ fn fast_path_equals_general_path() {
     // Every instruction here must take the fast path when it is on, or the test compares nothing.
     let dec = rdna_disasm::Decoder::new(rdna_isa::Target::from_name("gfx1030").unwrap());
     let prog = rdna_emu::program::Program::decode(&dec, &code, 0);
-    let slow: Vec<String> = prog
-        .steps
-        .iter()
-        .filter(|s| !s.fast)
-        .map(|s| s.text())
-        .collect();
+    let slow: Vec<String> = prog.steps.iter().filter(|s| !s.fast).map(|s| s.text()).collect();
     assert!(slow.is_empty(), "not on the fast path: {slow:?}");
     let mut x = 0x9e37_79b9u64;
     for wave64 in [false, true] {
@@ -113,26 +70,16 @@ fn fast_path_equals_general_path() {
                     });
                 }
                 s.wave.s[4] = 0x4040_0000;
-                s.wave.set_exec(if round % 2 == 0 {
-                    s.wave.lane_mask
-                } else {
-                    0x5555_5555_5555_5555 & s.wave.lane_mask
-                });
+                s.wave.set_exec(if round % 2 == 0 { s.wave.lane_mask } else { 0x5555_5555_5555_5555 & s.wave.lane_mask });
                 s.run(&code).unwrap();
                 runs.push((s.wave.v.clone(), s.wave.s));
             }
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
             for r in 10..80 {
-                let (a, b) = (
-                    &runs[0].0[r * 64..r * 64 + 64],
-                    &runs[1].0[r * 64..r * 64 + 64],
-                );
+                let (a, b) = (&runs[0].0[r * 64..r * 64 + 64], &runs[1].0[r * 64..r * 64 + 64]);
                 assert_eq!(a, b, "v{r} differs between the fast and general paths (wave64 {wave64}, round {round})");
             }
-            assert_eq!(
-                runs[0].1, runs[1].1,
-                "SGPRs (masks, carries, EXEC) differ (wave64 {wave64}, round {round})"
-            );
+            assert_eq!(runs[0].1, runs[1].1, "SGPRs (masks, carries, EXEC) differ (wave64 {wave64}, round {round})");
         }
     }
 }

@@ -8,28 +8,14 @@ use rdna_testkit::Rng;
 
 #[test]
 fn random_valid_instructions_never_panic() {
-    let seed = std::env::var("RDNA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_1234_u64);
+    let seed = std::env::var("RDNA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_1234_u64);
     println!("seed {seed} (RDNA_SEED replays)");
     let mut rng = Rng(seed | 1);
     let mut ran = 0;
     let mut faulted = 0;
-    for (mcpu, wave64) in [
-        ("gfx1030", false),
-        ("gfx1030", true),
-        ("gfx1100", false),
-        ("gfx1100", true),
-    ] {
-        let dec = Decoder::new(rdna_isa::Target {
-            wave64,
-            ..rdna_isa::Target::from_name(mcpu).unwrap()
-        });
-        let count: usize = std::env::var("RDNA_STREAMS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(2500);
+    for (mcpu, wave64) in [("gfx1030", false), ("gfx1030", true), ("gfx1100", false), ("gfx1100", true)] {
+        let dec = Decoder::new(rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(mcpu).unwrap() });
+        let count: usize = std::env::var("RDNA_STREAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(2500);
         for _ in 0..count {
             // Streams of 8 random valid instructions (a quarter scalar ALU, so that branches
             // stay short).

@@ -15,8 +15,8 @@ use std::fmt;
 
 use rdna_emu::program::{Program, Src, Step};
 use rdna_emu::sem::{BranchIf, Kind, Salu};
-use rdna_ir::Reg;
 use rdna_isa::{Class, Field};
+use rdna_ir::Reg;
 
 /// Index into [`Cfg::blocks`].
 pub type BlockId = usize;
@@ -27,11 +27,7 @@ pub enum Exit {
     /// `s_branch`, a resolved `s_setpc_b64`, or falling into the next block.
     Goto(BlockId),
     /// `s_cbranch_*`: to `taken` when the condition holds, else to `next`.
-    Branch {
-        cond: BranchIf,
-        taken: BlockId,
-        next: BlockId,
-    },
+    Branch { cond: BranchIf, taken: BlockId, next: BlockId },
     /// `s_swappc_b64` or `s_call_b64`: runs the function entered at `callee`, then `ret`.
     Call { callee: BlockId, ret: BlockId },
     /// `s_setpc_b64` to an address not known here, in a called function: the return.
@@ -92,17 +88,8 @@ pub struct Site {
 
 impl Site {
     /// A site at an instruction of `prog`.
-    pub fn at(
-        prog: &rdna_emu::program::Program,
-        st: &rdna_emu::program::Step,
-        reason: String,
-    ) -> Site {
-        Site {
-            pc: prog.base + st.pc as u64,
-            raw: st.hex_words(),
-            text: st.text(),
-            reason,
-        }
+    pub fn at(prog: &rdna_emu::program::Program, st: &rdna_emu::program::Step, reason: String) -> Site {
+        Site { pc: prog.base + st.pc as u64, raw: st.hex_words(), text: st.text(), reason }
     }
 }
 
@@ -111,11 +98,7 @@ impl fmt::Display for Site {
         if self.raw.is_empty() {
             write!(f, "{:#x}: {}: {}", self.pc, self.text, self.reason)
         } else {
-            write!(
-                f,
-                "{:#x}: {} [{}]: {}",
-                self.pc, self.text, self.raw, self.reason
-            )
+            write!(f, "{:#x}: {} [{}]: {}", self.pc, self.text, self.raw, self.reason)
         }
     }
 }
@@ -128,11 +111,7 @@ pub struct CfgError(pub Vec<Site>, pub Vec<u64>);
 
 impl fmt::Display for CfgError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        writeln!(
-            f,
-            "{} place(s) where the control flow cannot be followed:",
-            self.0.len()
-        )?;
+        writeln!(f, "{} place(s) where the control flow cannot be followed:", self.0.len())?;
         for s in &self.0 {
             writeln!(f, "  {s}")?;
         }
@@ -163,23 +142,8 @@ impl Cfg {
     /// Builds the graph of the kernel entered at step `entry` and of every function it calls.
     /// `prog` must have been decoded with its base at guest address 0 (addresses are offsets).
     pub fn build(prog: &Program, entry: usize) -> Result<Cfg, CfgError> {
-        let follows_values = prog
-            .steps
-            .iter()
-            .any(|st| matches!(st.kind, Kind::Salu(Salu::SetPc | Salu::SwapPc)));
-        let mut b = Builder {
-            prog,
-            outside: Vec::new(),
-            sites: BTreeMap::new(),
-            func_of_entry: HashMap::default(),
-            funcs: Vec::new(),
-            scanned: HashSet::default(),
-            clobbers: HashMap::default(),
-            muted: false,
-            pending: Vec::new(),
-            lifted: HashMap::default(),
-            follows_values,
-        };
+        let follows_values = prog.steps.iter().any(|st| matches!(st.kind, Kind::Salu(Salu::SetPc | Salu::SwapPc)));
+        let mut b = Builder { prog, outside: Vec::new(), sites: BTreeMap::new(), func_of_entry: HashMap::default(), funcs: Vec::new(), scanned: HashSet::default(), clobbers: HashMap::default(), muted: false, pending: Vec::new(), lifted: HashMap::default(), follows_values };
         b.function(entry);
         let mut i = 0;
         while i < b.funcs.len() {
@@ -194,38 +158,24 @@ impl Cfg {
 
     /// The block of `func` that starts at step `step`.
     pub fn block_at(&self, func: usize, step: usize) -> Option<BlockId> {
-        self.functions
-            .get(func)?
-            .blocks
-            .iter()
-            .copied()
-            .find(|&b| self.blocks[b].first == step)
+        self.functions.get(func)?.blocks.iter().copied().find(|&b| self.blocks[b].first == step)
     }
 
     /// Whether a wave may go from the last instruction at byte offset `from` to the
     /// instruction at `to` by a branch (taken or not), jump, call or return of this graph.
     pub fn allows(&self, prog: &Program, from: u32, to: u32) -> bool {
-        let (Some(f), Some(t)) = (prog.at(from as u64), prog.at(to as u64)) else {
-            return false;
-        };
-        self.blocks
-            .iter()
-            .filter(|b| b.last == f)
-            .any(|b| match b.exit {
-                Exit::Goto(x) => self.blocks[x].first == t,
-                Exit::Branch { taken, next, .. } => {
-                    self.blocks[taken].first == t || self.blocks[next].first == t
-                }
-                Exit::Call { callee, .. } => self.blocks[callee].first == t,
-                // A return goes to the continuation of some call of this function.
-                Exit::Return => self.blocks.iter().any(|c| match c.exit {
-                    Exit::Call { callee, ret } => {
-                        self.blocks[callee].func == b.func && self.blocks[ret].first == t
-                    }
-                    _ => false,
-                }),
-                Exit::End => false,
-            })
+        let (Some(f), Some(t)) = (prog.at(from as u64), prog.at(to as u64)) else { return false };
+        self.blocks.iter().filter(|b| b.last == f).any(|b| match b.exit {
+            Exit::Goto(x) => self.blocks[x].first == t,
+            Exit::Branch { taken, next, .. } => self.blocks[taken].first == t || self.blocks[next].first == t,
+            Exit::Call { callee, .. } => self.blocks[callee].first == t,
+            // A return goes to the continuation of some call of this function.
+            Exit::Return => self.blocks.iter().any(|c| match c.exit {
+                Exit::Call { callee, ret } => self.blocks[callee].func == b.func && self.blocks[ret].first == t,
+                _ => false,
+            }),
+            Exit::End => false,
+        })
     }
 
     /// Predecessors of every block within its function.
@@ -284,12 +234,7 @@ impl Builder<'_> {
             Kind::Invalid(w) => format!(".long {w:#010x}"),
             _ => st.text(),
         };
-        let site = Site {
-            pc: self.prog.base + st.pc as u64,
-            raw: st.hex_words(),
-            text,
-            reason,
-        };
+        let site = Site { pc: self.prog.base + st.pc as u64, raw: st.hex_words(), text, reason };
         if self.muted {
             self.pending.push((i, site));
         } else {
@@ -359,11 +304,7 @@ impl Builder<'_> {
                 break;
             }
             budget -= 1;
-            let start = if l == entry {
-                Consts::default()
-            } else {
-                self.meet(preds.get(&l).map_or(&[][..], |v| v), &out)
-            };
+            let start = if l == entry { Consts::default() } else { self.meet(preds.get(&l).map_or(&[][..], |v| v), &out) };
             let (last, exit, end) = self.scan(l, leaders, kernel, start);
             runs.insert(l, (last, exit));
             let succs: Vec<(usize, Option<usize>)> = match exit {
@@ -424,11 +365,7 @@ impl Builder<'_> {
             return None; // being scanned: a recursive call
         }
         self.scan_function(f);
-        let runs: Vec<(usize, usize, ExitAt)> = self.funcs[f]
-            .1
-            .iter()
-            .map(|(&a, &(b, e))| (a, b, e))
-            .collect();
+        let runs: Vec<(usize, usize, ExitAt)> = self.funcs[f].1.iter().map(|(&a, &(b, e))| (a, b, e)).collect();
         let mut set = Some(BTreeSet::new());
         for (first, last, exit) in runs {
             for st in &self.prog.steps[first..=last] {
@@ -453,13 +390,7 @@ impl Builder<'_> {
     }
 
     /// Scans from `start` to the end of its block; returns the last step and the exit.
-    fn scan(
-        &mut self,
-        start: usize,
-        leaders: &Leaders,
-        kernel: bool,
-        mut consts: Consts,
-    ) -> (usize, ExitAt, Consts) {
+    fn scan(&mut self, start: usize, leaders: &Leaders, kernel: bool, mut consts: Consts) -> (usize, ExitAt, Consts) {
         let mut i = start;
         loop {
             let Some(st) = self.prog.steps.get(i) else {
@@ -475,17 +406,9 @@ impl Builder<'_> {
             if i + 1 < self.prog.steps.len() && leaders.contains(i + 1) {
                 return (i, ExitAt::Goto(i + 1), consts);
             }
-            if self
-                .prog
-                .steps
-                .get(i + 1)
-                .is_some_and(|n| n.pc != st.pc + st.inst.len as u32)
-            {
+            if self.prog.steps.get(i + 1).is_some_and(|n| n.pc != st.pc + st.inst.len as u32) {
                 // Padding or data between this and the next decoded step is not code.
-                self.site(
-                    i,
-                    "control runs into bytes that are not an instruction".into(),
-                );
+                self.site(i, "control runs into bytes that are not an instruction".into());
                 return (i, ExitAt::End, consts);
             }
             i += 1;
@@ -503,10 +426,7 @@ impl Builder<'_> {
                 if dest >= 0 && !this.prog.covers(dest as u64) {
                     this.outside.push(dest as u64);
                 }
-                this.site(
-                    i,
-                    format!("branch target {dest:#x} is not an instruction of the code"),
-                );
+                this.site(i, format!("branch target {dest:#x} is not an instruction of the code"));
             }
             t
         };
@@ -516,10 +436,7 @@ impl Builder<'_> {
                 if !this.prog.covers(addr) {
                     this.outside.push(addr);
                 }
-                this.site(
-                    i,
-                    format!("jump target {addr:#x} is not an instruction of the code"),
-                );
+                this.site(i, format!("jump target {addr:#x} is not an instruction of the code"));
             }
             t
         };
@@ -530,43 +447,28 @@ impl Builder<'_> {
                 Next::Exit(ExitAt::End)
             }
             Kind::Branch(cond) => {
-                let Src::Const(simm) = st.src[0] else {
-                    unreachable!("branch offsets are immediates")
-                };
-                let Some(t) = rel(self, simm as u16 as i16 as i64) else {
-                    return Next::Exit(ExitAt::End);
-                };
+                let Src::Const(simm) = st.src[0] else { unreachable!("branch offsets are immediates") };
+                let Some(t) = rel(self, simm as u16 as i16 as i64) else { return Next::Exit(ExitAt::End) };
                 if cond == BranchIf::Always {
                     return Next::Exit(ExitAt::Goto(t));
                 }
                 if self.prog.steps.get(after).is_none() {
-                    self.site(
-                        i,
-                        "a conditional branch is the last instruction of the code".into(),
-                    );
+                    self.site(i, "a conditional branch is the last instruction of the code".into());
                     return Next::Exit(ExitAt::End);
                 }
                 Next::Exit(ExitAt::Branch(cond, t, after))
             }
             Kind::Salu(Salu::CallB64) => {
-                let Src::Const(simm) = st.src[0] else {
-                    unreachable!("s_call offsets are immediates")
-                };
-                let Some(t) = rel(self, simm as u16 as i16 as i64) else {
-                    return Next::Exit(ExitAt::End);
-                };
+                let Src::Const(simm) = st.src[0] else { unreachable!("s_call offsets are immediates") };
+                let Some(t) = rel(self, simm as u16 as i16 as i64) else { return Next::Exit(ExitAt::End) };
                 consts.set64(st.dst, next_pc);
                 Next::Exit(self.call(i, t))
             }
             Kind::Salu(Salu::SetPc) => match consts.get64(st.src[0]) {
-                Some(a) => absolute(self, a)
-                    .map_or(Next::Exit(ExitAt::End), |t| Next::Exit(ExitAt::Goto(t))),
+                Some(a) => absolute(self, a).map_or(Next::Exit(ExitAt::End), |t| Next::Exit(ExitAt::Goto(t))),
                 None if !kernel => Next::Exit(ExitAt::Return),
                 None => {
-                    self.site(
-                        i,
-                        "s_setpc_b64 in the kernel to an address not computed in its block".into(),
-                    );
+                    self.site(i, "s_setpc_b64 in the kernel to an address not computed in its block".into());
                     Next::Exit(ExitAt::End)
                 }
             },
@@ -576,11 +478,7 @@ impl Builder<'_> {
                     None => Next::Exit(ExitAt::End),
                 },
                 None => {
-                    self.site(
-                        i,
-                        "indirect call: s_swappc_b64 to an address not computed in its block"
-                            .into(),
-                    );
+                    self.site(i, "indirect call: s_swappc_b64 to an address not computed in its block".into());
                     Next::Exit(ExitAt::End)
                 }
             },
@@ -590,9 +488,7 @@ impl Builder<'_> {
                     let mut b = rdna_ir::Builder::new();
                     let lanes = if st.inst.wave64 { 64 } else { 32 };
                     // PCs here are offsets in the program: `.text` starts at 0.
-                    (crate::lift::lifts(st.kind)
-                        && crate::lift::lift(&mut b, st, lanes, st.pc as u64).is_ok())
-                    .then(|| rdna_ir::optimize(&b.finish()))
+                    (crate::lift::lifts(st.kind) && crate::lift::lift(&mut b, st, lanes, st.pc as u64).is_ok()).then(|| rdna_ir::optimize(&b.finish()))
                 });
                 consts.step(st, lifted.as_ref());
                 Next::Flow
@@ -625,29 +521,14 @@ impl Builder<'_> {
             for (&l, &(last, exit)) in runs {
                 let exit = match exit {
                     ExitAt::Goto(t) => Exit::Goto(local(t)),
-                    ExitAt::Branch(c, t, x) => Exit::Branch {
-                        cond: c,
-                        taken: local(t),
-                        next: local(x),
-                    },
-                    ExitAt::Call(c, r) => Exit::Call {
-                        callee: id[&(self.func_of_entry[&c], c)],
-                        ret: local(r),
-                    },
+                    ExitAt::Branch(c, t, x) => Exit::Branch { cond: c, taken: local(t), next: local(x) },
+                    ExitAt::Call(c, r) => Exit::Call { callee: id[&(self.func_of_entry[&c], c)], ret: local(r) },
                     ExitAt::Return => Exit::Return,
                     ExitAt::End => Exit::End,
                 };
-                blocks.push(Block {
-                    func: f,
-                    first: l,
-                    last,
-                    exit,
-                });
+                blocks.push(Block { func: f, first: l, last, exit });
             }
-            functions.push(Function {
-                entry: local(*entry),
-                blocks: runs.keys().map(|&l| local(l)).collect(),
-            });
+            functions.push(Function { entry: local(*entry), blocks: runs.keys().map(|&l| local(l)).collect() });
         }
         Ok(Cfg { blocks, functions })
     }
@@ -661,10 +542,7 @@ struct Leaders {
 
 impl Leaders {
     fn new(steps: usize) -> Leaders {
-        Leaders {
-            is: vec![false; steps],
-            count: 0,
-        }
+        Leaders { is: vec![false; steps], count: 0 }
     }
 
     fn insert(&mut self, i: usize) {
@@ -692,12 +570,7 @@ impl Consts {
     /// What both know alike.
     fn meet(&self, other: &Consts) -> Consts {
         Consts {
-            s: self
-                .s
-                .iter()
-                .filter(|(r, v)| other.s.get(r) == Some(v))
-                .map(|(&r, &v)| (r, v))
-                .collect(),
+            s: self.s.iter().filter(|(r, v)| other.s.get(r) == Some(v)).map(|(&r, &v)| (r, v)).collect(),
             scc: self.scc.filter(|c| other.scc == Some(*c)),
         }
     }
@@ -714,9 +587,7 @@ impl Consts {
 
     fn get64(&self, src: Src) -> Option<u64> {
         match src {
-            Src::Sgpr(r) => Some(
-                self.s.get(&r).copied()? as u64 | (self.s.get(&(r + 1)).copied()? as u64) << 32,
-            ),
+            Src::Sgpr(r) => Some(self.s.get(&r).copied()? as u64 | (self.s.get(&(r + 1)).copied()? as u64) << 32),
             Src::Const(c) => Some(c),
             _ => None,
         }
@@ -737,28 +608,17 @@ impl Consts {
     /// Follows a lifted scalar instruction (`lifted`, its IR region) through the IR's partial
     /// interpreter, values staying known where their inputs are; forgets whatever else writes.
     fn step(&mut self, st: &Step, lifted: Option<&rdna_ir::Body>) {
-        let Some(body) = lifted else {
-            return self.forget_writes(st);
-        };
+        let Some(body) = lifted else { return self.forget_writes(st) };
         let read = |r: Reg| match r {
             Reg::Sgpr(n) => self.s.get(&(n as u16)).map(|&v| v as u64),
             Reg::Scc => self.scc.map(|c| c as u64),
             Reg::Vgpr(_) => None,
         };
-        let inputs = rdna_ir::Inputs {
-            code_base: Some(0),
-            ..rdna_ir::Inputs::registers(&read)
-        };
+        let inputs = rdna_ir::Inputs { code_base: Some(0), ..rdna_ir::Inputs::registers(&read) };
         for e in rdna_ir::run_known(body, &inputs) {
             match e {
-                rdna_ir::Effect::Reg {
-                    reg: Reg::Sgpr(n),
-                    value,
-                } => self.set(n as u16, value.map(|v| v as u32)),
-                rdna_ir::Effect::Reg {
-                    reg: Reg::Scc,
-                    value,
-                } => self.scc = value.map(|v| v != 0),
+                rdna_ir::Effect::Reg { reg: Reg::Sgpr(n), value } => self.set(n as u16, value.map(|v| v as u32)),
+                rdna_ir::Effect::Reg { reg: Reg::Scc, value } => self.scc = value.map(|v| v != 0),
                 _ => {}
             }
         }
@@ -771,15 +631,10 @@ impl Consts {
             self.s.clear();
         }
         for op in inst.entry.operands {
-            let dest = matches!(op.field, Field::Sdst | Field::Sdata)
-                || (op.field == Field::Vdst && op.class == Class::Sgpr);
+            let dest = matches!(op.field, Field::Sdst | Field::Sdata) || (op.field == Field::Vdst && op.class == Class::Sgpr);
             if dest {
                 let raw = inst.field(op.field);
-                let width = if op.mask && inst.wave64 {
-                    op.width * 2
-                } else {
-                    op.width
-                };
+                let width = if op.mask && inst.wave64 { op.width * 2 } else { op.width };
                 for k in 0..width.max(1) as u16 {
                     self.s.remove(&(raw + k));
                 }

@@ -35,20 +35,13 @@ pub enum FlowError {
 pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize, Cfg), FlowError> {
     let target = rdna_emu::target_of(code, kernel).map_err(|e| FlowError::Setup(e.to_string()))?;
     let dec = Decoder::new(target);
-    if let (Some(f), Some(off)) = (
-        code.functions.iter().find(|f| f.addr == kernel.entry),
-        kernel.entry.checked_sub(code.text_addr),
-    ) {
+    if let (Some(f), Some(off)) = (code.functions.iter().find(|f| f.addr == kernel.entry), kernel.entry.checked_sub(code.text_addr)) {
         let start = off as usize;
         let to_next = code.code_to_next(f).len();
         // The symbol's size first (it leaves out the padding that follows a kernel, often
         // longer than the kernel), then up to the next function.
         let sized = f.size as usize;
-        let lens: &[usize] = if sized > 0 && sized < to_next {
-            &[sized, to_next]
-        } else {
-            &[to_next]
-        };
+        let lens: &[usize] = if sized > 0 && sized < to_next { &[sized, to_next] } else { &[to_next] };
         for &len in lens {
             // Calls (and jumps) out of the range widen it to the functions they reach, a few
             // times, before the whole section is decoded.
@@ -60,9 +53,7 @@ pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize
                     Ok(cfg) => return Ok((prog, entry, cfg)),
                     Err(e) if !e.1.is_empty() => {
                         let wider = e.1.iter().fold(range.clone(), |r, &t| {
-                            let (lo, hi) = code
-                                .function_range(t)
-                                .unwrap_or((t as usize, t as usize + 4));
+                            let (lo, hi) = code.function_range(t).unwrap_or((t as usize, t as usize + 4));
                             r.start.min(lo)..r.end.max(hi)
                         });
                         if wider == range || wider.end > code.text.len() {
@@ -84,15 +75,7 @@ pub fn kernel_flow(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize
 pub fn kernel_program(code: &CodeObject, kernel: &Kernel) -> Result<(Program, usize), String> {
     let target = rdna_emu::target_of(code, kernel).map_err(|e| e.to_string())?;
     let prog = Program::decode(&Decoder::new(target), &code.text, code.text_addr);
-    let off = kernel
-        .entry
-        .checked_sub(code.text_addr)
-        .ok_or("the kernel entry is before .text")?;
-    let entry = prog.at(off).ok_or_else(|| {
-        format!(
-            "kernel '{}': no instruction decodes at its entry",
-            kernel.name
-        )
-    })?;
+    let off = kernel.entry.checked_sub(code.text_addr).ok_or("the kernel entry is before .text")?;
+    let entry = prog.at(off).ok_or_else(|| format!("kernel '{}': no instruction decodes at its entry", kernel.name))?;
     Ok((prog, entry))
 }

@@ -9,8 +9,8 @@
 
 use rdna_emu::program::{Src, Step};
 use rdna_emu::sem::{Cond, DsKind, Kind, Logic, MemKind, Num, Salu, Smem, VOp};
-use rdna_ir::{Builder, Op, Reg, Value};
 use rdna_isa::Format;
+use rdna_ir::{Builder, Op, Reg, Value};
 
 const NULL: u16 = 125;
 const VCC: u16 = 106;
@@ -30,115 +30,15 @@ fn lifts_salu(op: Salu) -> bool {
     use Salu::*;
     matches!(
         op,
-        MovB32
-            | MovB64
-            | CmovB32
-            | CmovB64
-            | CselectB32
-            | CselectB64
-            | CmovkI32
-            | NotB32
-            | NotB64
-            | BrevB32
-            | Bcnt0B32
-            | Bcnt1B32
-            | Bcnt0B64
-            | Bcnt1B64
-            | Ff0B32
-            | Ff1B32
-            | Ff0B64
-            | Ff1B64
-            | FlbitB32
-            | FlbitI32
-            | FlbitB64
-            | FlbitI64
-            | SextI8
-            | SextI16
-            | Bitset0B32
-            | Bitset1B32
-            | AbsI32
-            | AddU32
-            | AddcU32
-            | SubU32
-            | SubbU32
-            | AddI32
-            | SubI32
-            | AddkI32
-            | MinI32
-            | MaxI32
-            | MinU32
-            | MaxU32
-            | LshlB32
-            | LshrB32
-            | AshrI32
-            | LshlB64
-            | LshrB64
-            | AshrI64
-            | BfmB32
-            | MulI32
-            | MulkI32
-            | MulHiU32
-            | MulHiI32
-            | BfeU32
-            | BfeI32
-            | BfeU64
-            | BfeI64
-            | AbsdiffI32
-            | Lshl1AddU32
-            | Lshl2AddU32
-            | Lshl3AddU32
-            | Lshl4AddU32
-            | PackLl
-            | PackLh
-            | PackHh
-            | PackHl
-            | MovkI32
-            | CmpkEqI32
-            | CmpkLgI32
-            | CmpkGtI32
-            | CmpkGeI32
-            | CmpkLtI32
-            | CmpkLeI32
-            | CmpkEqU32
-            | CmpkLgU32
-            | CmpkGtU32
-            | CmpkGeU32
-            | CmpkLtU32
-            | CmpkLeU32
-            | CmpEqU32
-            | CmpLgU32
-            | CmpGtU32
-            | CmpGeU32
-            | CmpLtU32
-            | CmpLeU32
-            | CmpEqI32
-            | CmpLgI32
-            | CmpGtI32
-            | CmpGeI32
-            | CmpLtI32
-            | CmpLeI32
-            | CmpEqU64
-            | CmpLgU64
-            | Bitcmp0B32
-            | Bitcmp1B32
-            | Bitcmp0B64
-            | Bitcmp1B64
-            | GetPc
-            | SetPc
-            | SwapPc
-            | CallB64
-            | SetregB32
-            | SetregImm32B32
-            | BfmB64
-            | BrevB64
-            | Bitset0B64
-            | Bitset1B64
-            | QuadmaskB32
-            | QuadmaskB64
-            | WqmB32
-            | WqmB64
-            | BitreplicateB64
-            | Version
+        MovB32 | MovB64 | CmovB32 | CmovB64 | CselectB32 | CselectB64 | CmovkI32 | NotB32 | NotB64 | BrevB32 | Bcnt0B32 | Bcnt1B32 | Bcnt0B64
+            | Bcnt1B64 | Ff0B32 | Ff1B32 | Ff0B64 | Ff1B64 | FlbitB32 | FlbitI32 | FlbitB64 | FlbitI64 | SextI8 | SextI16 | Bitset0B32 | Bitset1B32
+            | AbsI32 | AddU32 | AddcU32 | SubU32 | SubbU32 | AddI32 | SubI32 | AddkI32 | MinI32 | MaxI32 | MinU32 | MaxU32 | LshlB32 | LshrB32
+            | AshrI32 | LshlB64 | LshrB64 | AshrI64 | BfmB32 | MulI32 | MulkI32 | MulHiU32 | MulHiI32 | BfeU32 | BfeI32 | BfeU64 | BfeI64
+            | AbsdiffI32 | Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 | PackLl | PackLh | PackHh | PackHl | MovkI32 | CmpkEqI32
+            | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32
+            | CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32
+            | CmpEqU64 | CmpLgU64 | Bitcmp0B32 | Bitcmp1B32 | Bitcmp0B64 | Bitcmp1B64 | GetPc | SetPc | SwapPc | CallB64 | SetregB32
+            | SetregImm32B32 | BfmB64 | BrevB64 | Bitset0B64 | Bitset1B64 | QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64 | BitreplicateB64 | Version
     )
 }
 
@@ -236,10 +136,7 @@ impl Lifter<'_> {
                 self.b.op(Op::Concat, &[lo, hi])
             }
             Src::Vgpr(r) if self.b.is_per_lane() && r < 255 => {
-                let (lo, hi) = (
-                    self.b.read(Reg::Vgpr(r as u8)),
-                    self.b.read(Reg::Vgpr(r as u8 + 1)),
-                );
+                let (lo, hi) = (self.b.read(Reg::Vgpr(r as u8)), self.b.read(Reg::Vgpr(r as u8 + 1)));
                 self.b.op(Op::Concat, &[lo, hi])
             }
             Src::Const(c) => self.b.c64(c),
@@ -261,11 +158,7 @@ impl Lifter<'_> {
     }
 
     fn lane_mask(&mut self) -> Value {
-        self.b.c64(if self.lanes == 64 {
-            u64::MAX
-        } else {
-            u32::MAX as u64
-        })
+        self.b.c64(if self.lanes == 64 { u64::MAX } else { u32::MAX as u64 })
     }
 
     fn op(&mut self, op: Op, args: &[Value]) -> Value {
@@ -286,11 +179,7 @@ impl Lifter<'_> {
                 self.op(if op == Logic::Andn1 { Op::And } else { Op::Or }, &[na, b])
             }
         };
-        if matches!(op, Logic::Nand | Logic::Nor | Logic::Xnor) {
-            self.op(Op::Not, &[r])
-        } else {
-            r
-        }
+        if matches!(op, Logic::Nand | Logic::Nor | Logic::Xnor) { self.op(Op::Not, &[r]) } else { r }
     }
 }
 
@@ -300,17 +189,9 @@ pub fn lift(b: &mut Builder, st: &Step, lanes: u32, text_offset: u64) -> Result<
     let mut l = Lifter { b, lanes };
     match st.kind {
         Kind::SLogic { op, wide } => {
-            let (a, c) = if wide {
-                (l.src64(st.src[0])?, l.src64(st.src[1])?)
-            } else {
-                (l.src32(st.src[0])?, l.src32(st.src[1])?)
-            };
+            let (a, c) = if wide { (l.src64(st.src[0])?, l.src64(st.src[1])?) } else { (l.src32(st.src[0])?, l.src32(st.src[1])?) };
             let r = l.logic(op, a, c);
-            if wide {
-                l.set64(st.dst, r)
-            } else {
-                l.set(st.dst, r)
-            }
+            if wide { l.set64(st.dst, r) } else { l.set(st.dst, r) }
             l.scc_nonzero(r);
             Ok(())
         }
@@ -334,9 +215,7 @@ pub fn lift(b: &mut Builder, st: &Step, lanes: u32, text_offset: u64) -> Result<
         }
         Kind::Salu(op) => salu(&mut l, st, op, text_offset),
         Kind::Smem(m) => smem(&mut l, st, m),
-        Kind::Valu(op @ (VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32)) => {
-            lane_access(&mut l, st, op)
-        }
+        Kind::Valu(op @ (VOp::ReadfirstlaneB32 | VOp::ReadlaneB32 | VOp::WritelaneB32)) => lane_access(&mut l, st, op),
         other => Err(format!("internal: {other:?} is not a scalar operation")),
     }
 }
@@ -378,13 +257,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         BitreplicateB64 => {
             let a = a32(l)?;
             let mut x = l.op(Op::ZExt, &[a]);
-            for (shift, mask) in [
-                (16u64, 0x0000_ffff_0000_ffffu64),
-                (8, 0x00ff_00ff_00ff_00ff),
-                (4, 0x0f0f_0f0f_0f0f_0f0f),
-                (2, 0x3333_3333_3333_3333),
-                (1, 0x5555_5555_5555_5555),
-            ] {
+            for (shift, mask) in [(16u64, 0x0000_ffff_0000_ffffu64), (8, 0x00ff_00ff_00ff_00ff), (4, 0x0f0f_0f0f_0f0f_0f0f), (2, 0x3333_3333_3333_3333), (1, 0x5555_5555_5555_5555)] {
                 let (k, m) = (l.b.c64(shift), l.b.c64(mask));
                 let up = l.op(Op::Shl, &[x, k]);
                 let y = l.op(Op::Or, &[x, up]);
@@ -401,9 +274,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         SetregB32 | SetregImm32B32 => {
             let id = simm()? & 0x3f;
             if id == 1 || id >= 32 {
-                return Err(format!(
-                    "s_setreg of hardware register {id} is not recompiled yet"
-                ));
+                return Err(format!("s_setreg of hardware register {id} is not recompiled yet"));
             }
         }
         CmovB32 | CselectB32 | CmovkI32 => {
@@ -418,59 +289,31 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         }
         CmovB64 | CselectB64 => {
             let c = l.scc();
-            let (a, b) = if op == CmovB64 {
-                (a64(l)?, l.src64(Src::Sgpr(d))?)
-            } else {
-                (a64(l)?, b64(l)?)
-            };
+            let (a, b) = if op == CmovB64 { (a64(l)?, l.src64(Src::Sgpr(d))?) } else { (a64(l)?, b64(l)?) };
             let r = l.op(Op::Select, &[c, a, b]);
             l.set64(d, r);
         }
         NotB32 | NotB64 => {
             let a = if op == NotB64 { a64(l)? } else { a32(l)? };
             let r = l.op(Op::Not, &[a]);
-            if op == NotB64 {
-                l.set64(d, r)
-            } else {
-                l.set(d, r)
-            }
+            if op == NotB64 { l.set64(d, r) } else { l.set(d, r) }
             l.scc_nonzero(r);
         }
         BrevB32 | BrevB64 => {
             let a = if op == BrevB64 { a64(l)? } else { a32(l)? };
             let r = l.op(Op::BitReverse, &[a]);
-            if op == BrevB64 {
-                l.set64(d, r)
-            } else {
-                l.set(d, r)
-            }
+            if op == BrevB64 { l.set64(d, r) } else { l.set(d, r) }
         }
         Bcnt0B32 | Bcnt1B32 | Bcnt0B64 | Bcnt1B64 => {
-            let a = if matches!(op, Bcnt0B64 | Bcnt1B64) {
-                a64(l)?
-            } else {
-                a32(l)?
-            };
-            let a = if matches!(op, Bcnt0B32 | Bcnt0B64) {
-                l.op(Op::Not, &[a])
-            } else {
-                a
-            };
+            let a = if matches!(op, Bcnt0B64 | Bcnt1B64) { a64(l)? } else { a32(l)? };
+            let a = if matches!(op, Bcnt0B32 | Bcnt0B64) { l.op(Op::Not, &[a]) } else { a };
             let r = l.op(Op::BitCount, &[a]);
             l.set(d, r);
             l.scc_nonzero(r);
         }
         Ff0B32 | Ff1B32 | Ff0B64 | Ff1B64 => {
-            let a = if matches!(op, Ff0B64 | Ff1B64) {
-                a64(l)?
-            } else {
-                a32(l)?
-            };
-            let a = if matches!(op, Ff0B32 | Ff0B64) {
-                l.op(Op::Not, &[a])
-            } else {
-                a
-            };
+            let a = if matches!(op, Ff0B64 | Ff1B64) { a64(l)? } else { a32(l)? };
+            let a = if matches!(op, Ff0B32 | Ff0B64) { l.op(Op::Not, &[a]) } else { a };
             let r = l.op(Op::FindLsb, &[a]);
             l.set(d, r);
         }
@@ -505,11 +348,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         Bitset0B32 | Bitset1B32 | Bitset0B64 | Bitset1B64 => {
             let wide = matches!(op, Bitset0B64 | Bitset1B64);
             let a = a32(l)?;
-            let (cur, sh, one) = if wide {
-                (l.src64(Src::Sgpr(d))?, l.op(Op::ZExt, &[a]), l.b.c64(1))
-            } else {
-                (l.sgpr(d), a, l.b.c32(1))
-            };
+            let (cur, sh, one) = if wide { (l.src64(Src::Sgpr(d))?, l.op(Op::ZExt, &[a]), l.b.c64(1)) } else { (l.sgpr(d), a, l.b.c32(1)) };
             let bit = l.op(Op::Shl, &[one, sh]);
             let r = if matches!(op, Bitset0B32 | Bitset0B64) {
                 let nb = l.op(Op::Not, &[bit]);
@@ -517,11 +356,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             } else {
                 l.op(Op::Or, &[cur, bit])
             };
-            if wide {
-                l.set64(d, r)
-            } else {
-                l.set(d, r)
-            }
+            if wide { l.set64(d, r) } else { l.set(d, r) }
         }
         AbsI32 | AbsdiffI32 => {
             let a = a32(l)?;
@@ -541,11 +376,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         AddU32 | AddcU32 | SubU32 | SubbU32 => {
             let (a, b) = (a32(l)?, b32(l)?);
             let (a, b) = (l.op(Op::ZExt, &[a]), l.op(Op::ZExt, &[b]));
-            let code = if matches!(op, AddU32 | AddcU32) {
-                Op::IAdd
-            } else {
-                Op::ISub
-            };
+            let code = if matches!(op, AddU32 | AddcU32) { Op::IAdd } else { Op::ISub };
             let mut r = l.op(code, &[a, b]);
             if matches!(op, AddcU32 | SubbU32) {
                 let c = l.scc();
@@ -562,11 +393,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             l.scc_nonzero(bit);
         }
         AddI32 | SubI32 | AddkI32 => {
-            let (a, b) = if op == AddkI32 {
-                (l.sgpr(d), l.b.c32(sext16(simm()?)))
-            } else {
-                (a32(l)?, b32(l)?)
-            };
+            let (a, b) = if op == AddkI32 { (l.sgpr(d), l.b.c32(sext16(simm()?))) } else { (a32(l)?, b32(l)?) };
             let r = l.op(if op == SubI32 { Op::ISub } else { Op::IAdd }, &[a, b]);
             l.set(d, r);
             // Signed overflow: the operands' signs (for sub, a's and !b's) agree and differ
@@ -603,39 +430,22 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
                 _ => Op::AShr,
             };
             let r = l.op(code, &[a, b]);
-            if wide {
-                l.set64(d, r)
-            } else {
-                l.set(d, r)
-            }
+            if wide { l.set64(d, r) } else { l.set(d, r) }
             l.scc_nonzero(r);
         }
         // ((1 << (a mod n)) - 1) << (b mod n), n the width.
         BfmB32 | BfmB64 => {
             let (a, b) = (a32(l)?, b32(l)?);
-            let (a, b, one) = if op == BfmB64 {
-                (l.op(Op::ZExt, &[a]), l.op(Op::ZExt, &[b]), l.b.c64(1))
-            } else {
-                (a, b, l.b.c32(1))
-            };
+            let (a, b, one) = if op == BfmB64 { (l.op(Op::ZExt, &[a]), l.op(Op::ZExt, &[b]), l.b.c64(1)) } else { (a, b, l.b.c32(1)) };
             let x = l.op(Op::Shl, &[one, a]);
             let x = l.op(Op::ISub, &[x, one]);
             let r = l.op(Op::Shl, &[x, b]);
-            if op == BfmB64 {
-                l.set64(d, r)
-            } else {
-                l.set(d, r)
-            }
+            if op == BfmB64 { l.set64(d, r) } else { l.set(d, r) }
         }
         QuadmaskB32 | QuadmaskB64 | WqmB32 | WqmB64 => {
             // Per quad of lanes (4 bits): one bit (quadmask) or all four (wqm) where any is set.
             let wide = matches!(op, QuadmaskB64 | WqmB64);
-            let v = if wide {
-                a64(l)?
-            } else {
-                let a = a32(l)?;
-                l.op(Op::ZExt, &[a])
-            };
+            let v = if wide { a64(l)? } else { let a = a32(l)?; l.op(Op::ZExt, &[a]) };
             let (nib, z) = (l.b.c64(0xf), l.b.c64(0));
             let mut r = z;
             for q in 0..if wide { 16 } else { 8 } {
@@ -643,11 +453,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
                 let n = l.op(Op::LShr, &[v, sh]);
                 let n = l.op(Op::And, &[n, nib]);
                 let any = l.op(Op::Ne, &[n, z]);
-                let put = l.b.c64(if matches!(op, QuadmaskB32 | QuadmaskB64) {
-                    1 << q
-                } else {
-                    0xf << (4 * q)
-                });
+                let put = l.b.c64(if matches!(op, QuadmaskB32 | QuadmaskB64) { 1 << q } else { 0xf << (4 * q) });
                 let put = l.op(Op::Select, &[any, put, z]);
                 r = l.op(Op::Or, &[r, put]);
             }
@@ -660,11 +466,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             l.scc_nonzero(r);
         }
         MulI32 | MulkI32 => {
-            let (a, b) = if op == MulkI32 {
-                (l.sgpr(d), l.b.c32(sext16(simm()?)))
-            } else {
-                (a32(l)?, b32(l)?)
-            };
+            let (a, b) = if op == MulkI32 { (l.sgpr(d), l.b.c32(sext16(simm()?))) } else { (a32(l)?, b32(l)?) };
             let r = l.op(Op::IMul, &[a, b]);
             l.set(d, r);
         }
@@ -689,11 +491,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             let w = l.op(Op::And, &[w, m7f]);
             let cap = l.b.c32(bits);
             let w = l.op(Op::UMin, &[w, cap]);
-            let (off, wt) = if wide {
-                (l.op(Op::ZExt, &[b]), l.op(Op::ZExt, &[w]))
-            } else {
-                (b, w)
-            };
+            let (off, wt) = if wide { (l.op(Op::ZExt, &[b]), l.op(Op::ZExt, &[w])) } else { (b, w) };
             let shifted = l.op(if signed { Op::AShr } else { Op::LShr }, &[a, off]);
             // Keep the low w bits (w == size keeps all), then sign-extend from bit w-1.
             let full = l.op(Op::Eq, &[w, cap]);
@@ -712,11 +510,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
                 let zero_w = l.op(Op::Eq, &[w, z32]);
                 r = l.op(Op::Select, &[zero_w, zero, x]);
             }
-            if wide {
-                l.set64(d, r)
-            } else {
-                l.set(d, r)
-            }
+            if wide { l.set64(d, r) } else { l.set(d, r) }
             l.scc_nonzero(r);
         }
         Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 => {
@@ -739,16 +533,8 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
         PackLl | PackLh | PackHh | PackHl => {
             let (a, b) = (a32(l)?, b32(l)?);
             let (c16, lo16, hi16) = (l.b.c32(16), l.b.c32(0xffff), l.b.c32(0xffff_0000));
-            let lo = if matches!(op, PackLl | PackLh) {
-                l.op(Op::And, &[a, lo16])
-            } else {
-                l.op(Op::LShr, &[a, c16])
-            };
-            let hi = if matches!(op, PackLl | PackHl) {
-                l.op(Op::Shl, &[b, c16])
-            } else {
-                l.op(Op::And, &[b, hi16])
-            };
+            let lo = if matches!(op, PackLl | PackLh) { l.op(Op::And, &[a, lo16]) } else { l.op(Op::LShr, &[a, c16]) };
+            let hi = if matches!(op, PackLl | PackHl) { l.op(Op::Shl, &[b, c16]) } else { l.op(Op::And, &[b, hi16]) };
             let r = l.op(Op::Or, &[lo, hi]);
             l.set(d, r);
         }
@@ -756,12 +542,9 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             let k = l.b.c32(sext16(simm()?));
             l.set(d, k);
         }
-        CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32
-        | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32 | CmpkLeU32 => {
-            let signed = matches!(
-                op,
-                CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32
-            );
+        CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32 | CmpkEqU32 | CmpkLgU32 | CmpkGtU32 | CmpkGeU32 | CmpkLtU32
+        | CmpkLeU32 => {
+            let signed = matches!(op, CmpkEqI32 | CmpkLgI32 | CmpkGtI32 | CmpkGeI32 | CmpkLtI32 | CmpkLeI32);
             let s = simm()?;
             let k = l.b.c32(if signed { sext16(s) } else { s as u32 });
             let a = l.sgpr(d);
@@ -780,8 +563,7 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             let c = l.op(code, &[a, k]);
             l.set_scc(c);
         }
-        CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32
-        | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32 => {
+        CmpEqU32 | CmpLgU32 | CmpGtU32 | CmpGeU32 | CmpLtU32 | CmpLeU32 | CmpEqI32 | CmpLgI32 | CmpGtI32 | CmpGeI32 | CmpLtI32 | CmpLeI32 => {
             let (a, b) = (a32(l)?, b32(l)?);
             let code = match op {
                 CmpEqU32 | CmpEqI32 => Op::Eq,
@@ -807,21 +589,10 @@ fn salu(l: &mut Lifter, st: &Step, op: Salu, text_offset: u64) -> Result<(), Str
             let wide = matches!(op, Bitcmp0B64 | Bitcmp1B64);
             let a = if wide { a64(l)? } else { a32(l)? };
             let b = b32(l)?;
-            let (sh, one) = if wide {
-                (l.op(Op::ZExt, &[b]), l.b.c64(1))
-            } else {
-                (b, l.b.c32(1))
-            };
+            let (sh, one) = if wide { (l.op(Op::ZExt, &[b]), l.b.c64(1)) } else { (b, l.b.c32(1)) };
             let x = l.op(Op::LShr, &[a, sh]);
             let bit = l.op(Op::And, &[x, one]);
-            let c = l.op(
-                if matches!(op, Bitcmp1B32 | Bitcmp1B64) {
-                    Op::Eq
-                } else {
-                    Op::Ne
-                },
-                &[bit, one],
-            );
+            let c = l.op(if matches!(op, Bitcmp1B32 | Bitcmp1B64) { Op::Eq } else { Op::Ne }, &[bit, one]);
             l.set_scc(c);
         }
         _ => return Err(format!("scalar operation {op:?} is not recompiled yet")),
@@ -836,58 +607,24 @@ pub fn lifts_lane(st: &Step) -> bool {
     let plain = st.plain && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa();
     if let Kind::VcmpClass { ty, .. } = st.kind {
         let m = rdna_emu::valu::mods(st);
-        return matches!(ty, Num::F16 | Num::F32 | Num::F64)
-            && !m.clamp
-            && m.omod == 0
-            && !f.is_dpp16()
-            && !f.is_dpp8()
-            && !f.is_sdwa();
+        return matches!(ty, Num::F16 | Num::F32 | Num::F64) && !m.clamp && m.omod == 0 && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa();
     }
     if let Kind::Vcmp { ty, .. } = st.kind {
         // Float compares may carry source abs/neg.
         let m = rdna_emu::valu::mods(st);
         let float = matches!(ty, Num::F16 | Num::F32 | Num::F64);
-        let mods_ok = plain
-            || (float
-                && m.op_sel == 0
-                && !m.clamp
-                && m.omod == 0
-                && !f.is_dpp16()
-                && !f.is_dpp8()
-                && !f.is_sdwa());
-        return mods_ok
-            && matches!(
-                ty,
-                Num::I16
-                    | Num::U16
-                    | Num::I32
-                    | Num::U32
-                    | Num::I64
-                    | Num::U64
-                    | Num::F16
-                    | Num::F32
-                    | Num::F64
-            );
+        let mods_ok = plain || (float && m.op_sel == 0 && !m.clamp && m.omod == 0 && !f.is_dpp16() && !f.is_dpp8() && !f.is_sdwa());
+        return mods_ok && matches!(ty, Num::I16 | Num::U16 | Num::I32 | Num::U32 | Num::I64 | Num::U64 | Num::F16 | Num::F32 | Num::F64);
     }
     if st.kind == Kind::Vopd {
         return (0..2).all(|y| vopd_op(st.inst.vopd_half(y == 1).0).is_some());
     }
-    if let Kind::Mem(MemKind::Load {
-        bytes: 4 | 8 | 12 | 16,
-        sext: false,
-        d16: false,
-        hi: false,
-    }) = st.kind
-    {
+    if let Kind::Mem(MemKind::Load { bytes: 4 | 8 | 12 | 16, sext: false, d16: false, hi: false }) = st.kind {
         // GLOBAL whole-dword loads (not the gfx10 form that loads into LDS).
         let gfx10 = st.inst.gen != rdna_isa::Generation::Gfx11;
         return f == Format::Global && !(gfx10 && st.inst.raw >> 13 & 1 != 0);
     }
-    if let Kind::Mem(MemKind::Store {
-        bytes: 4 | 8 | 12 | 16,
-        hi: false,
-    }) = st.kind
-    {
+    if let Kind::Mem(MemKind::Store { bytes: 4 | 8 | 12 | 16, hi: false }) = st.kind {
         return f == Format::Global;
     }
     if let Kind::Ds(k) = st.kind {
@@ -896,21 +633,13 @@ pub fn lifts_lane(st: &Step) -> bool {
         return lds
             && matches!(
                 k,
-                DsKind::Read {
-                    bytes: 4 | 8 | 12 | 16,
-                    sext: false,
-                    d16: false,
-                    hi: false
-                } | DsKind::Write {
-                    bytes: 1 | 2 | 4 | 8 | 12 | 16,
-                    hi: false
-                } | DsKind::Read2 { bytes: 4 | 8, .. }
+                DsKind::Read { bytes: 4 | 8 | 12 | 16, sext: false, d16: false, hi: false }
+                    | DsKind::Write { bytes: 1 | 2 | 4 | 8 | 12 | 16, hi: false }
+                    | DsKind::Read2 { bytes: 4 | 8, .. }
                     | DsKind::Write2 { bytes: 4 | 8, .. }
             );
     }
-    let Kind::Valu(op) = st.kind else {
-        return false;
-    };
+    let Kind::Valu(op) = st.kind else { return false };
     // Source abs/neg for any operation, output clamp/omod for f32 results; no op_sel.
     let m = rdna_emu::valu::mods(st);
     let modifiers_ok = !(m.clamp || m.omod != 0) || f32_result(op);
@@ -924,10 +653,7 @@ pub fn lifts_lane(st: &Step) -> bool {
         && !f.is_sdwa()
         && f != Format::Vop3p
         && defines_vector_op(op)
-        && st.sw[..lane_sources.min(3)]
-            .iter()
-            .zip(wide_sources(op))
-            .all(|(&w, wide)| w <= if wide { 2 } else { 1 })
+        && st.sw[..lane_sources.min(3)].iter().zip(wide_sources(op)).all(|(&w, wide)| w <= if wide { 2 } else { 1 })
         && st.dst < 255
         && !carry_into_exec
 }
@@ -937,58 +663,19 @@ fn f32_result(op: VOp) -> bool {
     use VOp::*;
     matches!(
         op,
-        AddF32
-            | SubF32
-            | SubrevF32
-            | MulF32
-            | FmaF32
-            | FmacF32
-            | FmamkF32
-            | FmaakF32
-            | MinF32
-            | MaxF32
-            | CvtF32I32
-            | CvtF32U32
-            | TruncF32
-            | FloorF32
-            | CeilF32
-            | RndneF32
-            | SqrtF32
-            | RcpF32
-            | RcpIflagF32
-            | FractF32
-            | LdexpF32
-            | MulLegacyF32
-            | Med3F32
-            | Min3F32
-            | Max3F32
-            | CvtF32Ubyte0
-            | CvtF32Ubyte1
-            | CvtF32Ubyte2
-            | CvtF32Ubyte3
-            | CvtF32F16
-            | CvtOffF32I4
-            | Dot2F32F16
-            | Dot2cF32F16
-            | MaxminF32
-            | MinmaxF32
-            | MullitF32
+        AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | CvtF32I32 | CvtF32U32 | TruncF32 | FloorF32
+            | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32 | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtF32Ubyte0
+            | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F16 | CvtOffF32I4 | Dot2F32F16 | Dot2cF32F16 | MaxminF32 | MinmaxF32 | MullitF32
     )
 }
 
 fn writes_carry(op: VOp) -> bool {
     use VOp::*;
-    matches!(
-        op,
-        AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32
-    )
+    matches!(op, AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32)
 }
 
 fn reads_mask(op: VOp) -> bool {
-    matches!(
-        op,
-        VOp::CndmaskB32 | VOp::CndmaskB16 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32
-    )
+    matches!(op, VOp::CndmaskB32 | VOp::CndmaskB16 | VOp::AddCoCiU32 | VOp::SubCoCiU32 | VOp::SubrevCoCiU32)
 }
 
 /// Whether [`vector_op`] defines this operation.
@@ -996,163 +683,29 @@ pub fn defines_vector_op(op: VOp) -> bool {
     use VOp::*;
     matches!(
         op,
-        MovB32
-            | CndmaskB32
-            | MulI32I24
-            | MulHiI32I24
-            | MulU32U24
-            | MulHiU32U24
-            | MinI32
-            | MaxI32
-            | MinU32
-            | MaxU32
-            | LshrrevB32
-            | AshrrevI32
-            | LshlrevB32
-            | AndB32
-            | OrB32
-            | XorB32
-            | XnorB32
-            | NotB32
-            | AddNcU32
-            | SubNcU32
-            | SubrevNcU32
-            | AddNcI32
-            | SubNcI32
-            | AddCoU32
-            | AddCoCiU32
-            | SubCoU32
-            | SubCoCiU32
-            | SubrevCoU32
-            | SubrevCoCiU32
-            | MulLoU32
-            | MulHiU32
-            | MulHiI32
-            | MadU32U24
-            | MadI32I24
-            | BfeU32
-            | BfeI32
-            | BfiB32
-            | BfmB32
-            | AlignbitB32
-            | AlignbyteB32
-            | Min3I32
-            | Max3I32
-            | Min3U32
-            | Max3U32
-            | Med3I32
-            | Med3U32
-            | LshlAddU32
-            | AddLshlU32
-            | Add3U32
-            | LshlOrB32
-            | AndOrB32
-            | Or3B32
-            | Xor3B32
-            | XadU32
-            | BcntU32B32
-            | MbcntLoU32B32
-            | MbcntHiU32B32
-            | BfrevB32
-            | FfbhU32
-            | FfblB32
-            | FfbhI32
-            | AddF32
-            | SubF32
-            | SubrevF32
-            | MulF32
-            | FmaF32
-            | FmacF32
-            | FmamkF32
-            | FmaakF32
-            | MinF32
-            | MaxF32
-            | CvtF32I32
-            | CvtF32U32
-            | CvtI32F32
-            | CvtU32F32
-            | LshlrevB64
-            | LshrrevB64
-            | AshrrevI64
-            | MadU64U32
-            | MadI64I32
-            | AddF64
-            | MulF64
-            | FmaF64
-            | MinF64
-            | MaxF64
-            | TruncF32
-            | FloorF32
-            | CeilF32
-            | RndneF32
-            | SqrtF32
-            | RcpF32
-            | RcpIflagF32
-            | FractF32
-            | LdexpF32
-            | MulLegacyF32
-            | Med3F32
-            | Min3F32
-            | Max3F32
-            | CvtFlrI32F32
-            | CvtRpiI32F32
-            | CvtF32Ubyte0
-            | CvtF32Ubyte1
-            | CvtF32Ubyte2
-            | CvtF32Ubyte3
+        MovB32 | CndmaskB32 | MulI32I24 | MulHiI32I24 | MulU32U24 | MulHiU32U24 | MinI32 | MaxI32 | MinU32 | MaxU32 | LshrrevB32 | AshrrevI32
+            | LshlrevB32 | AndB32 | OrB32 | XorB32 | XnorB32 | NotB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | AddNcI32 | SubNcI32 | AddCoU32
+            | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 | MulLoU32 | MulHiU32 | MulHiI32 | MadU32U24 | MadI32I24 | BfeU32
+            | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | LshlAddU32
+            | AddLshlU32 | Add3U32 | LshlOrB32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | BcntU32B32 | MbcntLoU32B32 | MbcntHiU32B32 | BfrevB32
+            | FfbhU32 | FfblB32 | FfbhI32 | AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32
+            | CvtF32I32 | CvtF32U32 | CvtI32F32 | CvtU32F32 | LshlrevB64 | LshrrevB64 | AshrrevI64 | MadU64U32 | MadI64I32 | AddF64 | MulF64
+            | FmaF64 | MinF64 | MaxF64 | TruncF32 | FloorF32 | CeilF32 | RndneF32 | SqrtF32 | RcpF32 | RcpIflagF32 | FractF32 | LdexpF32
+            | MulLegacyF32 | Med3F32 | Min3F32 | Max3F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
     ) || half_result(op)
         || matches!(
             op,
-            MadU32U16
-                | MadI32I16
-                | CvtF32F16
-                | CvtPkU16U32
-                | CvtPkI16I32
-                | CvtPkU8F32
-                | CvtPknormI16F32
-                | CvtPknormU16F32
-                | CvtPknormI16F16
-                | CvtPknormU16F16
-                | CvtOffF32I4
-                | Dot2U32U16
-                | Dot2I32I16
-                | Dot4I32I8
-                | Dot4cI32I8
-                | Dot4U32U8
-                | Dot8I32I4
-                | Dot8U32U4
-                | Dot2F32F16
-                | Dot2cF32F16
-                | MaxminI32
-                | MinmaxI32
-                | MaxminU32
-                | MinmaxU32
-                | MaxminF32
-                | MinmaxF32
-                | CvtI32I16
-                | CvtU32U16
-                | MullitF32
-                | CvtPkI16F32
-                | CvtPkU16F32
+            MadU32U16 | MadI32I16 | CvtF32F16 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32 | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16
+                | CvtPknormU16F16 | CvtOffF32I4 | Dot2U32U16 | Dot2I32I16 | Dot4I32I8 | Dot4cI32I8 | Dot4U32U8 | Dot8I32I4 | Dot8U32U4
+                | Dot2F32F16 | Dot2cF32F16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | MaxminF32 | MinmaxF32 | CvtI32I16 | CvtU32U16
+                | MullitF32 | CvtPkI16F32 | CvtPkU16F32
         )
 }
 
 /// The lifted operations with an f16 result (written as [`u16_result`]'s are).
 pub fn f16_result(op: VOp) -> bool {
     use VOp::*;
-    matches!(
-        op,
-        AddF16
-            | SubF16
-            | SubrevF16
-            | MulF16
-            | MinF16
-            | MaxF16
-            | CvtF16F32
-            | MaxminF16
-            | MinmaxF16
-            | Dot2F16F16
-    )
+    matches!(op, AddF16 | SubF16 | SubrevF16 | MulF16 | MinF16 | MaxF16 | CvtF16F32 | MaxminF16 | MinmaxF16 | Dot2F16F16)
 }
 
 /// The lifted operations with a 16-bit result of either kind.
@@ -1166,34 +719,9 @@ pub fn u16_result(op: VOp) -> bool {
     use VOp::*;
     matches!(
         op,
-        AddNcU16
-            | SubNcU16
-            | AddNcI16
-            | SubNcI16
-            | MulLoU16
-            | MadU16
-            | MadI16
-            | LshlrevB16
-            | LshrrevB16
-            | AshrrevI16
-            | MinI16
-            | MaxI16
-            | MinU16
-            | MaxU16
-            | Min3I16
-            | Max3I16
-            | Min3U16
-            | Max3U16
-            | Med3I16
-            | Med3U16
-            | SatPkU8I16
-            | AndB16
-            | OrB16
-            | XorB16
-            | NotB16
-            | CndmaskB16
-            | CvtNormI16F16
-            | CvtNormU16F16
+        AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
+            | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 | SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16
+            | CvtNormI16F16 | CvtNormU16F16
     )
 }
 
@@ -1241,9 +769,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
         }
         return Ok(());
     }
-    let Kind::Valu(op) = st.kind else {
-        return Err(format!("internal: {:?} is not a vector operation", st.kind));
-    };
+    let Kind::Valu(op) = st.kind else { return Err(format!("internal: {:?} is not a vector operation", st.kind)) };
     let reads_mask = reads_mask(op);
     let n = if reads_mask { 2 } else { st.nsrc as usize };
     let mut s = Vec::with_capacity(3);
@@ -1255,9 +781,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
     // Two-address forms: accumulate into VDST, or take the literal constant K.
     let k = st.inst.literal.unwrap_or(0);
     match op {
-        VOp::FmacF32 | VOp::Dot2cF32F16 | VOp::Dot4cI32I8 => {
-            s.push(l.b.read(Reg::Vgpr(st.dst as u8)))
-        }
+        VOp::FmacF32 | VOp::Dot2cF32F16 | VOp::Dot4cI32I8 => s.push(l.b.read(Reg::Vgpr(st.dst as u8))),
         VOp::FmamkF32 => {
             s.push(s[1]);
             s[1] = l.b.c32(k);
@@ -1266,15 +790,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
         _ => {}
     }
     // The lane's bit of the carry-in / select mask: SRC2 in VOP3, VCC otherwise.
-    let cin = if reads_mask {
-        Some(l.lane_bit_of(if st.inst.format.is_vop3() {
-            st.src[2]
-        } else {
-            Src::Sgpr(VCC)
-        })?)
-    } else {
-        None
-    };
+    let cin = if reads_mask { Some(l.lane_bit_of(if st.inst.format.is_vop3() { st.src[2] } else { Src::Sgpr(VCC) })?) } else { None };
     let (mut r, carry) = vector_op(l.b, op, &s, cin)?;
     // Output modifiers (f32 results): omod scales, then clamp limits to [0, 1].
     if m.omod != 0 {
@@ -1315,12 +831,7 @@ pub fn lift_lane(b: &mut Builder, st: &Step, lanes: u32) -> Result<(), String> {
 /// lane's bit of the mask v_cndmask and the carry-in forms read): the result, and the lane's
 /// carry-out bit for the forms that write one. The one definition of these operations: lane
 /// regions use it, and so does the backend for their DPP, SDWA and modifier forms.
-pub fn vector_op(
-    b: &mut Builder,
-    op: VOp,
-    s: &[Value],
-    cin: Option<Value>,
-) -> Result<(Value, Option<Value>), String> {
+pub fn vector_op(b: &mut Builder, op: VOp, s: &[Value], cin: Option<Value>) -> Result<(Value, Option<Value>), String> {
     use VOp::*;
     let mut l = Lifter { b, lanes: 0 };
     if s.is_empty() {
@@ -1362,16 +873,8 @@ pub fn vector_op(
             l.op(Op::IMul, &[x, y])
         }
         MulHiI32I24 | MulHiU32U24 => {
-            let (x, y) = if op == MulHiI32I24 {
-                (s24(&mut l, a), s24(&mut l, b()?))
-            } else {
-                (u24(&mut l, a), u24(&mut l, b()?))
-            };
-            let ext = if op == MulHiI32I24 {
-                Op::SExt
-            } else {
-                Op::ZExt
-            };
+            let (x, y) = if op == MulHiI32I24 { (s24(&mut l, a), s24(&mut l, b()?)) } else { (u24(&mut l, a), u24(&mut l, b()?)) };
+            let ext = if op == MulHiI32I24 { Op::SExt } else { Op::ZExt };
             let (x, y) = (l.op(ext, &[x]), l.op(ext, &[y]));
             let p = l.op(Op::IMul, &[x, y]);
             l.op(Op::Hi, &[p])
@@ -1396,11 +899,7 @@ pub fn vector_op(
         }
         // max(x, y) then min with max(min(x, y), z).
         Med3I32 | Med3U32 => {
-            let (lt, gt) = if op == Med3I32 {
-                (Op::SLt, Op::SGt)
-            } else {
-                (Op::ULt, Op::UGt)
-            };
+            let (lt, gt) = if op == Med3I32 { (Op::SLt, Op::SGt) } else { (Op::ULt, Op::UGt) };
             let y = b()?;
             let hi = min_max(&mut l, gt, a, y);
             let lo = min_max(&mut l, lt, a, y);
@@ -1423,11 +922,7 @@ pub fn vector_op(
         SubrevNcU32 => l.op(Op::ISub, &[b()?, a]),
         // Sums and differences in 64 bits: bit 32 is the carry, a negative result the borrow.
         AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32 => {
-            let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) {
-                (b()?, a)
-            } else {
-                (a, b()?)
-            };
+            let (x, y) = if matches!(op, SubrevCoU32 | SubrevCoCiU32) { (b()?, a) } else { (a, b()?) };
             let (x, y) = (l.op(Op::ZExt, &[x]), l.op(Op::ZExt, &[y]));
             let cin = if matches!(op, AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32) {
                 let i = l.op(Op::BoolToInt, &[cin()?]);
@@ -1456,11 +951,7 @@ pub fn vector_op(
             l.op(Op::Hi, &[p])
         }
         MadU32U24 | MadI32I24 => {
-            let (x, y) = if op == MadI32I24 {
-                (s24(&mut l, a), s24(&mut l, b()?))
-            } else {
-                (u24(&mut l, a), u24(&mut l, b()?))
-            };
+            let (x, y) = if op == MadI32I24 { (s24(&mut l, a), s24(&mut l, b()?)) } else { (u24(&mut l, a), u24(&mut l, b()?)) };
             let p = l.op(Op::IMul, &[x, y]);
             l.op(Op::IAdd, &[p, c()?])
         }
@@ -1661,29 +1152,17 @@ pub fn vector_op(
             let k15 = k(&mut l, 15);
             let amount = l.op(Op::And, &[a, k15]);
             let v = b()?;
-            let v = if op == AshrrevI16 {
-                s16(&mut l, v)
-            } else {
-                u16v(&mut l, v)
-            };
-            l.op(
-                match op {
-                    LshlrevB16 => Op::Shl,
-                    LshrrevB16 => Op::LShr,
-                    _ => Op::AShr,
-                },
-                &[v, amount],
-            )
+            let v = if op == AshrrevI16 { s16(&mut l, v) } else { u16v(&mut l, v) };
+            l.op(match op {
+                LshlrevB16 => Op::Shl,
+                LshrrevB16 => Op::LShr,
+                _ => Op::AShr,
+            }, &[v, amount])
         }
-        MinI16 | MaxI16 | MinU16 | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16
-        | Med3U16 => {
+        MinI16 | MaxI16 | MinU16 | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => {
             let signed = matches!(op, MinI16 | MaxI16 | Min3I16 | Max3I16 | Med3I16);
             let ext = |l: &mut Lifter, v: Value| if signed { s16(l, v) } else { u16v(l, v) };
-            let (lt, gt) = if signed {
-                (Op::SLt, Op::SGt)
-            } else {
-                (Op::ULt, Op::UGt)
-            };
+            let (lt, gt) = if signed { (Op::SLt, Op::SGt) } else { (Op::ULt, Op::UGt) };
             let (x, y) = (ext(&mut l, a), b()?);
             let y = ext(&mut l, y);
             match op {
@@ -1729,13 +1208,7 @@ pub fn vector_op(
         CvtF16F32 => l.op(Op::F32ToHalf, &[a]),
         CvtF32F16 => l.op(Op::HalfToF32, &[a]),
         MadU32U16 | MadI32I16 => {
-            let ext = |l: &mut Lifter, v: Value| {
-                if op == MadI32I16 {
-                    s16(l, v)
-                } else {
-                    u16v(l, v)
-                }
-            };
+            let ext = |l: &mut Lifter, v: Value| if op == MadI32I16 { s16(l, v) } else { u16v(l, v) };
             let x = ext(&mut l, a);
             let y = b()?;
             let y = ext(&mut l, y);
@@ -1801,11 +1274,7 @@ pub fn vector_op(
             let signed = matches!(op, CvtPknormI16F32 | CvtPknormI16F16);
             let half = matches!(op, CvtPknormI16F16 | CvtPknormU16F16);
             let y = b()?;
-            let (x, y) = if half {
-                (l.op(Op::HalfToF32, &[a]), l.op(Op::HalfToF32, &[y]))
-            } else {
-                (a, y)
-            };
+            let (x, y) = if half { (l.op(Op::HalfToF32, &[a]), l.op(Op::HalfToF32, &[y])) } else { (a, y) };
             let x = norm16(&mut l, x, signed);
             let y = norm16(&mut l, y, signed);
             pack16(&mut l, x, y)
@@ -1836,10 +1305,7 @@ pub fn vector_op(
             let y = b()?;
             let mut t = c()?;
             for i in 0..32 / bits {
-                let (fx, fy) = (
-                    field(&mut l, a, bits * i, bits, signed),
-                    field(&mut l, y, bits * i, bits, signed),
-                );
+                let (fx, fy) = (field(&mut l, a, bits * i, bits, signed), field(&mut l, y, bits * i, bits, signed));
                 let p = l.op(Op::IMul, &[fx, fy]);
                 t = l.op(Op::IAdd, &[t, p]);
             }
@@ -1868,20 +1334,12 @@ pub fn vector_op(
             min_max(&mut l, second, x, c()?)
         }
         MaxminF32 | MinmaxF32 => {
-            let (first, second) = if op == MaxminF32 {
-                (Op::FMax, Op::FMin)
-            } else {
-                (Op::FMin, Op::FMax)
-            };
+            let (first, second) = if op == MaxminF32 { (Op::FMax, Op::FMin) } else { (Op::FMin, Op::FMax) };
             let x = l.op(first, &[a, b()?]);
             l.op(second, &[x, c()?])
         }
         MaxminF16 | MinmaxF16 => {
-            let (first, second) = if op == MaxminF16 {
-                (Op::FMax, Op::FMin)
-            } else {
-                (Op::FMin, Op::FMax)
-            };
+            let (first, second) = if op == MaxminF16 { (Op::FMax, Op::FMin) } else { (Op::FMin, Op::FMax) };
             let (y, z) = (b()?, c()?);
             let [x, y, z] = [a, y, z].map(|v| l.op(Op::HalfToF32, &[v]));
             let x = l.op(first, &[x, y]);
@@ -1892,11 +1350,7 @@ pub fn vector_op(
         // Truncated to an integer, saturated to 16 bits (NaN: 0), packed low then high.
         CvtPkI16F32 | CvtPkU16F32 => {
             let signed = op == CvtPkI16F32;
-            let (lo, hi) = if signed {
-                (k(&mut l, -32768i32 as u32), k(&mut l, 32767))
-            } else {
-                (k(&mut l, 0), k(&mut l, 0xffff))
-            };
+            let (lo, hi) = if signed { (k(&mut l, -32768i32 as u32), k(&mut l, 32767)) } else { (k(&mut l, 0), k(&mut l, 0xffff)) };
             let sat = |l: &mut Lifter, v: Value| {
                 let v = l.op(if signed { Op::FToS } else { Op::FToU }, &[v]);
                 if signed {
@@ -1935,19 +1389,8 @@ pub fn vector_op(
         // a · b, or -f32::MAX where b is -f32::MAX, -infinity or NaN, or c is not above 0.
         MullitF32 => {
             let (y, z) = (b()?, c()?);
-            let (lowest, ninf, zero) = (
-                k(&mut l, (-f32::MAX).to_bits()),
-                k(&mut l, f32::NEG_INFINITY.to_bits()),
-                k(&mut l, 0),
-            );
-            let conds = [
-                l.op(Op::FEq, &[y, lowest]),
-                l.op(Op::FEq, &[y, ninf]),
-                l.op(Op::FUnord, &[y, y]),
-                l.op(Op::FLt, &[z, zero]),
-                l.op(Op::FEq, &[z, zero]),
-                l.op(Op::FUnord, &[z, z]),
-            ];
+            let (lowest, ninf, zero) = (k(&mut l, (-f32::MAX).to_bits()), k(&mut l, f32::NEG_INFINITY.to_bits()), k(&mut l, 0));
+            let conds = [l.op(Op::FEq, &[y, lowest]), l.op(Op::FEq, &[y, ninf]), l.op(Op::FUnord, &[y, y]), l.op(Op::FLt, &[z, zero]), l.op(Op::FEq, &[z, zero]), l.op(Op::FUnord, &[z, z])];
             let any = conds[1..].iter().fold(conds[0], |acc, &c| {
                 let (ai, ci) = (l.op(Op::BoolToInt, &[acc]), l.op(Op::BoolToInt, &[c]));
                 let o = l.op(Op::Or, &[ai, ci]);
@@ -1980,16 +1423,8 @@ fn field(l: &mut Lifter, v: Value, at: u32, bits: u32, signed: bool) -> Value {
 /// An f32 as a normalized 16-bit integer (signed: [-1, 1] to ±32767; unsigned: [0, 1] to
 /// 65535), rounded to nearest even; NaN gives 0. In the low 16 bits.
 fn norm16(l: &mut Lifter, x: Value, signed: bool) -> Value {
-    let (lo, hi, scale) = if signed {
-        (-1.0f32, 1.0f32, 32767.0f32)
-    } else {
-        (0.0, 1.0, 65535.0)
-    };
-    let (lo, hi, scale) = (
-        l.b.c32(lo.to_bits()),
-        l.b.c32(hi.to_bits()),
-        l.b.c32(scale.to_bits()),
-    );
+    let (lo, hi, scale) = if signed { (-1.0f32, 1.0f32, 32767.0f32) } else { (0.0, 1.0, 65535.0) };
+    let (lo, hi, scale) = (l.b.c32(lo.to_bits()), l.b.c32(hi.to_bits()), l.b.c32(scale.to_bits()));
     let v = l.op(Op::FMax, &[x, lo]);
     let v = l.op(Op::FMin, &[v, hi]);
     let v = l.op(Op::FMul, &[v, scale]);
@@ -2007,16 +1442,9 @@ impl Lifter<'_> {
     /// constant when `wide`), with abs and neg applied to its sign bit as the emulator applies them.
     fn lane_src(&mut self, st: &Step, i: usize, wide: bool) -> Result<Value, String> {
         let m = rdna_emu::valu::mods(st);
-        let mut v = if wide {
-            self.src64(st.src[i])?
-        } else {
-            self.src32(st.src[i])?
-        };
+        let mut v = if wide { self.src64(st.src[i])? } else { self.src32(st.src[i])? };
         // op_sel picks the high half of a 16-bit operand.
-        if m.op_sel >> i & 1 != 0
-            && matches!(st.imm[i], rdna_isa::ImmTy::I16 | rdna_isa::ImmTy::F16)
-            && !wide
-        {
+        if m.op_sel >> i & 1 != 0 && matches!(st.imm[i], rdna_isa::ImmTy::I16 | rdna_isa::ImmTy::F16) && !wide {
             let (k16, lo16) = (self.b.c32(16), self.b.c32(0xffff));
             let hi = self.op(Op::LShr, &[v, k16]);
             v = self.op(Op::And, &[hi, lo16]);
@@ -2067,13 +1495,7 @@ fn compare(l: &mut Lifter, st: &Step, ty: Num, cond: Cond, x: bool) -> Result<()
 
 /// Whether `a` and `b`, numbers of type `ty` (16-bit ones in the low halves; f16 widened
 /// exactly), stand in one of the relations `cond` names. The one definition of the compares.
-pub fn compare_values(
-    b: &mut Builder,
-    ty: Num,
-    cond: Cond,
-    mut x: Value,
-    mut y: Value,
-) -> Result<Value, String> {
+pub fn compare_values(b: &mut Builder, ty: Num, cond: Cond, mut x: Value, mut y: Value) -> Result<Value, String> {
     match ty {
         Num::I16 => {
             let k = b.c32(16);
@@ -2096,20 +1518,10 @@ pub fn compare_values(
     let signed = matches!(ty, Num::I16 | Num::I32 | Num::I64);
     let float = matches!(ty, Num::F16 | Num::F32 | Num::F64);
     let relations = if float {
-        [
-            (cond.lt, Op::FLt),
-            (cond.eq, Op::FEq),
-            (cond.gt, Op::FGt),
-            (cond.unord, Op::FUnord),
-        ]
+        [(cond.lt, Op::FLt), (cond.eq, Op::FEq), (cond.gt, Op::FGt), (cond.unord, Op::FUnord)]
     } else {
         // Integers are never unordered.
-        [
-            (cond.lt, if signed { Op::SLt } else { Op::ULt }),
-            (cond.eq, Op::Eq),
-            (cond.gt, if signed { Op::SGt } else { Op::UGt }),
-            (false, Op::Eq),
-        ]
+        [(cond.lt, if signed { Op::SLt } else { Op::ULt }), (cond.eq, Op::Eq), (cond.gt, if signed { Op::SGt } else { Op::UGt }), (false, Op::Eq)]
     };
     let mut t = b.bool(false);
     for (on, code) in relations {
@@ -2127,25 +1539,7 @@ pub fn vopd_op(name: &str) -> Option<VOp> {
     // gfx11's names of the gfx10 operations (v_mul_dx9_zero_f32, v_dot2acc_f32_f16).
     let base = rdna_emu::sem::gfx11_to_gfx10(&name.replace("v_dual_", "v_"));
     VOp::from_name(&base).filter(|&op| {
-        matches!(
-            op,
-            MovB32
-                | AddF32
-                | SubF32
-                | SubrevF32
-                | MulF32
-                | MulLegacyF32
-                | FmacF32
-                | FmaakF32
-                | FmamkF32
-                | MaxF32
-                | MinF32
-                | CndmaskB32
-                | AddNcU32
-                | LshlrevB32
-                | AndB32
-                | Dot2cF32F16
-        )
+        matches!(op, MovB32 | AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaakF32 | FmamkF32 | MaxF32 | MinF32 | CndmaskB32 | AddNcU32 | LshlrevB32 | AndB32 | Dot2cF32F16)
     })
 }
 
@@ -2157,17 +1551,11 @@ fn vopd(l: &mut Lifter, st: &Step) -> Result<(), String> {
     let mut results = Vec::with_capacity(2);
     for y in [false, true] {
         let (name, vdst, src0, vsrc1) = st.inst.vopd_half(y);
-        let op =
-            vopd_op(name).ok_or_else(|| format!("VOPD operation {name} is not recompiled yet"))?;
+        let op = vopd_op(name).ok_or_else(|| format!("VOPD operation {name} is not recompiled yet"))?;
         if vdst > 255 || vsrc1 > 255 {
             return Err("a VOPD register out of range".into());
         }
-        let a = l.src32(rdna_emu::program::operand(
-            src0,
-            rdna_isa::ImmTy::B32,
-            1,
-            st.inst.literal,
-        ))?;
+        let a = l.src32(rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal))?;
         let b = l.b.read(Reg::Vgpr(vsrc1 as u8));
         // fmac accumulates into VDST; fmaak adds K; fmamk multiplies by K: S0 * K + S1.
         let (b, c) = match op {
@@ -2176,11 +1564,7 @@ fn vopd(l: &mut Lifter, st: &Step) -> Result<(), String> {
             FmamkF32 => (l.b.c32(lit), b),
             _ => (b, a),
         };
-        let cin = if op == CndmaskB32 {
-            Some(l.lane_bit_of(Src::Sgpr(VCC))?)
-        } else {
-            None
-        };
+        let cin = if op == CndmaskB32 { Some(l.lane_bit_of(Src::Sgpr(VCC))?) } else { None };
         let (r, _) = vector_op(l.b, op, &[a, b, c], cin)?;
         results.push((vdst, r));
     }
@@ -2199,11 +1583,7 @@ fn smem(l: &mut Lifter, st: &Step, m: Smem) -> Result<(), String> {
     let offset = ((((raw >> 32) & 0x1f_ffff) as u32) << 11) as i32 >> 11;
     let soffset = st.inst.field(rdna_isa::Field::Soffset);
     let sdata = ((raw >> 6) & 0x7f) as u16;
-    let soff = if soffset == NULL {
-        l.b.c32(0)
-    } else {
-        l.sgpr(soffset)
-    };
+    let soff = if soffset == NULL { l.b.c32(0) } else { l.sgpr(soffset) };
     let soff = l.op(Op::ZExt, &[soff]);
     let mut base = l.src64(Src::Sgpr(sbase))?;
     if m.buffer {
@@ -2258,9 +1638,7 @@ fn lane_access(l: &mut Lifter, st: &Step, op: VOp) -> Result<(), String> {
         l.b.write_lane(st.dst as u8, lane, v);
         return Ok(());
     }
-    let Src::Vgpr(r) = st.src[0] else {
-        return Err(format!("{} of a non-VGPR", st.inst.entry.name));
-    };
+    let Src::Vgpr(r) = st.src[0] else { return Err(format!("{} of a non-VGPR", st.inst.entry.name)) };
     let lane = if op == VOp::ReadfirstlaneB32 {
         let exec = l.mask(EXEC);
         let first = l.op(Op::FindLsb, &[exec]);
@@ -2293,17 +1671,8 @@ pub fn class_test(b: &mut Builder, ty: Num, a: Value, mask: Value) -> Result<Val
         let v = b.op(Op::LShr, &[a, sh]);
         b.op(Op::And, &[v, m])
     };
-    let (sign, exp, mant, quiet) = (
-        field(b, ebits + mbits, 1),
-        field(b, mbits, ebits),
-        field(b, 0, mbits),
-        field(b, mbits - 1, 1),
-    );
-    let (z, one, all) = (
-        b.konst(t, 0),
-        b.konst(t, 1),
-        b.konst(t, (1u64 << ebits) - 1),
-    );
+    let (sign, exp, mant, quiet) = (field(b, ebits + mbits, 1), field(b, mbits, ebits), field(b, 0, mbits), field(b, mbits - 1, 1));
+    let (z, one, all) = (b.konst(t, 0), b.konst(t, 1), b.konst(t, (1u64 << ebits) - 1));
     let neg = b.op(Op::Eq, &[sign, one]);
     let exp_all = b.op(Op::Eq, &[exp, all]);
     let exp_zero = b.op(Op::Eq, &[exp, z]);
@@ -2333,11 +1702,7 @@ pub fn class_test(b: &mut Builder, ty: Num, a: Value, mask: Value) -> Result<Val
 /// the signed offset (12 bits on gfx10, 13 on gfx11).
 fn global_address(l: &mut Lifter, st: &Step) -> Result<Value, String> {
     let raw = st.inst.raw;
-    let ow = if st.inst.gen == rdna_isa::Generation::Gfx11 {
-        13
-    } else {
-        12
-    };
+    let ow = if st.inst.gen == rdna_isa::Generation::Gfx11 { 13 } else { 12 };
     let offset = (((raw & ((1 << ow) - 1)) as u32) << (32 - ow)) as i32 >> (32 - ow);
     let saddr = st.inst.field(rdna_isa::Field::Saddr);
     let vaddr = (raw >> 32 & 0xff) as u16;
@@ -2420,12 +1785,10 @@ fn lds_access(l: &mut Lifter, st: &Step, k: DsKind) -> Result<(), String> {
                 if vdst as u32 + dwords > 256 {
                     return Err("an LDS register range past v255".into());
                 }
-                let loaded: Vec<Value> = (0..dwords)
-                    .map(|i| {
-                        let ai = at(l, a, 4 * i);
-                        l.op(Op::LdsLoad, &[ai])
-                    })
-                    .collect();
+                let loaded: Vec<Value> = (0..dwords).map(|i| {
+                    let ai = at(l, a, 4 * i);
+                    l.op(Op::LdsLoad, &[ai])
+                }).collect();
                 for (i, v) in loaded.into_iter().enumerate() {
                     l.b.write(Reg::Vgpr(vdst as u8 + i as u8), v);
                 }

@@ -35,23 +35,14 @@ pub fn blocks(cfg: &Cfg, prog: &Program, base: u64) -> String {
         let _ = writeln!(s, "function {f} ({what}, entry bb{}):", func.entry);
         for &b in &func.blocks {
             let blk = &cfg.blocks[b];
-            let _ = writeln!(
-                s,
-                "  bb{b}:  ; {:#x}",
-                base + prog.steps[blk.first].pc as u64
-            );
+            let _ = writeln!(s, "  bb{b}:  ; {:#x}", base + prog.steps[blk.first].pc as u64);
             for i in blk.first..=blk.last {
                 let _ = writeln!(s, "    {}", text(prog, i));
             }
             let exit = match blk.exit {
                 Exit::Goto(t) => format!("goto bb{t}"),
-                Exit::Branch { cond, taken, next } => {
-                    format!("if {} goto bb{taken} else bb{next}", cond_name(cond))
-                }
-                Exit::Call { callee, ret } => format!(
-                    "call bb{callee} (function {}), then bb{ret}",
-                    cfg.blocks[callee].func
-                ),
+                Exit::Branch { cond, taken, next } => format!("if {} goto bb{taken} else bb{next}", cond_name(cond)),
+                Exit::Call { callee, ret } => format!("call bb{callee} (function {}), then bb{ret}", cfg.blocks[callee].func),
                 Exit::Return => "return".into(),
                 Exit::End => "end".into(),
             };
@@ -73,12 +64,7 @@ fn write_nodes(s: &mut String, nodes: &[Node], depth: usize) {
     for n in nodes {
         match n {
             Node::Code(b) => _ = writeln!(s, "{pad}bb{b}"),
-            Node::If {
-                block,
-                cond,
-                then,
-                otherwise,
-            } => {
+            Node::If { block, cond, then, otherwise } => {
                 let _ = writeln!(s, "{pad}if {} (bb{block}) {{", cond_name(*cond));
                 write_nodes(s, then, depth + 1);
                 let _ = writeln!(s, "{pad}}} else {{");
@@ -102,11 +88,7 @@ fn write_nodes(s: &mut String, nodes: &[Node], depth: usize) {
             Node::End => _ = writeln!(s, "{pad}end"),
             Node::Dispatch { entry, blocks } => {
                 let list: Vec<String> = blocks.iter().map(|b| format!("bb{b}")).collect();
-                let _ = writeln!(
-                    s,
-                    "{pad}dispatch from bb{entry} over {}  ; irreducible: a state machine",
-                    list.join(" ")
-                );
+                let _ = writeln!(s, "{pad}dispatch from bb{entry} over {}  ; irreducible: a state machine", list.join(" "));
             }
         }
     }
@@ -115,10 +97,7 @@ fn write_nodes(s: &mut String, nodes: &[Node], depth: usize) {
 /// The graph in Graphviz's dot language: a node per block with its instructions.
 pub fn dot(cfg: &Cfg, prog: &Program, base: u64, name: &str) -> String {
     let esc = |t: &str| t.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut s = format!(
-        "digraph \"{}\" {{\n  node [shape=box fontname=monospace];\n",
-        esc(name)
-    );
+    let mut s = format!("digraph \"{}\" {{\n  node [shape=box fontname=monospace];\n", esc(name));
     for (b, blk) in cfg.blocks.iter().enumerate() {
         let mut label = format!("bb{b}  {:#x}\\l", base + prog.steps[blk.first].pc as u64);
         for i in blk.first..=blk.last {

@@ -74,38 +74,18 @@ impl Structure {
                 }
                 let exits = body
                     .iter()
-                    .flat_map(|&b| {
-                        cfg.blocks[b]
-                            .exit
-                            .successors()
-                            .into_iter()
-                            .filter(|s| !body.contains(s))
-                            .map(move |s| (b, s))
-                    })
+                    .flat_map(|&b| cfg.blocks[b].exit.successors().into_iter().filter(|s| !body.contains(s)).map(move |s| (b, s)))
                     .collect();
-                Loop {
-                    header,
-                    latches,
-                    body,
-                    exits,
-                    parent: None,
-                }
+                Loop { header, latches, body, exits, parent: None }
             })
             .collect();
         // Outer loops first; a loop's parent is the smallest earlier loop that contains it.
         loops.sort_by_key(|l| std::cmp::Reverse(l.body.len()));
         for i in 0..loops.len() {
             let h = loops[i].header;
-            loops[i].parent = (0..i)
-                .rev()
-                .find(|&j| loops[j].body.contains(&h) && loops[j].header != h);
+            loops[i].parent = (0..i).rev().find(|&j| loops[j].body.contains(&h) && loops[j].header != h);
         }
-        Structure {
-            idom,
-            rpo: rpo_all,
-            loops,
-            irreducible,
-        }
+        Structure { idom, rpo: rpo_all, loops, irreducible }
     }
 
     /// Whether `a` dominates `b` (every path from the entry to `b` passes `a`).
@@ -164,12 +144,7 @@ fn depth_first(cfg: &Cfg, entry: BlockId) -> (Vec<BlockId>, Vec<(BlockId, BlockI
 
 /// Immediate dominators of one function (Cooper, Harvey and Kennedy's iteration over the
 /// reverse postorder).
-fn dominators(
-    rpo: &[BlockId],
-    order: &[usize],
-    preds: &[Vec<BlockId>],
-    idom: &mut [Option<BlockId>],
-) {
+fn dominators(rpo: &[BlockId], order: &[usize], preds: &[Vec<BlockId>], idom: &mut [Option<BlockId>]) {
     let Some(&entry) = rpo.first() else { return };
     let mut dom: Vec<Option<usize>> = vec![None; rpo.len()]; // by rpo position
     dom[0] = Some(0);

@@ -21,38 +21,21 @@ pub enum Node {
     /// The instructions of a block, its terminator excluded.
     Code(BlockId),
     /// Two-way choice on the condition of `block`'s branch.
-    If {
-        block: BlockId,
-        cond: BranchIf,
-        then: Vec<Node>,
-        otherwise: Vec<Node>,
-    },
+    If { block: BlockId, cond: BranchIf, then: Vec<Node>, otherwise: Vec<Node> },
     /// Repeats `body`; [`Node::Continue`]`(header)` starts it again. The body never runs off its end.
-    Loop {
-        header: BlockId,
-        body: Vec<Node>,
-    },
+    Loop { header: BlockId, body: Vec<Node> },
     /// Runs `body` once; [`Node::Break`]`(follow)` leaves it, and what comes after it in the
     /// enclosing list (the code of `follow`) runs next.
-    Block {
-        follow: BlockId,
-        body: Vec<Node>,
-    },
+    Block { follow: BlockId, body: Vec<Node> },
     Break(BlockId),
     Continue(BlockId),
     /// The call at the end of `block` to function `callee` (index into [`Cfg::functions`]).
-    Call {
-        block: BlockId,
-        callee: usize,
-    },
+    Call { block: BlockId, callee: usize },
     Return,
     End,
     /// The fallback for irreducible flow: a state machine over the function's blocks,
     /// starting at `entry`.
-    Dispatch {
-        entry: BlockId,
-        blocks: Vec<BlockId>,
-    },
+    Dispatch { entry: BlockId, blocks: Vec<BlockId> },
 }
 
 /// Structured flow of each function of `cfg` (indexed like [`Cfg::functions`]).
@@ -65,41 +48,20 @@ pub fn structurize(cfg: &Cfg, st: &Structure) -> Vec<Vec<Node>> {
         }
     }
     let preds = cfg.predecessors();
-    let merge: Vec<bool> = (0..n)
-        .map(|b| preds[b].iter().filter(|&&p| order[p] < order[b]).count() >= 2)
-        .collect();
-    let header: Vec<bool> = (0..n)
-        .map(|b| st.loops.iter().any(|l| l.header == b))
-        .collect();
+    let merge: Vec<bool> = (0..n).map(|b| preds[b].iter().filter(|&&p| order[p] < order[b]).count() >= 2).collect();
+    let header: Vec<bool> = (0..n).map(|b| st.loops.iter().any(|l| l.header == b)).collect();
     let mut children = vec![Vec::new(); n];
     for b in 0..n {
         if let Some(d) = st.idom[b] {
             children[d].push(b);
         }
     }
-    let irreducible_fn: Vec<bool> = (0..cfg.functions.len())
-        .map(|f| st.irreducible.iter().any(|&(u, _)| cfg.blocks[u].func == f))
-        .collect();
-    let s = Structurizer {
-        cfg,
-        order,
-        merge,
-        header,
-        children,
-    };
+    let irreducible_fn: Vec<bool> = (0..cfg.functions.len()).map(|f| st.irreducible.iter().any(|&(u, _)| cfg.blocks[u].func == f)).collect();
+    let s = Structurizer { cfg, order, merge, header, children };
     cfg.functions
         .iter()
         .enumerate()
-        .map(|(f, func)| {
-            if irreducible_fn[f] {
-                vec![Node::Dispatch {
-                    entry: func.entry,
-                    blocks: func.blocks.clone(),
-                }]
-            } else {
-                s.tree(func.entry)
-            }
-        })
+        .map(|(f, func)| if irreducible_fn[f] { vec![Node::Dispatch { entry: func.entry, blocks: func.blocks.clone() }] } else { s.tree(func.entry) })
         .collect()
 }
 
@@ -117,19 +79,12 @@ struct Structurizer<'a> {
 impl Structurizer<'_> {
     /// The code for `x` and the part of the dominator tree below it.
     fn tree(&self, x: BlockId) -> Vec<Node> {
-        let mut merges: Vec<BlockId> = self.children[x]
-            .iter()
-            .copied()
-            .filter(|&c| self.merge[c])
-            .collect();
+        let mut merges: Vec<BlockId> = self.children[x].iter().copied().filter(|&c| self.merge[c]).collect();
         // The merge block placed last is the outermost breakable block.
         merges.sort_by_key(|&c| std::cmp::Reverse(self.order[c]));
         let inner = self.within(x, &merges);
         if self.header[x] {
-            vec![Node::Loop {
-                header: x,
-                body: inner,
-            }]
+            vec![Node::Loop { header: x, body: inner }]
         } else {
             inner
         }
@@ -143,10 +98,7 @@ impl Structurizer<'_> {
                 v
             }
             Some((&y, rest)) => {
-                let mut v = vec![Node::Block {
-                    follow: y,
-                    body: self.within(x, rest),
-                }];
+                let mut v = vec![Node::Block { follow: y, body: self.within(x, rest) }];
                 v.extend(self.tree(y));
                 v
             }
@@ -157,18 +109,10 @@ impl Structurizer<'_> {
         match self.cfg.blocks[x].exit {
             Exit::Goto(t) => self.branch(x, t),
             Exit::Branch { cond, taken, next } => {
-                vec![Node::If {
-                    block: x,
-                    cond,
-                    then: self.branch(x, taken),
-                    otherwise: self.branch(x, next),
-                }]
+                vec![Node::If { block: x, cond, then: self.branch(x, taken), otherwise: self.branch(x, next) }]
             }
             Exit::Call { callee, ret } => {
-                let mut v = vec![Node::Call {
-                    block: x,
-                    callee: self.cfg.blocks[callee].func,
-                }];
+                let mut v = vec![Node::Call { block: x, callee: self.cfg.blocks[callee].func }];
                 v.extend(self.branch(x, ret));
                 v
             }
@@ -204,24 +148,13 @@ enum Outcome {
 /// conditional branch, with the block), and returns the blocks whose code ran, in order, at
 /// most `limit` of them. Calls are not entered. This is the reference semantics of the tree,
 /// used to check it against the graph.
-pub fn walk(
-    nodes: &[Node],
-    cfg: &Cfg,
-    decide: &mut dyn FnMut(BlockId) -> bool,
-    limit: usize,
-) -> Vec<BlockId> {
+pub fn walk(nodes: &[Node], cfg: &Cfg, decide: &mut dyn FnMut(BlockId) -> bool, limit: usize) -> Vec<BlockId> {
     let mut seen = Vec::new();
     walk_list(nodes, cfg, decide, limit, &mut seen);
     seen
 }
 
-fn walk_list(
-    nodes: &[Node],
-    cfg: &Cfg,
-    decide: &mut dyn FnMut(BlockId) -> bool,
-    limit: usize,
-    seen: &mut Vec<BlockId>,
-) -> Outcome {
+fn walk_list(nodes: &[Node], cfg: &Cfg, decide: &mut dyn FnMut(BlockId) -> bool, limit: usize, seen: &mut Vec<BlockId>) -> Outcome {
     for node in nodes {
         let o = match node {
             Node::Code(b) => {
@@ -231,12 +164,7 @@ fn walk_list(
                 seen.push(*b);
                 Outcome::Normal
             }
-            Node::If {
-                block,
-                then,
-                otherwise,
-                ..
-            } => {
+            Node::If { block, then, otherwise, .. } => {
                 if decide(*block) {
                     walk_list(then, cfg, decide, limit, seen)
                 } else {
@@ -246,9 +174,7 @@ fn walk_list(
             Node::Loop { header, body } => loop {
                 match walk_list(body, cfg, decide, limit, seen) {
                     Outcome::Continue(h) if h == *header => continue,
-                    Outcome::Normal => {
-                        panic!("the body of the loop at block {header} ran off its end")
-                    }
+                    Outcome::Normal => panic!("the body of the loop at block {header} ran off its end"),
                     other => break other,
                 }
             },
@@ -293,19 +219,6 @@ fn walk_list(
 }
 
 /// Walks the graph itself the same way as [`walk`]: the reference the tree must reproduce.
-pub fn walk_graph(
-    cfg: &Cfg,
-    entry: BlockId,
-    decide: &mut dyn FnMut(BlockId) -> bool,
-    limit: usize,
-) -> Vec<BlockId> {
-    walk(
-        &[Node::Dispatch {
-            entry,
-            blocks: Vec::new(),
-        }],
-        cfg,
-        decide,
-        limit,
-    )
+pub fn walk_graph(cfg: &Cfg, entry: BlockId, decide: &mut dyn FnMut(BlockId) -> bool, limit: usize) -> Vec<BlockId> {
+    walk(&[Node::Dispatch { entry, blocks: Vec::new() }], cfg, decide, limit)
 }

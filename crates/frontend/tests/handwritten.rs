@@ -10,19 +10,12 @@ use rdna_frontend::{Cfg, Exit};
 
 fn program(text: &str) -> Program {
     let target = rdna_isa::Target::from_name("gfx1030").unwrap();
-    Program::decode(
-        &Decoder::new(target),
-        &rdna_testkit::asm_for("gfx1030", text, false),
-        0,
-    )
+    Program::decode(&Decoder::new(target), &rdna_testkit::asm_for("gfx1030", text, false), 0)
 }
 
 /// (first byte offset, last byte offset, exit) of each block, in block order.
 fn shape(p: &Program, cfg: &Cfg) -> Vec<(u32, u32, Exit)> {
-    cfg.blocks
-        .iter()
-        .map(|b| (p.steps[b.first].pc, p.steps[b.last].pc, b.exit))
-        .collect()
+    cfg.blocks.iter().map(|b| (p.steps[b.first].pc, p.steps[b.last].pc, b.exit)).collect()
 }
 
 /// s0 counts to 10 in a one-block loop.
@@ -36,33 +29,11 @@ const COUNTED_LOOP: &str = "s_mov_b32 s0, 0
 fn a_counted_loop_is_one_block_looping_on_itself() {
     let p = program(COUNTED_LOOP);
     let cfg = Cfg::build(&p, 0).unwrap();
-    assert_eq!(
-        shape(&p, &cfg),
-        vec![
-            (0, 0, Exit::Goto(1)),
-            (
-                4,
-                12,
-                Exit::Branch {
-                    cond: BranchIf::Scc1,
-                    taken: 1,
-                    next: 2
-                }
-            ),
-            (16, 16, Exit::End)
-        ]
-    );
+    assert_eq!(shape(&p, &cfg), vec![(0, 0, Exit::Goto(1)), (4, 12, Exit::Branch { cond: BranchIf::Scc1, taken: 1, next: 2 }), (16, 16, Exit::End)]);
     let st = Structure::of(&cfg);
     assert!(st.reducible());
     assert_eq!(st.loops.len(), 1);
-    assert_eq!(
-        (
-            st.loops[0].header,
-            st.loops[0].latches.clone(),
-            st.loops[0].exits.clone()
-        ),
-        (1, vec![1], vec![(1, 2)])
-    );
+    assert_eq!((st.loops[0].header, st.loops[0].latches.clone(), st.loops[0].exits.clone()), (1, vec![1], vec![(1, 2)]));
     assert_eq!(st.idom, vec![None, Some(0), Some(1)]);
 }
 
@@ -78,21 +49,7 @@ fn a_cycle_with_two_entries_is_irreducible() {
     );
     let cfg = Cfg::build(&p, 0).unwrap();
     // Blocks: 0 [0,4], A [8], B [12,16], end [20].
-    assert_eq!(
-        shape(&p, &cfg)[1..3],
-        [
-            (8, 8, Exit::Goto(2)),
-            (
-                12,
-                16,
-                Exit::Branch {
-                    cond: BranchIf::Scc1,
-                    taken: 1,
-                    next: 3
-                }
-            )
-        ]
-    );
+    assert_eq!(shape(&p, &cfg)[1..3], [(8, 8, Exit::Goto(2)), (12, 16, Exit::Branch { cond: BranchIf::Scc1, taken: 1, next: 3 })]);
     let st = Structure::of(&cfg);
     assert!(!st.reducible());
     assert!(st.loops.is_empty());
@@ -113,10 +70,7 @@ fn a_long_branch_through_getpc_and_setpc_is_followed() {
     );
     let cfg = Cfg::build(&p, 0).unwrap();
     // s_getpc gives 4; 4 + 16 = 20, the second s_endpgm; the first is never reached.
-    assert_eq!(
-        shape(&p, &cfg),
-        vec![(0, 12, Exit::Goto(1)), (20, 20, Exit::End)]
-    );
+    assert_eq!(shape(&p, &cfg), vec![(0, 12, Exit::Goto(1)), (20, 20, Exit::End)]);
 }
 
 #[test]
@@ -132,14 +86,7 @@ fn a_call_and_its_return_join_two_functions() {
     );
     let cfg = Cfg::build(&p, 0).unwrap();
     assert_eq!(cfg.functions.len(), 2);
-    assert_eq!(
-        shape(&p, &cfg),
-        vec![
-            (0, 12, Exit::Call { callee: 2, ret: 1 }),
-            (16, 16, Exit::End),
-            (20, 24, Exit::Return)
-        ]
-    );
+    assert_eq!(shape(&p, &cfg), vec![(0, 12, Exit::Call { callee: 2, ret: 1 }), (16, 16, Exit::End), (20, 24, Exit::Return)]);
     assert!(cfg.allows(&p, 12, 20), "call");
     assert!(cfg.allows(&p, 24, 16), "return");
     assert!(!cfg.allows(&p, 12, 16), "a call does not fall through");
@@ -155,18 +102,8 @@ fn every_unfollowable_site_is_reported_at_once() {
          s_endpgm",
     );
     let err = Cfg::build(&p, 0).unwrap_err();
-    let sites: Vec<(u64, &str, &str)> = err
-        .0
-        .iter()
-        .map(|s| (s.pc, s.raw.as_str(), s.text.as_str()))
-        .collect();
-    assert_eq!(
-        sites,
-        vec![
-            (4, "BE9E2104", "s_swappc_b64 s[30:31], s[4:5]"),
-            (12, "BF820064", "s_branch 100")
-        ]
-    );
+    let sites: Vec<(u64, &str, &str)> = err.0.iter().map(|s| (s.pc, s.raw.as_str(), s.text.as_str())).collect();
+    assert_eq!(sites, vec![(4, "BE9E2104", "s_swappc_b64 s[30:31], s[4:5]"), (12, "BF820064", "s_branch 100")]);
     assert!(err.0[0].reason.contains("indirect call"), "{err}");
     assert!(err.0[1].reason.contains("not an instruction"), "{err}");
 }
@@ -192,15 +129,7 @@ fn the_counted_loop_structures_as_a_loop_with_an_if() {
         Node::Code(0),
         Node::Loop {
             header: 1,
-            body: vec![
-                Node::Code(1),
-                Node::If {
-                    block: 1,
-                    cond: BranchIf::Scc1,
-                    then: vec![Node::Continue(1)],
-                    otherwise: vec![Node::Code(2), Node::End],
-                },
-            ],
+            body: vec![Node::Code(1), Node::If { block: 1, cond: BranchIf::Scc1, then: vec![Node::Continue(1)], otherwise: vec![Node::Code(2), Node::End] }],
         },
     ];
     assert_eq!(tree, vec![want]);
@@ -226,12 +155,7 @@ fn a_diamond_puts_its_join_after_a_breakable_block() {
             follow: 3,
             body: vec![
                 Node::Code(0),
-                Node::If {
-                    block: 0,
-                    cond: BranchIf::Scc1,
-                    then: vec![Node::Code(2), Node::Break(3)],
-                    otherwise: vec![Node::Code(1), Node::Break(3)],
-                },
+                Node::If { block: 0, cond: BranchIf::Scc1, then: vec![Node::Code(2), Node::Break(3)], otherwise: vec![Node::Code(1), Node::Break(3)] },
             ],
         },
         Node::Code(3),
@@ -246,12 +170,5 @@ fn a_diamond_puts_its_join_after_a_breakable_block() {
 fn site_dwords_follow_the_encoding() {
     let p = program("v_fmamk_f16 v10, v7, 0x3e00, v8\n v_add3_u32 v1, v2, v3, 0x12345\n v_mov_b32 v1, v2\n s_endpgm");
     let words: Vec<String> = p.steps.iter().map(|s| s.hex_words()).collect();
-    assert_eq!(
-        words[..3],
-        [
-            "6E141107 00003E00",
-            "D76D0001 03FE0702 00012345",
-            "7E020302"
-        ]
-    );
+    assert_eq!(words[..3], ["6E141107 00003E00", "D76D0001 03FE0702 00012345", "7E020302"]);
 }

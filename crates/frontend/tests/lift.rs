@@ -189,30 +189,10 @@ impl Words for Rng {
         match r % 8 {
             0 | 1 => (r >> 8) as u32,
             2 => (r >> 8) as u32 % 70,
-            3 => [
-                0,
-                1,
-                u32::MAX,
-                0x8000_0000,
-                0x7fff_ffff,
-                u32::MAX - 1,
-                0x8000,
-                0xffff,
-            ][(r >> 8) as usize % 8],
+            3 => [0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, u32::MAX - 1, 0x8000, 0xffff][(r >> 8) as usize % 8],
             // f32 edges: ±inf, quiet and signalling NaNs, 1.0, the smallest denormal, ±2^31,
             // 2^32, -1.5.
-            7 if r >> 63 == 1 => [
-                0x7f80_0000,
-                0xff80_0000,
-                0x7fc0_0000,
-                0x7fa0_0000,
-                0x3f80_0000,
-                1,
-                0x4f00_0000,
-                0xcf00_0000,
-                0x4f80_0000,
-                0xbfc0_0000,
-            ][(r >> 8) as usize % 10],
+            7 if r >> 63 == 1 => [0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7fa0_0000, 0x3f80_0000, 1, 0x4f00_0000, 0xcf00_0000, 0x4f80_0000, 0xbfc0_0000][(r >> 8) as usize % 10],
             4 => ((r >> 8) as u32 % 70) << 16 | (r >> 40) as u32 % 70,
             5 => 1 << ((r >> 8) % 32),
             6 => !(1u32 << ((r >> 8) % 32)),
@@ -224,16 +204,9 @@ impl Words for Rng {
 fn check(mcpu: &str, text: &str, wave64: bool) {
     let lanes = if wave64 { 64 } else { 32 };
     let code = rdna_testkit::asm_for(mcpu, text, wave64);
-    let target = rdna_isa::Target {
-        wave64,
-        ..rdna_isa::Target::from_name(mcpu).unwrap()
-    };
+    let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(mcpu).unwrap() };
     let prog = Program::decode(&Decoder::new(target), &code, 0);
-    assert_eq!(
-        prog.steps.len(),
-        text.lines().filter(|l| !l.trim().is_empty()).count(),
-        "every line decodes to one step"
-    );
+    assert_eq!(prog.steps.len(), text.lines().filter(|l| !l.trim().is_empty()).count(), "every line decodes to one step");
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ lanes as u64);
     let mut snippet = Snippet::for_target(mcpu, wave64).unwrap();
     let mut failures = Vec::new();
@@ -256,9 +229,7 @@ fn check(mcpu: &str, text: &str, wave64: bool) {
             let scc = rng.next() & 1 == 1;
             snippet.wave.s = s;
             snippet.wave.scc = scc;
-            snippet
-                .run(bytes)
-                .unwrap_or_else(|e| panic!("emulator: {e}"));
+            snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
             let want = (snippet.wave.s, snippet.wave.scc);
             let read = |r: Reg| match r {
                 Reg::Sgpr(n) => s[n as usize] as u64,
@@ -275,27 +246,14 @@ fn check(mcpu: &str, text: &str, wave64: bool) {
                     }
                 }
                 if (got_s, got_scc) != want {
-                    let diff: Vec<String> = (0..128)
-                        .filter(|&i| got_s[i] != want.0[i])
-                        .map(|i| format!("s{i}: IR {:#x}, emulator {:#x}", got_s[i], want.0[i]))
-                        .collect();
+                    let diff: Vec<String> = (0..128).filter(|&i| got_s[i] != want.0[i]).map(|i| format!("s{i}: IR {:#x}, emulator {:#x}", got_s[i], want.0[i])).collect();
                     failures.push(format!("wave{lanes} `{}` ({form}), s1={:#x} s2={:#x} s[2:3]={:#x}_{:08x} scc={scc}: {} {}\n{body}", st.text(), s[1], s[2], s[3], s[2], diff.join(", "), if got_scc != want.1 { format!("SCC: IR {got_scc}, emulator {}", want.1) } else { String::new() }));
                     break;
                 }
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(8)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n"));
 }
 
 #[test]
@@ -447,19 +405,9 @@ fn random_wave(rng: &mut Rng, lanes: u32) -> ([u32; 128], u64, Vec<Vec<u32>>) {
         *v = rng.word();
     }
     s[125] = 0;
-    let exec = if rng.next() % 4 == 0 {
-        u64::MAX
-    } else {
-        rng.next()
-    } & if lanes == 64 {
-        u64::MAX
-    } else {
-        u32::MAX as u64
-    };
+    let exec = if rng.next() % 4 == 0 { u64::MAX } else { rng.next() } & if lanes == 64 { u64::MAX } else { u32::MAX as u64 };
     (s[126], s[127]) = (exec as u32, (exec >> 32) as u32);
-    let v = (0..8)
-        .map(|_| (0..lanes).map(|_| rng.word()).collect())
-        .collect();
+    let v = (0..8).map(|_| (0..lanes).map(|_| rng.word()).collect()).collect();
     (s, exec, v)
 }
 
@@ -476,11 +424,7 @@ fn global_addresses(rng: &mut Rng, s: &mut [u32; 128], v: &mut [Vec<u32>], base:
 }
 
 /// The registers a lane region sees in `lane` (SCC clear).
-fn lane_reader<'a>(
-    s: &'a [u32; 128],
-    v: &'a [Vec<u32>],
-    lane: usize,
-) -> impl Fn(Reg) -> Option<u64> + 'a {
+fn lane_reader<'a>(s: &'a [u32; 128], v: &'a [Vec<u32>], lane: usize) -> impl Fn(Reg) -> Option<u64> + 'a {
     move |r: Reg| match r {
         Reg::Sgpr(n) => Some(s[n as usize] as u64),
         Reg::Scc => Some(0),
@@ -493,16 +437,9 @@ fn lane_reader<'a>(
 fn lane_bodies(text: &str, wave64: bool) -> Vec<(String, Vec<u8>, rdna_ir::Body)> {
     let lanes = if wave64 { 64 } else { 32 };
     let code = rdna_testkit::asm_for("gfx1030", text, wave64);
-    let target = rdna_isa::Target {
-        wave64,
-        ..rdna_isa::Target::from_name("gfx1030").unwrap()
-    };
+    let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
     let prog = Program::decode(&Decoder::new(target), &code, 0);
-    assert_eq!(
-        prog.steps.len(),
-        text.lines().filter(|l| !l.trim().is_empty()).count(),
-        "every line decodes to one step"
-    );
+    assert_eq!(prog.steps.len(), text.lines().filter(|l| !l.trim().is_empty()).count(), "every line decodes to one step");
     prog.steps
         .iter()
         .map(|st| {
@@ -533,16 +470,9 @@ fn check_lanes(text: &str, wave64: bool) {
 fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
     let lanes = if wave64 { 64 } else { 32 };
     let code = rdna_testkit::asm_for(mcpu, text, wave64);
-    let target = rdna_isa::Target {
-        wave64,
-        ..rdna_isa::Target::from_name(mcpu).unwrap()
-    };
+    let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(mcpu).unwrap() };
     let prog = Program::decode(&Decoder::new(target), &code, 0);
-    assert_eq!(
-        prog.steps.len(),
-        text.lines().filter(|l| !l.trim().is_empty()).count(),
-        "every line decodes to one step"
-    );
+    assert_eq!(prog.steps.len(), text.lines().filter(|l| !l.trim().is_empty()).count(), "every line decodes to one step");
     let mut rng = Rng(0x1234_5678_9abc_def1 ^ lanes as u64);
     let mut snippet = Snippet::for_target(mcpu, wave64).unwrap();
     let mut failures = Vec::new();
@@ -560,9 +490,7 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
             let scc = rng.next() & 1 == 1;
             load_wave(&mut snippet, &s, &vin);
             snippet.wave.scc = scc;
-            snippet
-                .run(bytes)
-                .unwrap_or_else(|e| panic!("emulator: {e}"));
+            snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
             for (form, body) in [("lifted", &body), ("optimized", &opt)] {
                 let mut got_v = vin.clone();
                 let (mut got_s, got_scc) = (s, scc);
@@ -576,17 +504,10 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                         Reg::Scc => Some(scc as u64),
                         Reg::Vgpr(n) => Some(vin[n as usize][lane] as u64),
                     };
-                    let inputs = rdna_ir::Inputs {
-                        code_base: Some(0),
-                        lane: Some(lane as u32),
-                        ..rdna_ir::Inputs::registers(&read)
-                    };
+                    let inputs = rdna_ir::Inputs { code_base: Some(0), lane: Some(lane as u32), ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(body, &inputs) {
                         match e {
-                            Effect::Reg {
-                                reg: Reg::Vgpr(n),
-                                value,
-                            } => got_v[n as usize][lane] = value.expect("known") as u32,
+                            Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,
                             Effect::LaneBit { mask: m, bit } => {
                                 let v = bit.expect("known") as u64;
                                 match masks.iter_mut().find(|x| x.0 == m) {
@@ -599,11 +520,7 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                     }
                 }
                 // Every mask the instruction writes, even with no lane enabled.
-                for e in body
-                    .insts
-                    .iter()
-                    .filter(|i| i.op == rdna_ir::Op::WriteLaneBit)
-                {
+                for e in body.insts.iter().filter(|i| i.op == rdna_ir::Op::WriteLaneBit) {
                     let m = e.imm as u8;
                     let bits = masks.iter().find(|x| x.0 == m).map_or(0, |x| x.1);
                     got_s[m as usize] = bits as u32;
@@ -613,44 +530,19 @@ fn check_lanes_on(mcpu: &str, text: &str, wave64: bool) {
                 }
                 let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
                 if got_v != want_v || got_s != snippet.wave.s || got_scc != snippet.wave.scc {
-                    let lane =
-                        (0..lanes as usize).find(|&l| (0..8).any(|r| got_v[r][l] != want_v[r][l]));
-                    let sd: Vec<String> = (0..128)
-                        .filter(|&i| got_s[i] != snippet.wave.s[i])
-                        .map(|i| {
-                            format!(
-                                "s{i}: IR {:#x}, emulator {:#x}",
-                                got_s[i], snippet.wave.s[i]
-                            )
-                        })
-                        .collect();
+                    let lane = (0..lanes as usize).find(|&l| (0..8).any(|r| got_v[r][l] != want_v[r][l]));
+                    let sd: Vec<String> = (0..128).filter(|&i| got_s[i] != snippet.wave.s[i]).map(|i| format!("s{i}: IR {:#x}, emulator {:#x}", got_s[i], snippet.wave.s[i])).collect();
                     let detail = match lane {
-                        Some(l) => format!(
-                            "lane {l}: v1={:#x} v2={:#x} v3={:#x}: v5 IR {:#x}, emulator {:#x}",
-                            vin[1][l], vin[2][l], vin[3][l], got_v[5][l], want_v[5][l]
-                        ),
+                        Some(l) => format!("lane {l}: v1={:#x} v2={:#x} v3={:#x}: v5 IR {:#x}, emulator {:#x}", vin[1][l], vin[2][l], vin[3][l], got_v[5][l], want_v[5][l]),
                         None => sd.join(", "),
                     };
-                    failures.push(format!(
-                        "wave{lanes} `{}` ({form}), exec={exec:#x}: {detail}\n{body}",
-                        st.text()
-                    ));
+                    failures.push(format!("wave{lanes} `{}` ({form}), exec={exec:#x}: {detail}\n{body}", st.text()));
                     break;
                 }
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(6)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n"));
 }
 
 #[test]
@@ -731,10 +623,7 @@ v_cmpx_class_f32 v1, v2
 #[test]
 fn float_operations_match_the_emulator() {
     check_lanes(FLOATS, false);
-    check_lanes(
-        &FLOATS.replace("vcc_lo", "vcc").replace(" s4,", " s[4:5],"),
-        true,
-    );
+    check_lanes(&FLOATS.replace("vcc_lo", "vcc").replace(" s4,", " s[4:5],"), true);
 }
 
 /// Packing conversions, normalized conversions, dot products with an accumulator and
@@ -852,37 +741,20 @@ s_buffer_load_dwordx2 s[4:5], s[12:15], 0x3
             let res = at | (rng.next() & 0xffff) << 48;
             (s[12], s[13], s[14]) = (res as u32, (res >> 32) as u32, (rng.next() % 160) as u32);
             snippet.wave.s = s;
-            snippet
-                .run(bytes)
-                .unwrap_or_else(|e| panic!("emulator: `{}`: {e}", st.text()));
+            snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: `{}`: {e}", st.text()));
             let mut got = s;
             let read = |r: Reg| match r {
                 Reg::Sgpr(n) => Some(s[n as usize] as u64),
                 _ => Some(0),
             };
             let load = |a: u64| snippet.mem.read_u32(a).ok();
-            let inputs = rdna_ir::Inputs {
-                load: &load,
-                code_base: Some(0),
-                ..rdna_ir::Inputs::registers(&read)
-            };
+            let inputs = rdna_ir::Inputs { load: &load, code_base: Some(0), ..rdna_ir::Inputs::registers(&read) };
             for e in rdna_ir::run_known(&body, &inputs) {
-                if let Effect::Reg {
-                    reg: Reg::Sgpr(n),
-                    value,
-                } = e
-                {
+                if let Effect::Reg { reg: Reg::Sgpr(n), value } = e {
                     got[n as usize] = value.expect("known") as u32;
                 }
             }
-            assert_eq!(
-                got,
-                snippet.wave.s,
-                "`{}` with s6={:#x} s14={}\n{body}",
-                st.text(),
-                s[6],
-                s[14]
-            );
+            assert_eq!(got, snippet.wave.s, "`{}` with s6={:#x} s14={}\n{body}", st.text(), s[6], s[14]);
         }
     }
 }
@@ -906,10 +778,7 @@ fn lane_reads_and_writes_match_the_emulator() {
         let mut snippet = Snippet::new(wave64);
         for text in cases {
             let code = rdna_testkit::asm_for("gfx1030", text, wave64);
-            let target = rdna_isa::Target {
-                wave64,
-                ..rdna_isa::Target::from_name("gfx1030").unwrap()
-            };
+            let target = rdna_isa::Target { wave64, ..rdna_isa::Target::from_name("gfx1030").unwrap() };
             let prog = Program::decode(&Decoder::new(target), &code, 0);
             let mut b = Builder::new();
             for st in &prog.steps {
@@ -925,9 +794,7 @@ fn lane_reads_and_writes_match_the_emulator() {
                     (exec, s[126], s[127]) = (0, 0, 0);
                 }
                 load_wave(&mut snippet, &s, &vin);
-                snippet
-                    .run(&code)
-                    .unwrap_or_else(|e| panic!("emulator: {e}"));
+                snippet.run(&code).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let (mut got_s, mut got_v) = (s, vin.clone());
                 let read = |r: Reg| match r {
                     Reg::Sgpr(n) => Some(s[n as usize] as u64),
@@ -935,31 +802,17 @@ fn lane_reads_and_writes_match_the_emulator() {
                     Reg::Vgpr(_) => None,
                 };
                 let vgpr_lane = |r: u8, l: u32| vin.get(r as usize).map(|v| v[l as usize]);
-                let inputs = rdna_ir::Inputs {
-                    code_base: Some(0),
-                    vgpr_lane: &vgpr_lane,
-                    ..rdna_ir::Inputs::registers(&read)
-                };
+                let inputs = rdna_ir::Inputs { code_base: Some(0), vgpr_lane: &vgpr_lane, ..rdna_ir::Inputs::registers(&read) };
                 for e in rdna_ir::run_known(&body, &inputs) {
                     match e {
-                        Effect::Reg {
-                            reg: Reg::Sgpr(n),
-                            value,
-                        } => got_s[n as usize] = value.expect("known") as u32,
-                        Effect::LaneWrite {
-                            vgpr,
-                            lane: Some(l),
-                            value,
-                        } => got_v[vgpr as usize][l as usize] = value.expect("known") as u32,
+                        Effect::Reg { reg: Reg::Sgpr(n), value } => got_s[n as usize] = value.expect("known") as u32,
+                        Effect::LaneWrite { vgpr, lane: Some(l), value } => got_v[vgpr as usize][l as usize] = value.expect("known") as u32,
                         Effect::Reg { reg: Reg::Scc, .. } => {}
                         other => panic!("unexpected effect {other:?}"),
                     }
                 }
                 let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
-                assert_eq!(
-                    got_s, snippet.wave.s,
-                    "wave{lanes} `{text}` exec={exec:#x}\n{body}"
-                );
+                assert_eq!(got_s, snippet.wave.s, "wave{lanes} `{text}` exec={exec:#x}\n{body}");
                 assert_eq!(got_v, want_v, "wave{lanes} `{text}` exec={exec:#x}\n{body}");
             }
         }
@@ -1016,10 +869,7 @@ v_cmp_u_f16 vcc_lo, v1, v2
 v_cmp_nge_f16_e64 s4, -v1, v2
 ";
     check_lanes(text, false);
-    check_lanes(
-        &text.replace("vcc_lo", "vcc").replace(" s4,", " s[4:5],"),
-        true,
-    );
+    check_lanes(&text.replace("vcc_lo", "vcc").replace(" s4,", " s[4:5],"), true);
 }
 
 /// GLOBAL dword loads (with and without SADDR, signed offsets) per lane against the emulator,
@@ -1043,25 +893,14 @@ global_load_dwordx3 v[5:7], v[2:3], off offset:12
                 let (mut s, exec, mut vin) = random_wave(&mut rng, lanes);
                 global_addresses(&mut rng, &mut s, &mut vin, base, 1000);
                 load_wave(&mut snippet, &s, &vin);
-                snippet
-                    .run(bytes)
-                    .unwrap_or_else(|e| panic!("emulator: {e}"));
+                snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let mut got = vin.clone();
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
                     let read = lane_reader(&s, &vin, lane);
                     let load = |a: u64| snippet.mem.read_u32(a).ok();
-                    let inputs = rdna_ir::Inputs {
-                        load: &load,
-                        code_base: Some(0),
-                        lane: Some(lane as u32),
-                        ..rdna_ir::Inputs::registers(&read)
-                    };
+                    let inputs = rdna_ir::Inputs { load: &load, code_base: Some(0), lane: Some(lane as u32), ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(&body, &inputs) {
-                        if let Effect::Reg {
-                            reg: Reg::Vgpr(n),
-                            value,
-                        } = e
-                        {
+                        if let Effect::Reg { reg: Reg::Vgpr(n), value } = e {
                             got[n as usize][lane] = value.expect("known") as u32;
                         }
                     }
@@ -1094,23 +933,13 @@ global_store_dwordx4 v1, v[4:7], s[2:3]
                 // Lanes overlap too: the later lane's store wins, as in the emulator.
                 global_addresses(&mut rng, &mut s, &mut vin, base, 400);
                 load_wave(&mut snippet, &s, &vin);
-                snippet
-                    .run(bytes)
-                    .unwrap_or_else(|e| panic!("emulator: {e}"));
+                snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let mut got = data.clone();
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
                     let read = lane_reader(&s, &vin, lane);
-                    let inputs = rdna_ir::Inputs {
-                        code_base: Some(0),
-                        lane: Some(lane as u32),
-                        ..rdna_ir::Inputs::registers(&read)
-                    };
+                    let inputs = rdna_ir::Inputs { code_base: Some(0), lane: Some(lane as u32), ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(&body, &inputs) {
-                        if let Effect::Store {
-                            addr: Some(a),
-                            value: Some(v),
-                        } = e
-                        {
+                        if let Effect::Store { addr: Some(a), value: Some(v) } = e {
                             let o = (a - base) as usize;
                             got[o..o + 4].copy_from_slice(&(v as u32).to_le_bytes());
                         }
@@ -1156,50 +985,27 @@ ds_write2st64_b64 v1, v[2:3], v[6:7] offset0:1
                     vin[1][l] = (rng.next() % 30000) as u32;
                 }
                 load_wave(&mut snippet, &s, &vin);
-                snippet
-                    .run(bytes)
-                    .unwrap_or_else(|e| panic!("emulator: {e}"));
+                snippet.run(bytes).unwrap_or_else(|e| panic!("emulator: {e}"));
                 let (mut got_v, mut got_lds) = (vin.clone(), lds_in.clone());
                 for lane in (0..lanes as usize).filter(|&l| exec >> l & 1 != 0) {
                     let read = lane_reader(&s, &vin, lane);
                     // Reads see LDS as the instruction began (reads and writes are never in one region).
-                    let lds = |a: u32| {
-                        lds_in
-                            .get(a as usize..a as usize + 4)
-                            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
-                    };
-                    let inputs = rdna_ir::Inputs {
-                        code_base: Some(0),
-                        lane: Some(lane as u32),
-                        lds: &lds,
-                        ..rdna_ir::Inputs::registers(&read)
-                    };
+                    let lds = |a: u32| lds_in.get(a as usize..a as usize + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+                    let inputs = rdna_ir::Inputs { code_base: Some(0), lane: Some(lane as u32), lds: &lds, ..rdna_ir::Inputs::registers(&read) };
                     for e in rdna_ir::run_known(&body, &inputs) {
                         match e {
-                            Effect::Reg {
-                                reg: Reg::Vgpr(n),
-                                value,
-                            } => got_v[n as usize][lane] = value.expect("known") as u32,
-                            Effect::LdsStore {
-                                addr: Some(a),
-                                value: Some(v),
-                                bytes,
-                            } => got_lds[a as usize..a as usize + bytes as usize]
-                                .copy_from_slice(&(v as u32).to_le_bytes()[..bytes as usize]),
-                            Effect::LdsCheck {
-                                addr: Some(a),
-                                bytes,
-                            } => assert!(a as usize + bytes as usize <= 65536),
+                            Effect::Reg { reg: Reg::Vgpr(n), value } => got_v[n as usize][lane] = value.expect("known") as u32,
+                            Effect::LdsStore { addr: Some(a), value: Some(v), bytes } => {
+                                got_lds[a as usize..a as usize + bytes as usize].copy_from_slice(&(v as u32).to_le_bytes()[..bytes as usize])
+                            }
+                            Effect::LdsCheck { addr: Some(a), bytes } => assert!(a as usize + bytes as usize <= 65536),
                             other => panic!("unexpected {other:?}"),
                         }
                     }
                 }
                 let want_v: Vec<Vec<u32>> = (0..8).map(|r| snippet.v(r)).collect();
                 assert_eq!(got_v, want_v, "wave{lanes} `{text}`\n{body}");
-                assert!(
-                    got_lds == snippet.lds,
-                    "wave{lanes} `{text}`: LDS differs\n{body}"
-                );
+                assert!(got_lds == snippet.lds, "wave{lanes} `{text}`: LDS differs\n{body}");
             }
         }
     }

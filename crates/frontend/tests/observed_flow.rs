@@ -17,11 +17,7 @@ fn every_transfer_the_emulator_takes_is_an_edge_of_the_graph() {
             let (prog, entry) = kernel_program(&co, k).unwrap();
             let cfg = Cfg::build(&prog, entry).unwrap_or_else(|e| panic!("{what}: {e}"));
             let st = Structure::of(&cfg);
-            assert!(
-                st.reducible(),
-                "{what}: clang-19's flow should be reducible: {:?}",
-                st.irreducible
-            );
+            assert!(st.reducible(), "{what}: clang-19's flow should be reducible: {:?}", st.irreducible);
             loops += st.loops.len();
             // The structured tree walks like the graph (every function, random branches).
             common::check(&cfg, kernels as u64);
@@ -31,15 +27,7 @@ fn every_transfer_the_emulator_takes_is_an_edge_of_the_graph() {
             for seed in [0, 0x9e37_79b9_7f4a_7c15] {
                 let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, seed);
                 // A fault on made-up inputs says nothing about the graph.
-                if let Ok(stats) = rdna_emu::run(
-                    &launch,
-                    &mut mem,
-                    &Options {
-                        budget: 5_000_000,
-                        edges: true,
-                        ..Options::default()
-                    },
-                ) {
+                if let Ok(stats) = rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, edges: true, ..Options::default() }) {
                     edges.extend(stats.edges);
                 }
             }
@@ -66,25 +54,10 @@ fn the_kernels_own_range_gives_the_whole_sections_graph() {
             let what = format!("{mcpu} wave{lanes} {}", k.name);
             let (prog, entry) = kernel_program(&co, k).unwrap();
             let whole = Cfg::build(&prog, entry).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let Ok((own, _, cfg)) = rdna_frontend::kernel_flow(&co, k) else {
-                panic!("{what}: kernel_flow failed")
-            };
-            assert_eq!(
-                (cfg.functions.len(), cfg.blocks.len()),
-                (whole.functions.len(), whole.blocks.len()),
-                "{what}"
-            );
-            let pcs = |c: &Cfg, p: &rdna_emu::program::Program| {
-                c.blocks
-                    .iter()
-                    .map(|b| (p.steps[b.first].pc, p.steps[b.last].pc))
-                    .collect::<std::collections::BTreeSet<_>>()
-            };
-            assert_eq!(
-                pcs(&cfg, &own),
-                pcs(&whole, &prog),
-                "{what}: the blocks differ"
-            );
+            let Ok((own, _, cfg)) = rdna_frontend::kernel_flow(&co, k) else { panic!("{what}: kernel_flow failed") };
+            assert_eq!((cfg.functions.len(), cfg.blocks.len()), (whole.functions.len(), whole.blocks.len()), "{what}");
+            let pcs = |c: &Cfg, p: &rdna_emu::program::Program| c.blocks.iter().map(|b| (p.steps[b.first].pc, p.steps[b.last].pc)).collect::<std::collections::BTreeSet<_>>();
+            assert_eq!(pcs(&cfg, &own), pcs(&whole, &prog), "{what}: the blocks differ");
             if whole.functions.len() > 1 {
                 with_calls += 1;
                 narrower += (own.steps.len() < prog.steps.len()) as u32;
@@ -92,8 +65,5 @@ fn the_kernels_own_range_gives_the_whole_sections_graph() {
         }
     }
     assert!(with_calls >= 8, "only {with_calls} kernels with calls");
-    assert_eq!(
-        narrower, with_calls,
-        "kernels with calls decoded the whole section"
-    );
+    assert_eq!(narrower, with_calls, "kernels with calls decoded the whole section");
 }

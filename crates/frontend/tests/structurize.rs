@@ -13,25 +13,13 @@ use rdna_frontend::{Block, Cfg, Exit, Function};
 /// `back` is the chance (in 1/8) that a target is an earlier block.
 fn random_cfg(r: &mut Rng, max: usize, back: usize) -> Cfg {
     let n = 1 + r.below(max);
-    let target = |r: &mut Rng, i: usize| {
-        if i > 0 && r.below(8) < back {
-            r.below(i + 1)
-        } else if i + 1 < n {
-            i + 1 + r.below(n - i - 1)
-        } else {
-            i
-        }
-    };
+    let target = |r: &mut Rng, i: usize| if i > 0 && r.below(8) < back { r.below(i + 1) } else if i + 1 < n { i + 1 + r.below(n - i - 1) } else { i };
     let exits: Vec<Exit> = (0..n)
         .map(|i| match r.below(10) {
             0 => Exit::End,
             1..=3 if i + 1 < n => Exit::Goto(target(r, i)),
             _ if i + 1 == n && r.below(2) == 0 => Exit::End,
-            _ => Exit::Branch {
-                cond: BranchIf::Scc1,
-                taken: target(r, i),
-                next: target(r, i),
-            },
+            _ => Exit::Branch { cond: BranchIf::Scc1, taken: target(r, i), next: target(r, i) },
         })
         .collect();
     // Keep what block 0 reaches, numbered in discovery order.
@@ -53,29 +41,14 @@ fn random_cfg(r: &mut Rng, max: usize, back: usize) -> Cfg {
         .map(|&b| {
             let exit = match exits[b] {
                 Exit::Goto(t) => Exit::Goto(id[t]),
-                Exit::Branch { cond, taken, next } => Exit::Branch {
-                    cond,
-                    taken: id[taken],
-                    next: id[next],
-                },
+                Exit::Branch { cond, taken, next } => Exit::Branch { cond, taken: id[taken], next: id[next] },
                 e => e,
             };
-            Block {
-                func: 0,
-                first: b,
-                last: b,
-                exit,
-            }
+            Block { func: 0, first: b, last: b, exit }
         })
         .collect::<Vec<_>>();
     let all = (0..blocks.len()).collect();
-    Cfg {
-        blocks,
-        functions: vec![Function {
-            entry: 0,
-            blocks: all,
-        }],
-    }
+    Cfg { blocks, functions: vec![Function { entry: 0, blocks: all }] }
 }
 
 #[test]
@@ -94,8 +67,5 @@ fn random_graphs_walk_the_same_structured_as_unstructured() {
         }
     }
     eprintln!("{reducible} reducible ({with_loops} with nested or several loops), {irreducible} irreducible");
-    assert!(
-        reducible > 5000 && irreducible > 500 && with_loops > 1000,
-        "{reducible} {irreducible} {with_loops}"
-    );
+    assert!(reducible > 5000 && irreducible > 500 && with_loops > 1000, "{reducible} {irreducible} {with_loops}");
 }

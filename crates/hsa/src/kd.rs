@@ -179,38 +179,17 @@ impl KernelDescriptor {
         let b = |v: bool| v as i64;
         let id = self.enable_sgpr_workgroup_id();
         vec![
-            (
-                "group_segment_fixed_size",
-                self.group_segment_fixed_size as i64,
-            ),
-            (
-                "private_segment_fixed_size",
-                self.private_segment_fixed_size as i64,
-            ),
+            ("group_segment_fixed_size", self.group_segment_fixed_size as i64),
+            ("private_segment_fixed_size", self.private_segment_fixed_size as i64),
             ("kernarg_size", self.kernarg_size as i64),
-            (
-                "kernel_code_entry_byte_offset",
-                self.kernel_code_entry_byte_offset,
-            ),
-            (
-                "granulated_workitem_vgpr_count",
-                self.granulated_workitem_vgpr_count() as i64,
-            ),
-            (
-                "granulated_wavefront_sgpr_count",
-                self.granulated_wavefront_sgpr_count() as i64,
-            ),
+            ("kernel_code_entry_byte_offset", self.kernel_code_entry_byte_offset),
+            ("granulated_workitem_vgpr_count", self.granulated_workitem_vgpr_count() as i64),
+            ("granulated_wavefront_sgpr_count", self.granulated_wavefront_sgpr_count() as i64),
             ("priority", self.priority() as i64),
             ("float_round_mode_32", self.float_round_mode_32() as i64),
-            (
-                "float_round_mode_16_64",
-                self.float_round_mode_16_64() as i64,
-            ),
+            ("float_round_mode_16_64", self.float_round_mode_16_64() as i64),
             ("float_denorm_mode_32", self.float_denorm_mode_32() as i64),
-            (
-                "float_denorm_mode_16_64",
-                self.float_denorm_mode_16_64() as i64,
-            ),
+            ("float_denorm_mode_16_64", self.float_denorm_mode_16_64() as i64),
             ("priv", b(self.priv_())),
             ("enable_dx10_clamp", b(self.enable_dx10_clamp())),
             ("debug_mode", b(self.debug_mode())),
@@ -225,38 +204,17 @@ impl KernelDescriptor {
             ("enable_sgpr_workgroup_id_x", b(id[0])),
             ("enable_sgpr_workgroup_id_y", b(id[1])),
             ("enable_sgpr_workgroup_id_z", b(id[2])),
-            (
-                "enable_sgpr_workgroup_info",
-                b(self.enable_sgpr_workgroup_info()),
-            ),
-            (
-                "enable_vgpr_workitem_id",
-                self.enable_vgpr_workitem_id() as i64,
-            ),
+            ("enable_sgpr_workgroup_info", b(self.enable_sgpr_workgroup_info())),
+            ("enable_vgpr_workitem_id", self.enable_vgpr_workitem_id() as i64),
             ("granulated_lds_size", self.granulated_lds_size() as i64),
             ("exception_enables", self.exception_enables() as i64),
-            (
-                "enable_sgpr_private_segment_buffer",
-                b(self.enable_sgpr_private_segment_buffer()),
-            ),
-            (
-                "enable_sgpr_dispatch_ptr",
-                b(self.enable_sgpr_dispatch_ptr()),
-            ),
+            ("enable_sgpr_private_segment_buffer", b(self.enable_sgpr_private_segment_buffer())),
+            ("enable_sgpr_dispatch_ptr", b(self.enable_sgpr_dispatch_ptr())),
             ("enable_sgpr_queue_ptr", b(self.enable_sgpr_queue_ptr())),
-            (
-                "enable_sgpr_kernarg_segment_ptr",
-                b(self.enable_sgpr_kernarg_segment_ptr()),
-            ),
+            ("enable_sgpr_kernarg_segment_ptr", b(self.enable_sgpr_kernarg_segment_ptr())),
             ("enable_sgpr_dispatch_id", b(self.enable_sgpr_dispatch_id())),
-            (
-                "enable_sgpr_flat_scratch_init",
-                b(self.enable_sgpr_flat_scratch_init()),
-            ),
-            (
-                "enable_sgpr_private_segment_size",
-                b(self.enable_sgpr_private_segment_size()),
-            ),
+            ("enable_sgpr_flat_scratch_init", b(self.enable_sgpr_flat_scratch_init())),
+            ("enable_sgpr_private_segment_size", b(self.enable_sgpr_private_segment_size())),
             ("enable_wavefront_size32", b(self.enable_wavefront_size32())),
             ("uses_dynamic_stack", b(self.uses_dynamic_stack())),
             ("kernarg_preload", self.kernarg_preload as i64),
@@ -319,11 +277,7 @@ impl SgprInput {
     pub fn width(self) -> u16 {
         match self {
             SgprInput::PrivateSegmentBuffer => 4,
-            SgprInput::DispatchPtr
-            | SgprInput::QueuePtr
-            | SgprInput::KernargSegmentPtr
-            | SgprInput::DispatchId
-            | SgprInput::FlatScratchInit => 2,
+            SgprInput::DispatchPtr | SgprInput::QueuePtr | SgprInput::KernargSegmentPtr | SgprInput::DispatchId | SgprInput::FlatScratchInit => 2,
             _ => 1,
         }
     }
@@ -341,51 +295,19 @@ impl KernelDescriptor {
                 *s += what.width();
             }
         };
-        add(
-            self.enable_sgpr_private_segment_buffer(),
-            SgprInput::PrivateSegmentBuffer,
-            &mut s,
-        );
-        add(
-            self.enable_sgpr_dispatch_ptr(),
-            SgprInput::DispatchPtr,
-            &mut s,
-        );
+        add(self.enable_sgpr_private_segment_buffer(), SgprInput::PrivateSegmentBuffer, &mut s);
+        add(self.enable_sgpr_dispatch_ptr(), SgprInput::DispatchPtr, &mut s);
         add(self.enable_sgpr_queue_ptr(), SgprInput::QueuePtr, &mut s);
-        add(
-            self.enable_sgpr_kernarg_segment_ptr(),
-            SgprInput::KernargSegmentPtr,
-            &mut s,
-        );
-        add(
-            self.enable_sgpr_dispatch_id(),
-            SgprInput::DispatchId,
-            &mut s,
-        );
-        add(
-            self.enable_sgpr_flat_scratch_init(),
-            SgprInput::FlatScratchInit,
-            &mut s,
-        );
-        add(
-            self.enable_sgpr_private_segment_size(),
-            SgprInput::PrivateSegmentSize,
-            &mut s,
-        );
+        add(self.enable_sgpr_kernarg_segment_ptr(), SgprInput::KernargSegmentPtr, &mut s);
+        add(self.enable_sgpr_dispatch_id(), SgprInput::DispatchId, &mut s);
+        add(self.enable_sgpr_flat_scratch_init(), SgprInput::FlatScratchInit, &mut s);
+        add(self.enable_sgpr_private_segment_size(), SgprInput::PrivateSegmentSize, &mut s);
         let mut s = self.user_sgpr_count() as u16;
         for (d, on) in self.enable_sgpr_workgroup_id().into_iter().enumerate() {
             add(on, SgprInput::WorkgroupId(d as u8), &mut s);
         }
-        add(
-            self.enable_sgpr_workgroup_info(),
-            SgprInput::WorkgroupInfo,
-            &mut s,
-        );
-        add(
-            self.enable_private_segment(),
-            SgprInput::PrivateSegmentWaveOffset,
-            &mut s,
-        );
+        add(self.enable_sgpr_workgroup_info(), SgprInput::WorkgroupInfo, &mut s);
+        add(self.enable_private_segment(), SgprInput::PrivateSegmentWaveOffset, &mut s);
         v
     }
 }

@@ -24,12 +24,7 @@ pub enum Error {
     #[error("kernel descriptor '{name}' at {addr:#x} is not 64 bytes inside a loaded section")]
     BadDescriptor { name: String, addr: u64 },
     #[error("kernel '{name}': entry point {entry:#x} (descriptor {kd:#x} {offset:+#x}) lies outside .text")]
-    BadEntry {
-        name: String,
-        kd: u64,
-        offset: i64,
-        entry: u64,
-    },
+    BadEntry { name: String, kd: u64, offset: i64, entry: u64 },
     #[error("NT_AMDGPU_METADATA note: {0}")]
     Metadata(String),
     #[error("unsupported code object ABI version {0} (rdna reads v4, v5 and v6)")]
@@ -108,17 +103,9 @@ impl CodeObject {
     /// to the end of the highest section (gaps zeroed), as a loader lays it out in memory.
     pub fn flat_image(&self) -> Result<(u64, Vec<u8>), String> {
         let lo = self.image.iter().map(|(a, _)| *a).min().unwrap_or(0);
-        let hi = self
-            .image
-            .iter()
-            .map(|(a, d)| a.saturating_add(d.len() as u64))
-            .max()
-            .unwrap_or(0);
+        let hi = self.image.iter().map(|(a, d)| a.saturating_add(d.len() as u64)).max().unwrap_or(0);
         if hi - lo > MAX_IMAGE_SPAN {
-            return Err(format!(
-                "the code object's loaded sections span {:#x} bytes (limit {MAX_IMAGE_SPAN:#x})",
-                hi - lo
-            ));
+            return Err(format!("the code object's loaded sections span {:#x} bytes (limit {MAX_IMAGE_SPAN:#x})", hi - lo));
         }
         let mut img = vec![0u8; (hi - lo) as usize];
         for (a, d) in &self.image {
@@ -166,9 +153,7 @@ impl CodeObject {
         let metadata = read_metadata(&file)?;
         let mut image = Vec::new();
         for s in file.sections() {
-            let object::SectionFlags::Elf { sh_flags } = s.flags() else {
-                continue;
-            };
+            let object::SectionFlags::Elf { sh_flags } = s.flags() else { continue };
             // SHF_ALLOC = 2; limit sizes so a hostile header cannot ask for huge zero fills.
             if sh_flags & 2 == 0 || s.size() == 0 || s.size() > 1 << 30 {
                 continue;
@@ -180,16 +165,7 @@ impl CodeObject {
             image.push((s.address(), data));
         }
         let kernels = read_kernels(&file, text_addr, bytes.len() as u64, metadata.as_ref())?;
-        Ok(CodeObject {
-            text: bytes,
-            text_addr,
-            functions,
-            mcpu: mach_name(flags),
-            version,
-            kernels,
-            metadata,
-            image,
-        })
+        Ok(CodeObject { text: bytes, text_addr, functions, mcpu: mach_name(flags), version, kernels, metadata, image })
     }
 
     /// The kernel named `name` (without the `.kd` suffix).
@@ -212,17 +188,9 @@ impl CodeObject {
     /// The `.text` byte range of the function that holds byte offset `off` of `.text` (its
     /// symbol's size, or up to the next function where the size is 0).
     pub fn function_range(&self, off: u64) -> Option<(usize, usize)> {
-        let f = self
-            .functions
-            .iter()
-            .filter(|f| f.addr >= self.text_addr && f.addr - self.text_addr <= off)
-            .max_by_key(|f| f.addr)?;
+        let f = self.functions.iter().filter(|f| f.addr >= self.text_addr && f.addr - self.text_addr <= off).max_by_key(|f| f.addr)?;
         let start = (f.addr - self.text_addr) as usize;
-        let end = if f.size > 0 {
-            start + f.size as usize
-        } else {
-            start + self.code_to_next(f).len()
-        };
+        let end = if f.size > 0 { start + f.size as usize } else { start + self.code_to_next(f).len() };
         (off < end as u64 && end <= self.text.len()).then_some((start, end))
     }
 
@@ -244,19 +212,13 @@ impl CodeObject {
 /// Reads the AMDGPU metadata note (owner "AMDGPU", type NT_AMDGPU_METADATA = 32), if present.
 fn read_metadata(file: &object::File) -> Result<Option<Metadata>, Error> {
     use object::read::elf::SectionHeader as _;
-    let object::File::Elf64(elf) = file else {
-        return Ok(None);
-    };
+    let object::File::Elf64(elf) = file else { return Ok(None) };
     let endian = elf.endian();
     for section in elf.sections() {
-        let Some(mut notes) = section.elf_section_header().notes(endian, elf.data())? else {
-            continue;
-        };
+        let Some(mut notes) = section.elf_section_header().notes(endian, elf.data())? else { continue };
         while let Some(note) = notes.next()? {
             if note.name() == b"AMDGPU" && note.n_type(endian) == 32 {
-                return Metadata::parse(note.desc())
-                    .map(Some)
-                    .map_err(Error::Metadata);
+                return Metadata::parse(note.desc()).map(Some).map_err(Error::Metadata);
             }
         }
     }
@@ -264,37 +226,21 @@ fn read_metadata(file: &object::File) -> Result<Option<Metadata>, Error> {
 }
 
 /// Finds every `<name>.kd` object symbol, reads its descriptor and resolves its entry point.
-fn read_kernels(
-    file: &object::File,
-    text_addr: u64,
-    text_len: u64,
-    meta: Option<&Metadata>,
-) -> Result<Vec<Kernel>, Error> {
+fn read_kernels(file: &object::File, text_addr: u64, text_len: u64, meta: Option<&Metadata>) -> Result<Vec<Kernel>, Error> {
     let mut kernels = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for sym in file.symbols().chain(file.dynamic_symbols()) {
         let Ok(name) = sym.name() else { continue };
-        let Some(kname) = name.strip_suffix(".kd") else {
-            continue;
-        };
+        let Some(kname) = name.strip_suffix(".kd") else { continue };
         if sym.kind() != SymbolKind::Data || !seen.insert(name.to_string()) {
             continue;
         }
         let addr = sym.address();
-        let bad = || Error::BadDescriptor {
-            name: name.to_string(),
-            addr,
-        };
-        let section = sym
-            .section_index()
-            .and_then(|i| file.section_by_index(i).ok())
-            .ok_or_else(bad)?;
+        let bad = || Error::BadDescriptor { name: name.to_string(), addr };
+        let section = sym.section_index().and_then(|i| file.section_by_index(i).ok()).ok_or_else(bad)?;
         let data = section.data()?;
         let off = addr.checked_sub(section.address()).ok_or_else(bad)? as usize;
-        let kd = data
-            .get(off..)
-            .and_then(KernelDescriptor::parse)
-            .ok_or_else(bad)?;
+        let kd = data.get(off..).and_then(KernelDescriptor::parse).ok_or_else(bad)?;
         let entry = addr.checked_add_signed(kd.kernel_code_entry_byte_offset);
         let entry = match entry {
             Some(e) if e >= text_addr && e < text_addr + text_len && e % 4 == 0 => e,
@@ -307,20 +253,8 @@ fn read_kernels(
                 })
             }
         };
-        let meta = meta
-            .and_then(|m| {
-                m.kernels
-                    .iter()
-                    .find(|k| k.symbol == name || k.name == kname)
-            })
-            .cloned();
-        kernels.push(Kernel {
-            name: kname.to_string(),
-            kd_addr: addr,
-            kd,
-            entry,
-            meta,
-        });
+        let meta = meta.and_then(|m| m.kernels.iter().find(|k| k.symbol == name || k.name == kname)).cloned();
+        kernels.push(Kernel { name: kname.to_string(), kd_addr: addr, kd, entry, meta });
     }
     kernels.sort_by_key(|k| k.entry);
     Ok(kernels)

@@ -76,10 +76,7 @@ fn descriptor_pointing_outside_text_is_named() {
     let mut d = data.clone();
     d[off..off + 8].copy_from_slice(&0x7fff_0000i64.to_le_bytes());
     let e = CodeObject::parse(&d).unwrap_err().to_string();
-    assert!(
-        e.contains("kernel 'saxpy'") && e.contains("outside .text"),
-        "{e}"
-    );
+    assert!(e.contains("kernel 'saxpy'") && e.contains("outside .text"), "{e}");
 }
 
 #[test]

@@ -173,13 +173,7 @@ impl Default for Builder {
 impl Builder {
     /// A wave region.
     pub fn new() -> Builder {
-        Builder {
-            body: Body::default(),
-            current: Vec::new(),
-            written: Vec::new(),
-            consts: HashMap::default(),
-            lane_bits: Vec::new(),
-        }
+        Builder { body: Body::default(), current: Vec::new(), written: Vec::new(), consts: HashMap::default(), lane_bits: Vec::new() }
     }
 
     /// A lane region.
@@ -208,12 +202,7 @@ impl Builder {
         if let Some(&c) = self.consts.get(&(ty, v)) {
             return c;
         }
-        let c = self.push(Inst {
-            op: Op::Const,
-            ty,
-            args: [Value(0); 3],
-            imm: v,
-        });
+        let c = self.push(Inst { op: Op::Const, ty, args: [Value(0); 3], imm: v });
         self.consts.insert((ty, v), c);
         c
     }
@@ -240,34 +229,16 @@ impl Builder {
             Sig::Compare => Type::Bool,
             Sig::Select => self.ty(args[1]),
             Sig::Fixed(_, r) => r,
-            Sig::Const
-            | Sig::ReadReg
-            | Sig::WriteReg
-            | Sig::WriteLaneBit
-            | Sig::WriteLane
-            | Sig::Store
-            | Sig::LdsStore
-            | Sig::Check
-            | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
+            Sig::Const | Sig::ReadReg | Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::LdsStore | Sig::Check | Sig::Arg => panic!("Builder::op: {op:?} has its own constructor"),
         };
         let mut a = [Value(0); 3];
         a[..args.len()].copy_from_slice(args);
-        self.push(Inst {
-            op,
-            ty,
-            args: a,
-            imm: 0,
-        })
+        self.push(Inst { op, ty, args: a, imm: 0 })
     }
 
     /// Argument `k` of the region, of type `ty` (a value its emitter supplies).
     pub fn arg(&mut self, k: u64, ty: Type) -> Value {
-        self.push(Inst {
-            op: Op::Arg,
-            ty,
-            args: [Value(0); 3],
-            imm: k,
-        })
+        self.push(Inst { op: Op::Arg, ty, args: [Value(0); 3], imm: k })
     }
 
     /// The instructions so far, without the region's register writes (for emitting a
@@ -278,52 +249,27 @@ impl Builder {
 
     /// VGPR `r` of lane `lane` (wave regions).
     pub fn read_lane(&mut self, r: u8, lane: Value) -> Value {
-        self.push(Inst {
-            op: Op::ReadLane,
-            ty: Type::I32,
-            args: [lane, Value(0), Value(0)],
-            imm: r as u64,
-        })
+        self.push(Inst { op: Op::ReadLane, ty: Type::I32, args: [lane, Value(0), Value(0)], imm: r as u64 })
     }
 
     /// Writes VGPR `r` of lane `lane` (wave regions), in program order.
     pub fn write_lane(&mut self, r: u8, lane: Value, v: Value) {
-        self.push(Inst {
-            op: Op::WriteLane,
-            ty: Type::I32,
-            args: [lane, v, Value(0)],
-            imm: r as u64,
-        });
+        self.push(Inst { op: Op::WriteLane, ty: Type::I32, args: [lane, v, Value(0)], imm: r as u64 });
     }
 
     /// Stores `v` to device memory at `addr`, in program order.
     pub fn store(&mut self, addr: Value, v: Value) {
-        self.push(Inst {
-            op: Op::Store32,
-            ty: Type::I32,
-            args: [addr, v, Value(0)],
-            imm: 0,
-        });
+        self.push(Inst { op: Op::Store32, ty: Type::I32, args: [addr, v, Value(0)], imm: 0 });
     }
 
     /// Stops the run unless `bytes` of LDS at `addr` exist.
     pub fn lds_check(&mut self, addr: Value, bytes: u32) {
-        self.push(Inst {
-            op: Op::LdsCheck,
-            ty: Type::I32,
-            args: [addr, Value(0), Value(0)],
-            imm: bytes as u64,
-        });
+        self.push(Inst { op: Op::LdsCheck, ty: Type::I32, args: [addr, Value(0), Value(0)], imm: bytes as u64 });
     }
 
     /// Stores the low `bytes` (1 to 4) of `v` to LDS at `addr`.
     pub fn lds_store(&mut self, addr: Value, v: Value, bytes: u32) {
-        self.push(Inst {
-            op: Op::LdsStore,
-            ty: Type::I32,
-            args: [addr, v, Value(0)],
-            imm: bytes as u64,
-        });
+        self.push(Inst { op: Op::LdsStore, ty: Type::I32, args: [addr, v, Value(0)], imm: bytes as u64 });
     }
 
     /// An address that is always readable (see [`Op::SafeAddress`]).
@@ -333,12 +279,7 @@ impl Builder {
 
     /// The running lane's index (lane regions).
     pub fn lane_id(&mut self) -> Value {
-        self.push(Inst {
-            op: Op::LaneId,
-            ty: Type::I32,
-            args: [Value(0); 3],
-            imm: 0,
-        })
+        self.push(Inst { op: Op::LaneId, ty: Type::I32, args: [Value(0); 3], imm: 0 })
     }
 
     /// Sets the running lane's bit of the lane mask held from SGPR `mask` (lane regions).
@@ -356,12 +297,7 @@ impl Builder {
 
     /// The emulator's address of byte `offset` of `.text`.
     pub fn code_address(&mut self, offset: u64) -> Value {
-        self.push(Inst {
-            op: Op::CodeAddress,
-            ty: Type::I64,
-            args: [Value(0); 3],
-            imm: offset,
-        })
+        self.push(Inst { op: Op::CodeAddress, ty: Type::I64, args: [Value(0); 3], imm: offset })
     }
 
     /// A register's current value.
@@ -370,12 +306,7 @@ impl Builder {
         if let Some(&(_, v)) = self.current.iter().find(|e| e.0 == ix) {
             return v;
         }
-        let v = self.push(Inst {
-            op: Op::ReadReg,
-            ty: r.ty(),
-            args: [Value(0); 3],
-            imm: ix as u64,
-        });
+        let v = self.push(Inst { op: Op::ReadReg, ty: r.ty(), args: [Value(0); 3], imm: ix as u64 });
         self.current.push((ix, v));
         v
     }
@@ -397,27 +328,12 @@ impl Builder {
         let mut written = std::mem::take(&mut self.written);
         written.sort_unstable();
         for ix in written {
-            let v = self
-                .current
-                .iter()
-                .find(|e| e.0 == ix)
-                .expect("a written register has a value")
-                .1;
+            let v = self.current.iter().find(|e| e.0 == ix).expect("a written register has a value").1;
             let ty = self.body.ty(v);
-            self.push(Inst {
-                op: Op::WriteReg,
-                ty,
-                args: [v, Value(0), Value(0)],
-                imm: ix as u64,
-            });
+            self.push(Inst { op: Op::WriteReg, ty, args: [v, Value(0), Value(0)], imm: ix as u64 });
         }
         for (m, v) in std::mem::take(&mut self.lane_bits) {
-            self.push(Inst {
-                op: Op::WriteLaneBit,
-                ty: Type::Bool,
-                args: [v, Value(0), Value(0)],
-                imm: m as u64,
-            });
+            self.push(Inst { op: Op::WriteLaneBit, ty: Type::Bool, args: [v, Value(0), Value(0)], imm: m as u64 });
         }
         self.body
     }

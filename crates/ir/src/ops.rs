@@ -238,28 +238,14 @@ impl Sig {
         match self {
             Sig::Const | Sig::ReadReg | Sig::Arg => 0,
             Sig::WriteReg | Sig::WriteLaneBit | Sig::Unary | Sig::Count | Sig::Check => 1,
-            Sig::Binary
-            | Sig::Bitwise
-            | Sig::Shift
-            | Sig::Compare
-            | Sig::WriteLane
-            | Sig::Store
-            | Sig::LdsStore => 2,
+            Sig::Binary | Sig::Bitwise | Sig::Shift | Sig::Compare | Sig::WriteLane | Sig::Store | Sig::LdsStore => 2,
             Sig::Select | Sig::Ternary => 3,
             Sig::Fixed(args, _) => args.len(),
         }
     }
 
     const fn has_result(self) -> bool {
-        !matches!(
-            self,
-            Sig::WriteReg
-                | Sig::WriteLaneBit
-                | Sig::WriteLane
-                | Sig::Store
-                | Sig::LdsStore
-                | Sig::Check
-        )
+        !matches!(self, Sig::WriteReg | Sig::WriteLaneBit | Sig::WriteLane | Sig::Store | Sig::LdsStore | Sig::Check)
     }
 }
 

@@ -23,20 +23,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
     let y = a.get(1).copied().unwrap_or(0);
     Some(match op {
         Op::Const => imm,
-        Op::ReadReg
-        | Op::WriteReg
-        | Op::WriteLaneBit
-        | Op::WriteLane
-        | Op::ReadLane
-        | Op::LaneId
-        | Op::Arg
-        | Op::CodeAddress
-        | Op::Load32
-        | Op::Store32
-        | Op::SafeAddress
-        | Op::LdsCheck
-        | Op::LdsLoad
-        | Op::LdsStore => return None,
+        Op::ReadReg | Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress | Op::LdsCheck | Op::LdsLoad | Op::LdsStore => return None,
         Op::IAdd => x.wrapping_add(y) & m,
         Op::ISub => x.wrapping_sub(y) & m,
         Op::IMul => x.wrapping_mul(y) & m,
@@ -50,20 +37,8 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
         Op::Not => !x & m,
         Op::BitReverse => x.reverse_bits() >> (64 - w),
         Op::BitCount => x.count_ones() as u64,
-        Op::FindLsb => {
-            if x == 0 {
-                u32::MAX as u64
-            } else {
-                x.trailing_zeros() as u64
-            }
-        }
-        Op::FindMsb => {
-            if x == 0 {
-                u32::MAX as u64
-            } else {
-                63 - x.leading_zeros() as u64
-            }
-        }
+        Op::FindLsb => if x == 0 { u32::MAX as u64 } else { x.trailing_zeros() as u64 },
+        Op::FindMsb => if x == 0 { u32::MAX as u64 } else { 63 - x.leading_zeros() as u64 },
         Op::Eq => (x == y) as u64,
         Op::Ne => (x != y) as u64,
         Op::ULt => (x < y) as u64,
@@ -87,11 +62,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
                 })
                 .to_bits()
             } else {
-                let (x, y, z) = (
-                    f32::from_bits(x as u32),
-                    f32::from_bits(y as u32),
-                    f32::from_bits(z as u32),
-                );
+                let (x, y, z) = (f32::from_bits(x as u32), f32::from_bits(y as u32), f32::from_bits(z as u32));
                 (match op {
                     Op::FAdd => x + y,
                     Op::FSub => x - y,
@@ -111,27 +82,10 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
             (if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) }).to_bits() as u64
         }
         Op::FToS | Op::FToU => {
-            let f = if arg_ty == Type::I64 {
-                f64::from_bits(x)
-            } else {
-                f32::from_bits(x as u32) as f64
-            };
-            if op == Op::FToS {
-                f as i32 as u32 as u64
-            } else {
-                f as u32 as u64
-            }
+            let f = if arg_ty == Type::I64 { f64::from_bits(x) } else { f32::from_bits(x as u32) as f64 };
+            if op == Op::FToS { f as i32 as u32 as u64 } else { f as u32 as u64 }
         }
-        Op::FTrunc
-        | Op::FFloor
-        | Op::FCeil
-        | Op::FRndne
-        | Op::FSqrt
-        | Op::FRcp
-        | Op::FFract
-        | Op::FLdexp
-        | Op::FMulLegacy
-        | Op::FMed3 => {
+        Op::FTrunc | Op::FFloor | Op::FCeil | Op::FRndne | Op::FSqrt | Op::FRcp | Op::FFract | Op::FLdexp | Op::FMulLegacy | Op::FMed3 => {
             let f = |v: u64| f32::from_bits(v as u32);
             let (x, y, z) = (f(x), f(y), f(a.get(2).copied().unwrap_or(0)));
             (match op {
@@ -155,11 +109,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
         Op::SToF => (x as u32 as i32 as f32).to_bits() as u64,
         Op::UToF => (x as u32 as f32).to_bits() as u64,
         Op::FLt | Op::FEq | Op::FGt | Op::FUnord => {
-            let ord = if arg_ty == Type::I64 {
-                f64::from_bits(x).partial_cmp(&f64::from_bits(y))
-            } else {
-                f32::from_bits(x as u32).partial_cmp(&f32::from_bits(y as u32))
-            };
+            let ord = if arg_ty == Type::I64 { f64::from_bits(x).partial_cmp(&f64::from_bits(y)) } else { f32::from_bits(x as u32).partial_cmp(&f32::from_bits(y as u32)) };
             use std::cmp::Ordering::*;
             (match op {
                 Op::FLt => ord == Some(Less),
@@ -168,13 +118,7 @@ pub fn eval(op: Op, ty: Type, arg_ty: Type, a: &[u64], imm: u64) -> Option<u64> 
                 _ => ord.is_none(),
             }) as u64
         }
-        Op::Select => {
-            if x != 0 {
-                y
-            } else {
-                a[2]
-            }
-        }
+        Op::Select => if x != 0 { y } else { a[2] },
         Op::ZExt => x,
         Op::SExt => x as u32 as i32 as i64 as u64,
         Op::Lo => x & u32::MAX as u64,
@@ -194,10 +138,7 @@ fn eval_inst(body: &Body, i: &Inst, vals: &[u64]) -> Option<u64> {
 /// `code_base` the emulator's address of `.text`. Returns the registers written and their values.
 pub fn run(body: &Body, read: impl Fn(Reg) -> u64, code_base: u64) -> Vec<(Reg, u64)> {
     let read = |r| Some(read(r));
-    let inputs = Inputs {
-        code_base: Some(code_base),
-        ..Inputs::registers(&read)
-    };
+    let inputs = Inputs { code_base: Some(code_base), ..Inputs::registers(&read) };
     run_known(body, &inputs)
         .into_iter()
         .filter_map(|e| match e {
@@ -226,14 +167,7 @@ pub struct Inputs<'a> {
 impl Inputs<'_> {
     /// Nothing known beyond the registers `read` gives.
     pub fn registers(read: &dyn Fn(Reg) -> Option<u64>) -> Inputs<'_> {
-        Inputs {
-            read,
-            load: &|_| None,
-            code_base: None,
-            lane: None,
-            vgpr_lane: &|_, _| None,
-            lds: &|_| None,
-        }
+        Inputs { read, load: &|_| None, code_base: None, lane: None, vgpr_lane: &|_, _| None, lds: &|_| None }
     }
 }
 
@@ -245,22 +179,11 @@ pub enum Effect {
     /// The running lane's bit of the lane mask held from SGPR `mask`.
     LaneBit { mask: u8, bit: Option<bool> },
     /// One lane of a VGPR ([`Op::WriteLane`]).
-    LaneWrite {
-        vgpr: u8,
-        lane: Option<u32>,
-        value: Option<u64>,
-    },
+    LaneWrite { vgpr: u8, lane: Option<u32>, value: Option<u64> },
     /// A dword stored to device memory ([`Op::Store32`]).
-    Store {
-        addr: Option<u64>,
-        value: Option<u64>,
-    },
+    Store { addr: Option<u64>, value: Option<u64> },
     /// The low `bytes` of a value stored to LDS ([`Op::LdsStore`]).
-    LdsStore {
-        addr: Option<u32>,
-        value: Option<u64>,
-        bytes: u8,
-    },
+    LdsStore { addr: Option<u32>, value: Option<u64>, bytes: u8 },
     /// An LDS bounds check ([`Op::LdsCheck`]): the run stops unless `bytes` at `addr` exist.
     LdsCheck { addr: Option<u32>, bytes: u8 },
 }
@@ -268,14 +191,7 @@ pub enum Effect {
 /// Runs a verified body where only some inputs are known (`None`: unknown): a value is known
 /// when the arguments it depends on are (a select's, its condition and the chosen argument).
 pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
-    let Inputs {
-        read,
-        load,
-        code_base,
-        lane,
-        vgpr_lane,
-        lds,
-    } = *inputs;
+    let Inputs { read, load, code_base, lane, vgpr_lane, lds } = *inputs;
     // LDS stores so far: (address, value, bytes); a later load that may overlap one is unknown
     // unless it reads exactly what one stored.
     let mut lds_stored: Vec<(Option<u32>, Option<u64>, u8)> = Vec::new();
@@ -291,17 +207,11 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
         vals[n] = match i.op {
             Op::ReadReg => read(r.expect("verified")).map(|v| v & i.ty.mask()),
             Op::WriteReg => {
-                out.push(Effect::Reg {
-                    reg: r.expect("verified"),
-                    value: get(i.args[0]),
-                });
+                out.push(Effect::Reg { reg: r.expect("verified"), value: get(i.args[0]) });
                 None
             }
             Op::WriteLaneBit => {
-                out.push(Effect::LaneBit {
-                    mask: i.imm as u8,
-                    bit: get(i.args[0]).map(|b| b != 0),
-                });
+                out.push(Effect::LaneBit { mask: i.imm as u8, bit: get(i.args[0]).map(|b| b != 0) });
                 None
             }
             Op::LaneId => lane.map(u64::from),
@@ -309,11 +219,7 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
             // The latest store that may be to this dword decides; else memory.
             Op::Load32 => {
                 let a = get(i.args[0]);
-                match stored.iter().rev().find(|(s, _)| {
-                    s.is_none()
-                        || a.is_none()
-                        || s.is_some_and(|s| a.is_some_and(|a| s.abs_diff(a) < 4))
-                }) {
+                match stored.iter().rev().find(|(s, _)| s.is_none() || a.is_none() || s.is_some_and(|s| a.is_some_and(|a| s.abs_diff(a) < 4))) {
                     Some(&(s, v)) if s.is_some() && s == a => v,
                     Some(_) => None,
                     None => a.and_then(load).map(u64::from),
@@ -322,41 +228,22 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
             Op::WriteLane => {
                 let (l, v) = (get(i.args[0]).map(|l| l as u32), get(i.args[1]));
                 lanes_written.push((i.imm as u8, l, v));
-                out.push(Effect::LaneWrite {
-                    vgpr: i.imm as u8,
-                    lane: l,
-                    value: v,
-                });
+                out.push(Effect::LaneWrite { vgpr: i.imm as u8, lane: l, value: v });
                 None
             }
             Op::LdsCheck => {
-                out.push(Effect::LdsCheck {
-                    addr: get(i.args[0]).map(|a| a as u32),
-                    bytes: i.imm as u8,
-                });
+                out.push(Effect::LdsCheck { addr: get(i.args[0]).map(|a| a as u32), bytes: i.imm as u8 });
                 None
             }
             Op::LdsStore => {
                 let (a, v) = (get(i.args[0]).map(|a| a as u32), get(i.args[1]));
                 lds_stored.push((a, v, i.imm as u8));
-                out.push(Effect::LdsStore {
-                    addr: a,
-                    value: v,
-                    bytes: i.imm as u8,
-                });
+                out.push(Effect::LdsStore { addr: a, value: v, bytes: i.imm as u8 });
                 None
             }
             Op::LdsLoad => {
                 let a = get(i.args[0]).map(|a| a as u32);
-                let hit = lds_stored.iter().rev().find(|(s, _, n)| {
-                    s.is_none()
-                        || a.is_none()
-                        || s.is_some_and(|s| {
-                            a.is_some_and(|a| {
-                                s < a.wrapping_add(4) && a < s.wrapping_add(*n as u32)
-                            })
-                        })
-                });
+                let hit = lds_stored.iter().rev().find(|(s, _, n)| s.is_none() || a.is_none() || s.is_some_and(|s| a.is_some_and(|a| s < a.wrapping_add(4) && a < s.wrapping_add(*n as u32))));
                 match hit {
                     Some(&(s, v, 4)) if s.is_some() && s == a => v,
                     Some(_) => None,
@@ -372,11 +259,7 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
             Op::ReadLane => {
                 let l = get(i.args[0]).map(|l| l as u32);
                 // The latest write of this register that may be this lane decides.
-                match lanes_written
-                    .iter()
-                    .rev()
-                    .find(|w| w.0 == i.imm as u8 && (w.1.is_none() || l.is_none() || w.1 == l))
-                {
+                match lanes_written.iter().rev().find(|w| w.0 == i.imm as u8 && (w.1.is_none() || l.is_none() || w.1 == l)) {
                     Some(w) if w.1.is_some() && w.1 == l => w.2,
                     Some(_) => None,
                     None => l.and_then(|l| vgpr_lane(i.imm as u8, l)).map(u64::from),
@@ -407,25 +290,15 @@ pub fn run_known(body: &Body, inputs: &Inputs) -> Vec<Effect> {
 /// (value numbering), and drops writes of a register's own value. Leaves dead instructions for
 /// [`dce`].
 pub fn fold(body: &Body) -> Body {
-    let mut out = Body {
-        insts: Vec::with_capacity(body.insts.len()),
-        per_lane: body.per_lane,
-    };
+    let mut out = Body { insts: Vec::with_capacity(body.insts.len()), per_lane: body.per_lane };
     let mut map: Vec<Value> = Vec::with_capacity(body.insts.len());
-    let mut known: HashMap<Inst, Value> =
-        HashMap::with_capacity_and_hasher(body.insts.len(), Default::default());
+    let mut known: HashMap<Inst, Value> = HashMap::with_capacity_and_hasher(body.insts.len(), Default::default());
     // Constant values, by output instruction.
     let mut vals: Vec<u64> = Vec::with_capacity(body.insts.len());
     for i in &body.insts {
         let mut n = *i;
         let arity = i.op.arity();
-        n.args = std::array::from_fn(|k| {
-            if k < arity {
-                map[i.args[k].0 as usize]
-            } else {
-                Value(0)
-            }
-        });
+        n.args = std::array::from_fn(|k| if k < arity { map[i.args[k].0 as usize] } else { Value(0) });
         let is_const = |v: Value| out.insts[v.0 as usize].op == Op::Const;
         let folded = match n.op {
             Op::WriteReg => {
@@ -436,38 +309,14 @@ pub fn fold(body: &Body) -> Body {
                 }
                 None
             }
-            Op::Select if is_const(n.args[0]) => Some(Err(if vals[n.args[0].0 as usize] != 0 {
-                n.args[1]
-            } else {
-                n.args[2]
-            })),
+            Op::Select if is_const(n.args[0]) => Some(Err(if vals[n.args[0].0 as usize] != 0 { n.args[1] } else { n.args[2] })),
             Op::Select if n.args[1] == n.args[2] => Some(Err(n.args[1])),
             // x op identity (either side where the operation commutes).
-            _ if identity(&out, &n, &vals).is_some() => {
-                Some(Err(identity(&out, &n, &vals).unwrap()))
-            }
-            Op::Const
-            | Op::ReadReg
-            | Op::WriteLaneBit
-            | Op::WriteLane
-            | Op::ReadLane
-            | Op::LaneId
-            | Op::Arg
-            | Op::CodeAddress
-            | Op::Load32
-            | Op::Store32
-            | Op::SafeAddress
-            | Op::LdsCheck
-            | Op::LdsLoad
-            | Op::LdsStore => None,
+            _ if identity(&out, &n, &vals).is_some() => Some(Err(identity(&out, &n, &vals).unwrap())),
+            Op::Const | Op::ReadReg | Op::WriteLaneBit | Op::WriteLane | Op::ReadLane | Op::LaneId | Op::Arg | Op::CodeAddress | Op::Load32 | Op::Store32 | Op::SafeAddress | Op::LdsCheck | Op::LdsLoad | Op::LdsStore => None,
             _ if n.args().iter().all(|&a| is_const(a)) => {
                 let v = eval_inst(&out, &n, &vals).expect("pure operation");
-                Some(Ok(Inst {
-                    op: Op::Const,
-                    ty: n.ty,
-                    args: [Value(0); 3],
-                    imm: v,
-                }))
+                Some(Ok(Inst { op: Op::Const, ty: n.ty, args: [Value(0); 3], imm: v }))
             }
             _ => None,
         };
@@ -523,15 +372,7 @@ fn identity(out: &Body, n: &Inst, vals: &[u64]) -> Option<Value> {
 pub fn dce(body: &Body) -> Body {
     let mut live = vec![false; body.insts.len()];
     for (n, i) in body.insts.iter().enumerate().rev() {
-        if matches!(
-            i.op,
-            Op::WriteReg
-                | Op::WriteLaneBit
-                | Op::WriteLane
-                | Op::Store32
-                | Op::LdsStore
-                | Op::LdsCheck
-        ) {
+        if matches!(i.op, Op::WriteReg | Op::WriteLaneBit | Op::WriteLane | Op::Store32 | Op::LdsStore | Op::LdsCheck) {
             live[n] = true;
         }
         if live[n] {
@@ -540,10 +381,7 @@ pub fn dce(body: &Body) -> Body {
             }
         }
     }
-    let mut out = Body {
-        insts: Vec::new(),
-        per_lane: body.per_lane,
-    };
+    let mut out = Body { insts: Vec::new(), per_lane: body.per_lane };
     let mut map = vec![Value(u32::MAX); body.insts.len()];
     for (n, i) in body.insts.iter().enumerate() {
         if live[n] {

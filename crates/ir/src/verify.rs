@@ -23,28 +23,17 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
     let mut lane_bit = [false; 128];
     let mut writes_began = false;
     for (at, i) in body.insts.iter().enumerate() {
-        let err = |what: String| VerifyError {
-            at,
-            op: i.op.name(),
-            what,
-        };
+        let err = |what: String| VerifyError { at, op: i.op.name(), what };
         if i.op.per_lane() && !body.per_lane {
             return Err(err("a lane operation in a wave region".into()));
         }
         let mut arg_tys = Vec::with_capacity(3);
         for &a in i.args() {
             let Some(d) = body.insts.get(a.0 as usize).filter(|_| (a.0 as usize) < at) else {
-                return Err(err(format!(
-                    "argument %{} is not defined before its use",
-                    a.0
-                )));
+                return Err(err(format!("argument %{} is not defined before its use", a.0)));
             };
             if !d.op.has_result() {
-                return Err(err(format!(
-                    "argument %{} ({}) has no result",
-                    a.0,
-                    d.op.name()
-                )));
+                return Err(err(format!("argument %{} ({}) has no result", a.0, d.op.name())));
             }
             arg_tys.push(d.ty);
         }
@@ -57,16 +46,13 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
             Sig::LdsStore => arg_tys == [Type::I32, Type::I32] && (1..=4).contains(&i.imm),
             Sig::Check => arg_tys == [Type::I32] && (1..=16).contains(&i.imm),
             Sig::ReadReg | Sig::WriteReg => {
-                let Some(r) = Reg::from_index(i.imm) else {
-                    return Err(err(format!("no register {}", i.imm)));
-                };
+                let Some(r) = Reg::from_index(i.imm) else { return Err(err(format!("no register {}", i.imm))) };
                 let ix = r.index();
                 if matches!(r, Reg::Vgpr(_)) && !body.per_lane {
                     return Err(err(format!("{r} in a wave region")));
                 }
                 if i.op == Op::ReadReg {
-                    if read[ix] || written[ix] || matches!(r, Reg::Sgpr(s) if lane_bit[s as usize])
-                    {
+                    if read[ix] || written[ix] || matches!(r, Reg::Sgpr(s) if lane_bit[s as usize]) {
                         return Err(err(format!("{r:?} read twice or after its write")));
                     }
                     read[ix] = true;
@@ -82,35 +68,21 @@ pub fn verify(body: &Body) -> Result<(), VerifyError> {
                 i.ty == r.ty() && (i.op == Op::ReadReg || arg_tys[0] == r.ty())
             }
             Sig::WriteLaneBit => {
-                let Some(Reg::Sgpr(m)) = Reg::from_index(i.imm) else {
-                    return Err(err(format!("no lane mask at register {}", i.imm)));
-                };
+                let Some(Reg::Sgpr(m)) = Reg::from_index(i.imm) else { return Err(err(format!("no lane mask at register {}", i.imm))) };
                 if std::mem::replace(&mut lane_bit[m as usize], true) {
                     return Err(err(format!("the lane's bit of s{m} set twice")));
                 }
                 arg_tys[0] == Type::Bool
             }
-            Sig::Binary | Sig::Shift | Sig::Unary | Sig::Ternary => {
-                same_int(&arg_tys) && i.ty == arg_tys[0]
-            }
+            Sig::Binary | Sig::Shift | Sig::Unary | Sig::Ternary => same_int(&arg_tys) && i.ty == arg_tys[0],
             Sig::Bitwise => arg_tys[0] == arg_tys[1] && i.ty == arg_tys[0],
             Sig::Count => arg_tys[0].is_int() && i.ty == Type::I32,
             Sig::Compare => same_int(&arg_tys) && i.ty == Type::Bool,
-            Sig::Select => {
-                arg_tys[0] == Type::Bool && arg_tys[1] == arg_tys[2] && i.ty == arg_tys[1]
-            }
-            Sig::Fixed(args, r) => {
-                arg_tys == args
-                    && i.ty == r
-                    && (i.op != Op::ReadLane || (i.imm < 256 && !body.per_lane))
-            }
+            Sig::Select => arg_tys[0] == Type::Bool && arg_tys[1] == arg_tys[2] && i.ty == arg_tys[1],
+            Sig::Fixed(args, r) => arg_tys == args && i.ty == r && (i.op != Op::ReadLane || (i.imm < 256 && !body.per_lane)),
         };
         if !ok {
-            return Err(err(format!(
-                "types {arg_tys:?} -> {:?} break the rule {:?}",
-                i.ty,
-                i.op.sig()
-            )));
+            return Err(err(format!("types {arg_tys:?} -> {:?} break the rule {:?}", i.ty, i.op.sig())));
         }
         if matches!(i.op, Op::WriteReg | Op::WriteLaneBit) {
             writes_began = true;

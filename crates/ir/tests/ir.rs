@@ -7,12 +7,7 @@ fn inst(op: Op, ty: Type, args: &[u32], imm: u64) -> Inst {
     for (i, &v) in args.iter().enumerate() {
         a[i] = Value(v);
     }
-    Inst {
-        op,
-        ty,
-        args: a,
-        imm,
-    }
+    Inst { op, ty, args: a, imm }
 }
 
 #[test]
@@ -29,10 +24,7 @@ fn builder_constructs_ssa_over_registers() {
     let body = b.finish();
     verify(&body).unwrap();
     assert_eq!(body.insts.iter().filter(|i| i.op == Op::ReadReg).count(), 1);
-    assert_eq!(
-        body.insts.iter().filter(|i| i.op == Op::WriteReg).count(),
-        1
-    );
+    assert_eq!(body.insts.iter().filter(|i| i.op == Op::WriteReg).count(), 1);
     assert_eq!(run(&body, |_| 41, 0), vec![(Reg::Sgpr(1), 43)]);
     assert_eq!(body.to_string(), "%0 = read.i32 s1\n%1 = const.i32 0x1\n%2 = iadd.i32 %0, %1\n%3 = iadd.i32 %2, %1\nwrite s1, %3\n");
 }
@@ -40,122 +32,21 @@ fn builder_constructs_ssa_over_registers() {
 #[test]
 fn verifier_rejects_broken_bodies() {
     let cases: Vec<(Body, &str)> = vec![
-        (
-            Body {
-                insts: vec![inst(Op::IAdd, Type::I32, &[0, 0], 0)],
-                per_lane: false,
-            },
-            "not defined before",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::Const, Type::I64, &[], 1),
-                    inst(Op::IAdd, Type::I32, &[0, 1], 0),
-                ],
-                per_lane: false,
-            },
-            "break the rule",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::Eq, Type::I32, &[0, 0], 0),
-                ],
-                per_lane: false,
-            },
-            "break the rule",
-        ),
-        (
-            Body {
-                insts: vec![inst(Op::Const, Type::I32, &[], 1 << 40)],
-                per_lane: false,
-            },
-            "break the rule",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::WriteReg, Type::I32, &[0], 3),
-                    inst(Op::WriteReg, Type::I32, &[0], 3),
-                ],
-                per_lane: false,
-            },
-            "written twice",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::WriteReg, Type::I32, &[0], 3),
-                    inst(Op::ReadReg, Type::I32, &[], 3),
-                ],
-                per_lane: false,
-            },
-            "after its write",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::WriteReg, Type::I32, &[0], 128),
-                ],
-                per_lane: false,
-            },
-            "break the rule",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::WriteReg, Type::I32, &[0], 500),
-                ],
-                per_lane: false,
-            },
-            "no register",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::WriteReg, Type::I32, &[0], 3),
-                    inst(Op::Not, Type::I32, &[0], 0),
-                ],
-                per_lane: false,
-            },
-            "after the region's writes",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I32, &[], 1),
-                    inst(Op::WriteReg, Type::I32, &[0], 3),
-                    inst(Op::WriteReg, Type::I32, &[1], 4),
-                ],
-                per_lane: false,
-            },
-            "has no result",
-        ),
-        (
-            Body {
-                insts: vec![
-                    inst(Op::Const, Type::I64, &[], 1),
-                    inst(Op::ZExt, Type::I64, &[0], 0),
-                ],
-                per_lane: false,
-            },
-            "break the rule",
-        ),
+        (Body { insts: vec![inst(Op::IAdd, Type::I32, &[0, 0], 0)], per_lane: false }, "not defined before"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::Const, Type::I64, &[], 1), inst(Op::IAdd, Type::I32, &[0, 1], 0)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::Eq, Type::I32, &[0, 0], 0)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1 << 40)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::WriteReg, Type::I32, &[0], 3)], per_lane: false }, "written twice"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::ReadReg, Type::I32, &[], 3)], per_lane: false }, "after its write"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 128)], per_lane: false }, "break the rule"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 500)], per_lane: false }, "no register"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::Not, Type::I32, &[0], 0)], per_lane: false }, "after the region's writes"),
+        (Body { insts: vec![inst(Op::Const, Type::I32, &[], 1), inst(Op::WriteReg, Type::I32, &[0], 3), inst(Op::WriteReg, Type::I32, &[1], 4)], per_lane: false }, "has no result"),
+        (Body { insts: vec![inst(Op::Const, Type::I64, &[], 1), inst(Op::ZExt, Type::I64, &[0], 0)], per_lane: false }, "break the rule"),
     ];
     for (body, want) in cases {
         let e = verify(&body).expect_err(&body.to_string());
-        assert!(
-            e.to_string().contains(want),
-            "{e} (wanted {want:?})\n{body}"
-        );
+        assert!(e.to_string().contains(want), "{e} (wanted {want:?})\n{body}");
     }
 }
 
@@ -182,17 +73,8 @@ fn fold_and_dce_shrink_to_the_computed_constants() {
     verify(&folded).unwrap();
     let opt = dce(&folded);
     verify(&opt).unwrap();
-    assert_eq!(
-        opt.to_string(),
-        "%0 = const.i32 0xa\n%1 = const.bool 0x1\nwrite s2, %0\nwrite scc, %1\n"
-    );
-    assert_eq!(
-        run(&opt, |_| 0, 0),
-        run(&body, |_| 0, 0)
-            .into_iter()
-            .filter(|(r, _)| *r != Reg::Sgpr(7))
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(opt.to_string(), "%0 = const.i32 0xa\n%1 = const.bool 0x1\nwrite s2, %0\nwrite scc, %1\n");
+    assert_eq!(run(&opt, |_| 0, 0), run(&body, |_| 0, 0).into_iter().filter(|(r, _)| *r != Reg::Sgpr(7)).collect::<Vec<_>>());
 }
 
 #[test]
@@ -207,10 +89,7 @@ fn value_numbering_merges_repeated_computations() {
     let opt = optimize(&b.finish());
     verify(&opt).unwrap();
     assert_eq!(opt.insts.iter().filter(|i| i.op == Op::IMul).count(), 1);
-    assert_eq!(
-        run(&opt, |r| if r == Reg::Sgpr(0) { 6 } else { 7 }, 0),
-        vec![(Reg::Sgpr(2), 0)]
-    );
+    assert_eq!(run(&opt, |r| if r == Reg::Sgpr(0) { 6 } else { 7 }, 0), vec![(Reg::Sgpr(2), 0)]);
 }
 
 #[test]
@@ -224,31 +103,12 @@ fn every_operation_has_a_text_name_and_a_rule() {
 #[test]
 fn eval_follows_amd_shift_and_count_conventions() {
     use rdna_ir::eval;
-    assert_eq!(
-        eval(Op::Shl, Type::I32, Type::I32, &[1, 33], 0),
-        Some(2),
-        "amount modulo 32"
-    );
-    assert_eq!(
-        eval(Op::AShr, Type::I64, Type::I64, &[1 << 63, 64 + 63], 0),
-        Some(u64::MAX)
-    );
-    assert_eq!(
-        eval(Op::FindMsb, Type::I32, Type::I64, &[1 << 40], 0),
-        Some(40)
-    );
-    assert_eq!(
-        eval(Op::FindLsb, Type::I32, Type::I32, &[0], 0),
-        Some(u32::MAX as u64)
-    );
-    assert_eq!(
-        eval(Op::BitReverse, Type::I32, Type::I32, &[1], 0),
-        Some(0x8000_0000)
-    );
-    assert_eq!(
-        eval(Op::SLt, Type::Bool, Type::I32, &[0xffff_ffff, 0], 0),
-        Some(1)
-    );
+    assert_eq!(eval(Op::Shl, Type::I32, Type::I32, &[1, 33], 0), Some(2), "amount modulo 32");
+    assert_eq!(eval(Op::AShr, Type::I64, Type::I64, &[1 << 63, 64 + 63], 0), Some(u64::MAX));
+    assert_eq!(eval(Op::FindMsb, Type::I32, Type::I64, &[1 << 40], 0), Some(40));
+    assert_eq!(eval(Op::FindLsb, Type::I32, Type::I32, &[0], 0), Some(u32::MAX as u64));
+    assert_eq!(eval(Op::BitReverse, Type::I32, Type::I32, &[1], 0), Some(0x8000_0000));
+    assert_eq!(eval(Op::SLt, Type::Bool, Type::I32, &[0xffff_ffff, 0], 0), Some(1));
     assert_eq!(eval(Op::ReadReg, Type::I32, Type::I32, &[], 0), None);
 }
 
@@ -268,14 +128,7 @@ fn uniformity_separates_wave_values_from_lane_values() {
     let body = b.finish();
     verify(&body).unwrap();
     let u = rdna_ir::uniform(&body);
-    let by_op = |op: Op| {
-        body.insts
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| i.op == op)
-            .map(|(n, _)| u[n])
-            .collect::<Vec<_>>()
-    };
+    let by_op = |op: Op| body.insts.iter().enumerate().filter(|(_, i)| i.op == op).map(|(n, _)| u[n]).collect::<Vec<_>>();
     assert_eq!(by_op(Op::Shl), vec![true], "SGPR arithmetic is the wave's");
     assert_eq!(by_op(Op::IAdd), vec![false], "a VGPR makes it the lane's");
     assert_eq!(by_op(Op::Eq), vec![false], "so does the lane index");
@@ -289,24 +142,14 @@ fn lane_rules_are_checked() {
     let mut b = Builder::new();
     let v = b.read(Reg::Vgpr(0));
     b.write(Reg::Sgpr(0), v);
-    assert!(verify(&b.finish())
-        .unwrap_err()
-        .to_string()
-        .contains("in a wave region"));
+    assert!(verify(&b.finish()).unwrap_err().to_string().contains("in a wave region"));
     let mut b = Builder::per_lane();
     let v = b.read(Reg::Vgpr(0));
     b.write(Reg::Sgpr(0), v);
-    assert!(verify(&b.finish())
-        .unwrap_err()
-        .to_string()
-        .contains("a lane region writing s0"));
+    assert!(verify(&b.finish()).unwrap_err().to_string().contains("a lane region writing s0"));
     // A mask read after the region set the lane's bit of it would miss the bit.
     let body = Body {
-        insts: vec![
-            inst(Op::Const, Type::Bool, &[], 1),
-            inst(Op::WriteLaneBit, Type::Bool, &[0], 106),
-            inst(Op::ReadReg, Type::I32, &[], 106),
-        ],
+        insts: vec![inst(Op::Const, Type::Bool, &[], 1), inst(Op::WriteLaneBit, Type::Bool, &[0], 106), inst(Op::ReadReg, Type::I32, &[], 106)],
         per_lane: true,
     };
     assert!(verify(&body).is_err());

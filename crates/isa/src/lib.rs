@@ -8,13 +8,6 @@ pub mod table;
 pub mod generated {
     //! Generated opcode tables, one file per swept target. Regenerate with
     //! `python3 gen/llvm_sweep.py --all` (or `--mcpu gfx1030` for one).
-    pub mod gfx1010;
-    pub mod gfx1011;
-    pub mod gfx1012;
-    pub mod gfx1030;
-    pub mod gfx1100;
-    pub mod gfx1150;
-    pub mod gfx1200;
     pub mod gfx600;
     pub mod gfx700;
     pub mod gfx803;
@@ -25,6 +18,13 @@ pub mod generated {
     pub mod gfx908;
     pub mod gfx90a;
     pub mod gfx942;
+    pub mod gfx1010;
+    pub mod gfx1011;
+    pub mod gfx1012;
+    pub mod gfx1030;
+    pub mod gfx1100;
+    pub mod gfx1150;
+    pub mod gfx1200;
 }
 pub mod target;
 
@@ -184,25 +184,11 @@ impl Format {
     }
 
     pub fn is_dpp16(self) -> bool {
-        matches!(
-            self,
-            Format::Vop1Dpp16
-                | Format::Vop2Dpp16
-                | Format::VopcDpp16
-                | Format::Vop3Dpp16
-                | Format::Vop3pDpp16
-        )
+        matches!(self, Format::Vop1Dpp16 | Format::Vop2Dpp16 | Format::VopcDpp16 | Format::Vop3Dpp16 | Format::Vop3pDpp16)
     }
 
     pub fn is_dpp8(self) -> bool {
-        matches!(
-            self,
-            Format::Vop1Dpp8
-                | Format::Vop2Dpp8
-                | Format::VopcDpp8
-                | Format::Vop3Dpp8
-                | Format::Vop3pDpp8
-        )
+        matches!(self, Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 | Format::Vop3Dpp8 | Format::Vop3pDpp8)
     }
 
     /// A VOP3 encoding (with or without DPP): modifiers sit where VOP3 keeps them.
@@ -226,10 +212,7 @@ impl Format {
 }
 
 /// A format a generation does not have.
-pub(crate) static EMPTY_TABLE: OpTable = OpTable {
-    entries: &[],
-    index: &[],
-};
+pub(crate) static EMPTY_TABLE: OpTable = OpTable { entries: &[], index: &[] };
 
 /// VOPD has no per-opcode table: one entry stands for every pair (the operations are
 /// `TableSet::vopd`, indexed by the instruction's two opcode fields).
@@ -243,10 +226,7 @@ static VOPD_ENTRY: [OpEntry; 1] = [OpEntry {
     sext: 0,
     simm: Simm::NoSimm,
 }];
-pub(crate) static VOPD_TABLE: OpTable = OpTable {
-    entries: &VOPD_ENTRY,
-    index: &[0],
-};
+pub(crate) static VOPD_TABLE: OpTable = OpTable { entries: &VOPD_ENTRY, index: &[0] };
 
 /// Source-operand values of gfx10 with a fixed meaning (9-bit VALU sources, 8-bit SALU sources).
 pub mod src {
@@ -348,18 +328,9 @@ impl Encoding {
     /// What decides how the instruction is laid out: format, opcode and operand list (field,
     /// register class, width). Targets with equal layouts encode the instruction identically.
     pub fn layout(&self) -> String {
-        let ops: Vec<String> = self
-            .entry
-            .operands
-            .iter()
-            .map(|o| format!("{} {:?}x{}", o.field.name(), o.class, o.width))
-            .collect();
-        format!(
-            "{} opcode {:#x}: {}",
-            self.format.name(),
-            self.entry.op,
-            ops.join(", ")
-        )
+        let ops: Vec<String> =
+            self.entry.operands.iter().map(|o| format!("{} {:?}x{}", o.field.name(), o.class, o.width)).collect();
+        format!("{} opcode {:#x}: {}", self.format.name(), self.entry.op, ops.join(", "))
     }
 }
 
@@ -371,13 +342,7 @@ pub fn encodings_of(name: &str) -> Vec<Encoding> {
     let mut out = Vec::new();
     for isa in Isa::ALL {
         for format in Format::ALL {
-            for entry in isa
-                .tables()
-                .get(format)
-                .entries
-                .iter()
-                .filter(|e| e.name == name)
-            {
+            for entry in isa.tables().get(format).entries.iter().filter(|e| e.name == name) {
                 out.push(Encoding { isa, format, entry });
             }
         }
@@ -408,13 +373,8 @@ mod across_tests {
     fn v_mov_b32_is_vop1_opcode_1_everywhere() {
         // VOP1 opcode 1 on every generation swept (llvm-mc-19: `v_mov_b32_e32 v1, v2` is 0x7e020302).
         let e: Vec<Encoding> = encodings_of("v_mov_b32_e32");
-        assert_eq!(
-            e.iter().map(|e| e.isa).collect::<Vec<_>>(),
-            Isa::ALL.to_vec()
-        );
-        assert!(e
-            .iter()
-            .all(|e| e.format == Format::Vop1 && e.entry.op == 1));
+        assert_eq!(e.iter().map(|e| e.isa).collect::<Vec<_>>(), Isa::ALL.to_vec());
+        assert!(e.iter().all(|e| e.format == Format::Vop1 && e.entry.op == 1));
         assert_eq!(layouts_of("v_mov_b32_e32").len(), 1);
     }
 
@@ -422,20 +382,10 @@ mod across_tests {
     fn s_load_dword_differs_between_gcn_and_rdna() {
         // SMEM opcode 0 both on gfx9 and gfx10, but gfx9's offset field is narrower; gfx11 renamed it.
         let groups = layouts_of("s_load_dword");
-        let gcn: Vec<Isa> = Isa::ALL
-            .into_iter()
-            .filter(|i| i.generation().is_gcn())
-            .collect();
-        assert!(
-            groups
-                .iter()
-                .any(|(_, isas)| isas.iter().all(|i| gcn.contains(i))),
-            "{groups:?}"
-        );
+        let gcn: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.generation().is_gcn()).collect();
+        assert!(groups.iter().any(|(_, isas)| isas.iter().all(|i| gcn.contains(i))), "{groups:?}");
         assert!(groups.len() >= 2, "{groups:?}");
-        assert!(encodings_of("s_load_dword")
-            .iter()
-            .all(|e| e.isa.generation() != Generation::Gfx11));
+        assert!(encodings_of("s_load_dword").iter().all(|e| e.isa.generation() != Generation::Gfx11));
         assert!(!encodings_of("s_load_b32").is_empty());
     }
 }

@@ -184,8 +184,7 @@ impl OpEntry {
         match field {
             Field::Vdata | Field::Data | Field::Data0 => {
                 let n = self.name;
-                (n.contains("load") || n.contains("_rtn") || n.contains("read"))
-                    && field == Field::Vdata
+                (n.contains("load") || n.contains("_rtn") || n.contains("read")) && field == Field::Vdata
             }
             f => f.is_destination(),
         }

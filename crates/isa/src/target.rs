@@ -124,9 +124,7 @@ impl Isa {
         match self {
             Isa::Gfx600 | Isa::Gfx700 => Generation::Gfx7,
             Isa::Gfx803 | Isa::Gfx810 => Generation::Gfx8,
-            Isa::Gfx900 | Isa::Gfx904 | Isa::Gfx906 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => {
-                Generation::Gfx9
-            }
+            Isa::Gfx900 | Isa::Gfx904 | Isa::Gfx906 | Isa::Gfx908 | Isa::Gfx90a | Isa::Gfx942 => Generation::Gfx9,
             Isa::Gfx1010 | Isa::Gfx1011 | Isa::Gfx1012 | Isa::Gfx1030 => Generation::Gfx10,
             Isa::Gfx1100 | Isa::Gfx1150 => Generation::Gfx11,
             Isa::Gfx1200 => Generation::Gfx12,
@@ -260,29 +258,16 @@ impl Target {
     /// Like [`Target::from_name`], with an error that says whether the name is unknown or names a
     /// target rdna does not decode yet. `ps5` is gfx1030 with `+gfx1010-opcodes`.
     pub fn lookup(name: &str) -> Result<Target, String> {
-        let canonical = ALIASES
-            .iter()
-            .find(|(a, _)| *a == name)
-            .map_or(name, |&(_, t)| t);
+        let canonical = ALIASES.iter().find(|(a, _)| *a == name).map_or(name, |&(_, t)| t);
         let Some(&(tname, family, isa)) = TARGETS.iter().find(|(n, _, _)| *n == canonical) else {
-            return Err(format!(
-                "unknown target '{name}' (see `rdna isa --targets`)"
-            ));
+            return Err(format!("unknown target '{name}' (see `rdna isa --targets`)"));
         };
         let Some(isa) = isa else {
-            return Err(format!(
-                "{tname} ({family}) is an llvm-mc-19 target that rdna does not decode yet"
-            ));
+            return Err(format!("{tname} ({family}) is an llvm-mc-19 target that rdna does not decode yet"));
         };
         let fallback = (name == "ps5").then_some(Isa::Gfx1010);
         let wave64 = isa.generation().is_gcn();
-        Ok(Target {
-            name: tname,
-            generation: isa.generation(),
-            isa,
-            fallback,
-            wave64,
-        })
+        Ok(Target { name: tname, generation: isa.generation(), isa, fallback, wave64 })
     }
 
     /// Applies an LLVM-style feature string such as `+wavefrontsize64`, and rdna's
@@ -296,23 +281,13 @@ impl Target {
                 }
                 "+wavefrontsize32" | "-wavefrontsize64" => self.wave64 = false,
                 other => {
-                    let extra = other
-                        .strip_prefix('+')
-                        .and_then(|f| f.strip_suffix("-opcodes"));
+                    let extra = other.strip_prefix('+').and_then(|f| f.strip_suffix("-opcodes"));
                     match extra.and_then(|n| Isa::ALL.into_iter().find(|i| i.name() == n)) {
-                        Some(isa) if isa.generation() == self.generation && isa != self.isa => {
-                            self.fallback = Some(isa)
-                        }
+                        Some(isa) if isa.generation() == self.generation && isa != self.isa => self.fallback = Some(isa),
                         Some(isa) => {
-                            return Err(format!(
-                                "'{other}': {} is not another target of {}'s encoding family",
-                                isa.name(),
-                                self.name
-                            ))
+                            return Err(format!("'{other}': {} is not another target of {}'s encoding family", isa.name(), self.name))
                         }
-                        None => {
-                            return Err(format!("unsupported feature '{other}' for {}", self.name))
-                        }
+                        None => return Err(format!("unsupported feature '{other}' for {}", self.name)),
                     }
                 }
             }
@@ -322,10 +297,7 @@ impl Target {
 
     /// Names accepted by [`Target::from_name`] (targets rdna decodes).
     pub fn names() -> impl Iterator<Item = &'static str> {
-        TARGETS
-            .iter()
-            .filter(|(_, _, isa)| isa.is_some())
-            .map(|(n, _, _)| *n)
+        TARGETS.iter().filter(|(_, _, isa)| isa.is_some()).map(|(n, _, _)| *n)
     }
 
     /// The opcode table of `format` on this target.
@@ -352,17 +324,9 @@ mod tests {
         assert_eq!(Target::lookup("ps5").unwrap().fallback, Some(Isa::Gfx1010));
         assert_eq!(Target::lookup("rdna4").unwrap().isa, Isa::Gfx1200);
         assert_eq!(Target::lookup("cdna3").unwrap().isa, Isa::Gfx942);
-        assert!(Target::lookup("gfx9999")
-            .unwrap_err()
-            .contains("unknown target"));
-        let t = Target::lookup("gfx1030")
-            .unwrap()
-            .with_features("+gfx1010-opcodes")
-            .unwrap();
+        assert!(Target::lookup("gfx9999").unwrap_err().contains("unknown target"));
+        let t = Target::lookup("gfx1030").unwrap().with_features("+gfx1010-opcodes").unwrap();
         assert_eq!(t.fallback, Some(Isa::Gfx1010));
-        assert!(Target::lookup("gfx1030")
-            .unwrap()
-            .with_features("+gfx1100-opcodes")
-            .is_err());
+        assert!(Target::lookup("gfx1030").unwrap().with_features("+gfx1100-opcodes").is_err());
     }
 }

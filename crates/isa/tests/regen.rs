@@ -8,8 +8,5 @@ fn generated_tables_are_up_to_date() {
         .args(["--check", "--all"])
         .status()
         .expect("python3 is needed to run gen/llvm_sweep.py");
-    assert!(
-        status.success(),
-        "crates/isa/src/generated/ is stale: run python3 gen/llvm_sweep.py --all"
-    );
+    assert!(status.success(), "crates/isa/src/generated/ is stale: run python3 gen/llvm_sweep.py --all");
 }

@@ -28,20 +28,9 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn spirv_val_time(words: &[u32], dir: &std::path::Path) -> Duration {
     let p = dir.join("bench.spv");
-    std::fs::write(
-        &p,
-        words
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect::<Vec<u8>>(),
-    )
-    .unwrap();
+    std::fs::write(&p, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
     let t = Instant::now();
-    let st = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&p)
-        .status()
-        .expect("spirv-val (spirv-tools)");
+    let st = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&p).status().expect("spirv-val (spirv-tools)");
     let elapsed = t.elapsed();
     assert!(st.success(), "spirv-val rejected a module");
     elapsed
@@ -63,15 +52,11 @@ fn main() {
         }
         for k in &co.kernels {
             let (_, wg) = rdna_testkit::plain_grid(k);
-            let Ok(first) = rdna_spirv::recompile(&co, k, wg, 0, rdna_spirv::WaveModel::Exact)
-            else {
-                continue;
-            };
+            let Ok(first) = rdna_spirv::recompile(&co, k, wg, 0, rdna_spirv::WaveModel::Exact) else { continue };
             let times = (0..reps)
                 .map(|_| {
                     let t = Instant::now();
-                    let c =
-                        rdna_spirv::recompile(&co, k, wg, 0, rdna_spirv::WaveModel::Exact).unwrap();
+                    let c = rdna_spirv::recompile(&co, k, wg, 0, rdna_spirv::WaveModel::Exact).unwrap();
                     let d = t.elapsed();
                     std::hint::black_box(c);
                     d
@@ -93,28 +78,10 @@ fn main() {
     let total: Duration = rows.iter().map(|r| r.time).sum();
     let total_val: Duration = rows.iter().map(|r| r.spirv_val).sum();
     let worst = rows.last().unwrap();
-    println!(
-        "recompile latency, one core, median of {reps} runs per kernel, {} kernels that recompile:",
-        rows.len()
-    );
-    println!(
-        "  median kernel   {:>8.3} ms   ({})",
-        ms(rows[rows.len() / 2].time),
-        rows[rows.len() / 2].name
-    );
-    println!(
-        "  worst kernel    {:>8.3} ms   ({}, {} instructions, {} SPIR-V words)",
-        ms(worst.time),
-        worst.name,
-        worst.instructions,
-        worst.words
-    );
-    println!(
-        "  per 1,000 instructions {:>8.3} ms   (all kernels: {} instructions in {:.2} ms)",
-        ms(total) * 1000.0 / total_inst as f64,
-        total_inst,
-        ms(total)
-    );
+    println!("recompile latency, one core, median of {reps} runs per kernel, {} kernels that recompile:", rows.len());
+    println!("  median kernel   {:>8.3} ms   ({})", ms(rows[rows.len() / 2].time), rows[rows.len() / 2].name);
+    println!("  worst kernel    {:>8.3} ms   ({}, {} instructions, {} SPIR-V words)", ms(worst.time), worst.name, worst.instructions, worst.words);
+    println!("  per 1,000 instructions {:>8.3} ms   (all kernels: {} instructions in {:.2} ms)", ms(total) * 1000.0 / total_inst as f64, total_inst, ms(total));
     let through_ir: usize = rows.iter().map(|r| r.through_ir).sum();
     println!("  through the IR   {through_ir} of {total_inst} instructions ({:.0}%), the rest lowered from decoded steps", 100.0 * through_ir as f64 / total_inst as f64);
     // Growth with size: cost per instruction for small, middle and large thirds of the kernels.
@@ -122,10 +89,7 @@ fn main() {
     by_size.sort_by_key(|r| r.instructions);
     println!("  by kernel size (µs per instruction):");
     for part in by_size.chunks(by_size.len().div_ceil(3)) {
-        let (i, t): (usize, Duration) = (
-            part.iter().map(|r| r.instructions).sum(),
-            part.iter().map(|r| r.time).sum(),
-        );
+        let (i, t): (usize, Duration) = (part.iter().map(|r| r.instructions).sum(), part.iter().map(|r| r.time).sum());
         println!(
             "    {:>4}–{:<4} instructions: {:>6.2}",
             part.first().unwrap().instructions,

@@ -117,24 +117,9 @@ impl Builder {
     /// The whole module: header (magic, version, `rspirv`'s generator number, id bound) and the
     /// sections in their required order.
     pub fn assemble(&self) -> Vec<u32> {
-        let sections = [
-            &self.capabilities,
-            &self.ext_inst_imports,
-            &self.memory_model,
-            &self.entry_points,
-            &self.execution_modes,
-            &self.annotations,
-            &self.globals,
-            &self.functions,
-        ];
+        let sections = [&self.capabilities, &self.ext_inst_imports, &self.memory_model, &self.entry_points, &self.execution_modes, &self.annotations, &self.globals, &self.functions];
         let mut out = Vec::with_capacity(5 + sections.iter().map(|s| s.len()).sum::<usize>());
-        out.extend([
-            spirv::MAGIC_NUMBER,
-            self.version,
-            0x000f_0000,
-            self.next_id,
-            0,
-        ]);
+        out.extend([spirv::MAGIC_NUMBER, self.version, 0x000f_0000, self.next_id, 0]);
         for s in sections {
             out.extend_from_slice(s);
         }
@@ -175,9 +160,7 @@ impl Builder {
 
     pub fn memory_model(&mut self, a: spirv::AddressingModel, m: spirv::MemoryModel) {
         self.memory_model.clear();
-        inst(&mut self.memory_model, Op::MemoryModel, |o| {
-            o.extend([a as u32, m as u32])
-        });
+        inst(&mut self.memory_model, Op::MemoryModel, |o| o.extend([a as u32, m as u32]));
     }
 
     pub fn ext_inst_import(&mut self, name: &str) -> Word {
@@ -189,13 +172,7 @@ impl Builder {
         id
     }
 
-    pub fn entry_point(
-        &mut self,
-        model: spirv::ExecutionModel,
-        function: Word,
-        name: &str,
-        interface: impl IntoIterator<Item = Word>,
-    ) {
+    pub fn entry_point(&mut self, model: spirv::ExecutionModel, function: Word, name: &str, interface: impl IntoIterator<Item = Word>) {
         inst(&mut self.entry_points, Op::EntryPoint, |o| {
             o.extend([model as u32, function]);
             string(o, name);
@@ -203,37 +180,21 @@ impl Builder {
         });
     }
 
-    pub fn execution_mode(
-        &mut self,
-        function: Word,
-        mode: spirv::ExecutionMode,
-        params: impl IntoIterator<Item = u32>,
-    ) {
+    pub fn execution_mode(&mut self, function: Word, mode: spirv::ExecutionMode, params: impl IntoIterator<Item = u32>) {
         inst(&mut self.execution_modes, Op::ExecutionMode, |o| {
             o.extend([function, mode as u32]);
             o.extend(params);
         });
     }
 
-    pub fn decorate(
-        &mut self,
-        target: Word,
-        d: spirv::Decoration,
-        params: impl IntoIterator<Item = Operand>,
-    ) {
+    pub fn decorate(&mut self, target: Word, d: spirv::Decoration, params: impl IntoIterator<Item = Operand>) {
         inst(&mut self.annotations, Op::Decorate, |o| {
             o.extend([target, d as u32]);
             operands(o, params);
         });
     }
 
-    pub fn member_decorate(
-        &mut self,
-        structure: Word,
-        member: u32,
-        d: spirv::Decoration,
-        params: impl IntoIterator<Item = Operand>,
-    ) {
+    pub fn member_decorate(&mut self, structure: Word, member: u32, d: spirv::Decoration, params: impl IntoIterator<Item = Operand>) {
         inst(&mut self.annotations, Op::MemberDecorate, |o| {
             o.extend([structure, member, d as u32]);
             operands(o, params);
@@ -290,17 +251,10 @@ impl Builder {
         self.ty(Op::TypeFunction, &a)
     }
 
-    pub fn type_pointer(
-        &mut self,
-        id: Option<Word>,
-        class: spirv::StorageClass,
-        pointee: Word,
-    ) -> Word {
+    pub fn type_pointer(&mut self, id: Option<Word>, class: spirv::StorageClass, pointee: Word) -> Word {
         match id {
             Some(id) => {
-                inst(&mut self.globals, Op::TypePointer, |o| {
-                    o.extend([id, class as u32, pointee])
-                });
+                inst(&mut self.globals, Op::TypePointer, |o| o.extend([id, class as u32, pointee]));
                 id
             }
             None => self.ty(Op::TypePointer, &[class as u32, pointee]),
@@ -341,19 +295,9 @@ impl Builder {
     }
 
     /// A variable: in the open block (function storage) or, outside a block, in the module.
-    pub fn variable(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        class: spirv::StorageClass,
-        init: Option<Word>,
-    ) -> Word {
+    pub fn variable(&mut self, ty: Word, id: Option<Word>, class: spirv::StorageClass, init: Option<Word>) -> Word {
         let id = id.unwrap_or_else(|| self.id());
-        let out = if self.in_block {
-            &mut self.functions
-        } else {
-            &mut self.globals
-        };
+        let out = if self.in_block { &mut self.functions } else { &mut self.globals };
         inst(out, Op::Variable, |o| {
             o.extend([ty, id, class as u32]);
             o.extend(init);
@@ -363,17 +307,9 @@ impl Builder {
 
     // Functions and blocks.
 
-    pub fn begin_function(
-        &mut self,
-        ret: Word,
-        id: Option<Word>,
-        control: spirv::FunctionControl,
-        fn_ty: Word,
-    ) -> BuildResult<Word> {
+    pub fn begin_function(&mut self, ret: Word, id: Option<Word>, control: spirv::FunctionControl, fn_ty: Word) -> BuildResult<Word> {
         let id = id.unwrap_or_else(|| self.id());
-        inst(&mut self.functions, Op::Function, |o| {
-            o.extend([ret, id, control.bits(), fn_ty])
-        });
+        inst(&mut self.functions, Op::Function, |o| o.extend([ret, id, control.bits(), fn_ty]));
         Ok(id)
     }
 
@@ -397,34 +333,18 @@ impl Builder {
         self.terminate(Op::Branch, &[target])
     }
 
-    pub fn branch_conditional(
-        &mut self,
-        cond: Word,
-        t: Word,
-        f: Word,
-        weights: impl IntoIterator<Item = u32>,
-    ) -> BuildResult<()> {
+    pub fn branch_conditional(&mut self, cond: Word, t: Word, f: Word, weights: impl IntoIterator<Item = u32>) -> BuildResult<()> {
         let mut a = vec![cond, t, f];
         a.extend(weights);
         self.terminate(Op::BranchConditional, &a)
     }
 
-    pub fn selection_merge(
-        &mut self,
-        merge: Word,
-        control: spirv::SelectionControl,
-    ) -> BuildResult<()> {
+    pub fn selection_merge(&mut self, merge: Word, control: spirv::SelectionControl) -> BuildResult<()> {
         self.effect(Op::SelectionMerge, &[merge, control.bits()]);
         Ok(())
     }
 
-    pub fn loop_merge(
-        &mut self,
-        merge: Word,
-        cont: Word,
-        control: spirv::LoopControl,
-        params: impl IntoIterator<Item = Word>,
-    ) -> BuildResult<()> {
+    pub fn loop_merge(&mut self, merge: Word, cont: Word, control: spirv::LoopControl, params: impl IntoIterator<Item = Word>) -> BuildResult<()> {
         let mut a = vec![merge, cont, control.bits()];
         a.extend(params);
         self.effect(Op::LoopMerge, &a);
@@ -433,14 +353,7 @@ impl Builder {
 
     // Memory.
 
-    pub fn load(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        ptr: Word,
-        access: Option<spirv::MemoryAccess>,
-        params: impl IntoIterator<Item = Operand>,
-    ) -> BuildResult<Word> {
+    pub fn load(&mut self, ty: Word, id: Option<Word>, ptr: Word, access: Option<spirv::MemoryAccess>, params: impl IntoIterator<Item = Operand>) -> BuildResult<Word> {
         let id = id.unwrap_or_else(|| self.id());
         inst(&mut self.functions, Op::Load, |o| {
             o.extend([ty, id, ptr]);
@@ -450,13 +363,7 @@ impl Builder {
         Ok(id)
     }
 
-    pub fn store(
-        &mut self,
-        ptr: Word,
-        obj: Word,
-        access: Option<spirv::MemoryAccess>,
-        params: impl IntoIterator<Item = Operand>,
-    ) -> BuildResult<()> {
+    pub fn store(&mut self, ptr: Word, obj: Word, access: Option<spirv::MemoryAccess>, params: impl IntoIterator<Item = Operand>) -> BuildResult<()> {
         inst(&mut self.functions, Op::Store, |o| {
             o.extend([ptr, obj]);
             o.extend(access.map(|a| a.bits()));
@@ -465,13 +372,7 @@ impl Builder {
         Ok(())
     }
 
-    pub fn access_chain(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        base: Word,
-        indexes: impl IntoIterator<Item = Word>,
-    ) -> BuildResult<Word> {
+    pub fn access_chain(&mut self, ty: Word, id: Option<Word>, base: Word, indexes: impl IntoIterator<Item = Word>) -> BuildResult<Word> {
         let id = id.unwrap_or_else(|| self.id());
         inst(&mut self.functions, Op::AccessChain, |o| {
             o.extend([ty, id, base]);
@@ -480,14 +381,7 @@ impl Builder {
         Ok(id)
     }
 
-    pub fn atomic_load(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        ptr: Word,
-        scope: Word,
-        sem: Word,
-    ) -> BuildResult<Word> {
+    pub fn atomic_load(&mut self, ty: Word, id: Option<Word>, ptr: Word, scope: Word, sem: Word) -> BuildResult<Word> {
         Ok(self.value(Op::AtomicLoad, ty, id, &[ptr, scope, sem]))
     }
 
@@ -496,48 +390,17 @@ impl Builder {
         Ok(())
     }
 
-    pub fn atomic_and(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        ptr: Word,
-        scope: Word,
-        sem: Word,
-        v: Word,
-    ) -> BuildResult<Word> {
+    pub fn atomic_and(&mut self, ty: Word, id: Option<Word>, ptr: Word, scope: Word, sem: Word, v: Word) -> BuildResult<Word> {
         Ok(self.value(Op::AtomicAnd, ty, id, &[ptr, scope, sem, v]))
     }
 
-    pub fn atomic_or(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        ptr: Word,
-        scope: Word,
-        sem: Word,
-        v: Word,
-    ) -> BuildResult<Word> {
+    pub fn atomic_or(&mut self, ty: Word, id: Option<Word>, ptr: Word, scope: Word, sem: Word, v: Word) -> BuildResult<Word> {
         Ok(self.value(Op::AtomicOr, ty, id, &[ptr, scope, sem, v]))
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn atomic_compare_exchange(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        ptr: Word,
-        scope: Word,
-        equal: Word,
-        unequal: Word,
-        v: Word,
-        comparator: Word,
-    ) -> BuildResult<Word> {
-        Ok(self.value(
-            Op::AtomicCompareExchange,
-            ty,
-            id,
-            &[ptr, scope, equal, unequal, v, comparator],
-        ))
+    pub fn atomic_compare_exchange(&mut self, ty: Word, id: Option<Word>, ptr: Word, scope: Word, equal: Word, unequal: Word, v: Word, comparator: Word) -> BuildResult<Word> {
+        Ok(self.value(Op::AtomicCompareExchange, ty, id, &[ptr, scope, equal, unequal, v, comparator]))
     }
 
     pub fn control_barrier(&mut self, exec: Word, mem: Word, sem: Word) -> BuildResult<()> {
@@ -575,47 +438,20 @@ impl Builder {
         group_non_uniform_ballot => GroupNonUniformBallot,
     }
 
-    pub fn select(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        cond: Word,
-        a: Word,
-        b: Word,
-    ) -> BuildResult<Word> {
+    pub fn select(&mut self, ty: Word, id: Option<Word>, cond: Word, a: Word, b: Word) -> BuildResult<Word> {
         Ok(self.value(Op::Select, ty, id, &[cond, a, b]))
     }
 
-    pub fn bit_field_s_extract(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        base: Word,
-        offset: Word,
-        count: Word,
-    ) -> BuildResult<Word> {
+    pub fn bit_field_s_extract(&mut self, ty: Word, id: Option<Word>, base: Word, offset: Word, count: Word) -> BuildResult<Word> {
         Ok(self.value(Op::BitFieldSExtract, ty, id, &[base, offset, count]))
     }
 
-    pub fn group_non_uniform_shuffle(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        scope: Word,
-        v: Word,
-        lane: Word,
-    ) -> BuildResult<Word> {
+    pub fn group_non_uniform_shuffle(&mut self, ty: Word, id: Option<Word>, scope: Word, v: Word, lane: Word) -> BuildResult<Word> {
         Ok(self.value(Op::GroupNonUniformShuffle, ty, id, &[scope, v, lane]))
     }
 
     /// `indexes` are literal member numbers.
-    pub fn composite_extract(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        composite: Word,
-        indexes: impl IntoIterator<Item = u32>,
-    ) -> BuildResult<Word> {
+    pub fn composite_extract(&mut self, ty: Word, id: Option<Word>, composite: Word, indexes: impl IntoIterator<Item = u32>) -> BuildResult<Word> {
         let id = id.unwrap_or_else(|| self.id());
         inst(&mut self.functions, Op::CompositeExtract, |o| {
             o.extend([ty, id, composite]);
@@ -624,14 +460,7 @@ impl Builder {
         Ok(id)
     }
 
-    pub fn ext_inst(
-        &mut self,
-        ty: Word,
-        id: Option<Word>,
-        set: Word,
-        instruction: u32,
-        args: impl IntoIterator<Item = Operand>,
-    ) -> BuildResult<Word> {
+    pub fn ext_inst(&mut self, ty: Word, id: Option<Word>, set: Word, instruction: u32, args: impl IntoIterator<Item = Operand>) -> BuildResult<Word> {
         let id = id.unwrap_or_else(|| self.id());
         inst(&mut self.functions, Op::ExtInst, |o| {
             o.extend([ty, id, set, instruction]);
@@ -664,9 +493,7 @@ mod tests {
                 let seven = $b.constant_bit32(u32t, 7);
                 let wide = $b.type_int(64, 0);
                 let big = $b.constant_bit64(wide, 0x1234_5678_9abc_def0);
-                let main = $b
-                    .begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
-                    .unwrap();
+                let main = $b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty).unwrap();
                 $b.begin_block(None).unwrap();
                 let var = $b.variable(ptr, None, spirv::StorageClass::Function, Some(seven));
                 let v = $b.load(u32t, None, var, None, []).unwrap();
@@ -674,26 +501,11 @@ mod tests {
                 let n = $b.u_convert(u32t, None, big).unwrap();
                 let c = $b.u_less_than(u32t, None, n, w).unwrap();
                 let s = $b.select(u32t, None, c, n, w).unwrap();
-                $b.store(
-                    var,
-                    s,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )
-                .unwrap();
-                let f = $b
-                    .ext_inst(
-                        f32t,
-                        None,
-                        glsl,
-                        spirv::GLOp::FAbs as u32,
-                        [Operand::IdRef(w)],
-                    )
-                    .unwrap();
+                $b.store(var, s, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
+                let f = $b.ext_inst(f32t, None, glsl, spirv::GLOp::FAbs as u32, [Operand::IdRef(w)]).unwrap();
                 $b.decorate(f, spirv::Decoration::NoContraction, []);
                 let (then, join) = ($b.id(), $b.id());
-                $b.selection_merge(join, spirv::SelectionControl::NONE)
-                    .unwrap();
+                $b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
                 $b.branch_conditional(c, then, join, []).unwrap();
                 $b.begin_block(Some(then)).unwrap();
                 $b.branch(join).unwrap();

@@ -37,6 +37,7 @@ use rdna_frontend::{CfgError, Site};
 /// waves, hence invocations, one workgroup has).
 pub use lower::recompile;
 
+
 /// Whether instructions of a kind, in an encoding, are lowered (what `rdna isa --coverage`
 /// reports); refusals that depend on operands come from [`recompile`].
 pub use lower::support::{supports, supports_vopd};
@@ -119,15 +120,7 @@ pub enum RecompileError {
 /// [`STATUS_BYTES`] hold the status word), the loop-iteration limit (see
 /// [`Compiled::iteration_margin`]; `u32::MAX` for none), 4 bytes of padding, and the code
 /// object image's device address (0 unless [`Compiled::uses_image`]).
-pub fn push_constants(
-    kernarg: u64,
-    packet: u64,
-    grid: [u32; 3],
-    lanes: u32,
-    vgprs: u64,
-    iteration_limit: u32,
-    image: u64,
-) -> Vec<u8> {
+pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32, image: u64) -> Vec<u8> {
     let mut p = Vec::with_capacity(56);
     p.extend_from_slice(&kernarg.to_le_bytes());
     p.extend_from_slice(&packet.to_le_bytes());
@@ -158,3 +151,4 @@ pub const STATUS_VGPR_INDEX: u32 = 5;
 /// Status word: a typed buffer access named a format that is not one, or stored to an 11- or
 /// 10-bit float component (the emulator faults on both).
 pub const STATUS_BUFFER_FORMAT: u32 = 6;
+

@@ -7,12 +7,12 @@
 // was a tenth of the recompile time.
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::emit::Builder;
 use rdna_emu::program::{Program, Src, Step};
 use rdna_emu::sem::{BranchIf, Cond, DsKind, Kind, MemKind, Num, Salu, VOp};
 use rdna_frontend::{kernel_flow, Cfg, Exit, FlowError, Site};
 use rdna_hsa::{CodeObject, Kernel, SgprInput};
 use rdna_isa::{Field, Format};
+use crate::emit::Builder;
 use rspirv::dr::Operand;
 use rspirv::spirv::{self, Capability, StorageClass, Word};
 
@@ -30,10 +30,10 @@ const EXEC: u16 = 126;
 
 mod bytes;
 mod divide;
-pub(crate) mod half;
 mod hwstate;
-mod ir;
+pub(crate) mod half;
 mod lds;
+mod ir;
 pub(crate) mod support;
 mod transcendental;
 mod typed;
@@ -42,13 +42,7 @@ pub(crate) mod wmma;
 
 type Lowered = Result<(), String>;
 
-pub fn recompile(
-    code: &CodeObject,
-    kernel: &Kernel,
-    workgroup: [u32; 3],
-    dynamic_lds: u32,
-    model: WaveModel,
-) -> Result<Compiled, RecompileError> {
+pub fn recompile(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], dynamic_lds: u32, model: WaveModel) -> Result<Compiled, RecompileError> {
     let (prog, _entry, cfg) = kernel_flow(code, kernel).map_err(|e| match e {
         FlowError::Setup(s) => RecompileError::Setup(s),
         FlowError::Flow(f) => RecompileError::Flow(f),
@@ -56,24 +50,16 @@ pub fn recompile(
     let lanes = if prog.wave64 { 64 } else { 32 };
     let items: u32 = workgroup.iter().product();
     if items == 0 || items > 1024 {
-        return Err(RecompileError::Setup(format!(
-            "workgroup {workgroup:?} must have 1 to 1024 work-items"
-        )));
+        return Err(RecompileError::Setup(format!("workgroup {workgroup:?} must have 1 to 1024 work-items")));
     }
     // Scratch: each lane's private bytes, after its wave's registers in device memory.
     let scratch = kernel.kd.private_segment_fixed_size;
     if scratch > rdna_emu::MAX_SCRATCH_PER_LANE {
-        return Err(RecompileError::Setup(format!(
-            "{} bytes of scratch per lane is more than the {} a lane may have",
-            scratch,
-            rdna_emu::MAX_SCRATCH_PER_LANE
-        )));
+        return Err(RecompileError::Setup(format!("{} bytes of scratch per lane is more than the {} a lane may have", scratch, rdna_emu::MAX_SCRATCH_PER_LANE)));
     }
     let lds_bytes = kernel.kd.group_segment_fixed_size as u64 + dynamic_lds as u64;
     if lds_bytes > 64 * 1024 {
-        return Err(RecompileError::Setup(format!(
-            "LDS of {lds_bytes} bytes exceeds the 64 KiB of an RDNA workgroup"
-        )));
+        return Err(RecompileError::Setup(format!("LDS of {lds_bytes} bytes exceeds the 64 KiB of an RDNA workgroup")));
     }
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
@@ -82,11 +68,7 @@ pub fn recompile(
     g.live_sgprs = sgprs_used(&prog, &cfg);
     g.lds_bytes = lds_bytes as u32;
     let uses_image = reads_pc(&prog, &cfg);
-    let has_wmma = cfg.blocks.iter().any(|b| {
-        prog.steps[b.first..=b.last]
-            .iter()
-            .any(|st| matches!(st.kind, Kind::Valu(op) if wmma::is_wmma(op)))
-    });
+    let has_wmma = cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Valu(op) if wmma::is_wmma(op))));
     if has_wmma {
         g.spare_rows = wmma::WMMA_SPARE_ROWS;
     }
@@ -99,39 +81,18 @@ pub fn recompile(
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
     // Loop iterations before the first check (LDS zeroing, wave set-up) or between two (a
     // block's lane loops, the scheduler's passes over the waves).
-    let iteration_margin =
-        (lds_bytes as u32).div_ceil(64) + waves * (lanes + 4) + (g.max_block_loops + 2) * lanes + 8;
+    let iteration_margin = (lds_bytes as u32).div_ceil(64) + waves * (lanes + 4) + (g.max_block_loops + 2) * lanes + 8;
     let wave_bytes = g.wave_bytes();
     let words = g.b.assemble();
-    let invocations_per_group = if model == WaveModel::Subgroup {
-        waves * lanes
-    } else {
-        1
-    };
-    Ok(Compiled {
-        words,
-        model,
-        waves_per_group: waves,
-        invocations_per_group,
-        lanes,
-        instructions,
-        through_ir: g.through_ir,
-        vgpr_bytes_per_wave: wave_bytes,
-        iteration_margin,
-        lds_bytes: lds_bytes as u32,
-        uses_image,
-    })
+    let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
+    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, uses_image })
 }
 
 /// Whether a reachable instruction reads the PC (`s_getpc_b64`, calls and returns): the kernel
 /// then needs the code object image in device memory, where its PC-relative data lies.
 fn reads_pc(prog: &Program, cfg: &Cfg) -> bool {
     use rdna_emu::sem::Salu::{CallB64, GetPc, SetPc, SwapPc};
-    cfg.blocks.iter().any(|b| {
-        prog.steps[b.first..=b.last]
-            .iter()
-            .any(|st| matches!(st.kind, Kind::Salu(GetPc | SetPc | SwapPc | CallB64)))
-    })
+    cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Salu(GetPc | SetPc | SwapPc | CallB64))))
 }
 
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
@@ -147,13 +108,7 @@ fn vgprs_used(prog: &Program, cfg: &Cfg) -> u32 {
             }
             for op in st.inst.entry.operands {
                 let source_field = matches!(op.field, Field::Src0 | Field::Src1 | Field::Src2);
-                if !source_field
-                    && (op.class == rdna_isa::Class::Vgpr
-                        || matches!(
-                            op.field,
-                            Field::Vdst | Field::Addr | Field::Data | Field::Vdata | Field::Vaddr
-                        ))
-                {
+                if !source_field && (op.class == rdna_isa::Class::Vgpr || matches!(op.field, Field::Vdst | Field::Addr | Field::Data | Field::Vdata | Field::Vaddr)) {
                     let raw = st.inst.field(op.field) as u32;
                     n = n.max(raw % 256 + op.width as u32);
                 }
@@ -182,9 +137,7 @@ fn sgprs_used(prog: &Program, cfg: &Cfg) -> [bool; 128] {
     };
     for b in &cfg.blocks {
         for st in &prog.steps[b.first..=b.last] {
-            let Some(named) = st.sgprs_named() else {
-                return [true; 128];
-            };
+            let Some(named) = st.sgprs_named() else { return [true; 128] };
             for (first, width) in named {
                 mark(first as u32, width as u32);
             }
@@ -219,28 +172,11 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
     let f = st.inst.format;
     match st.kind {
         Kind::Valu(op) => {
-            if matches!(
-                op,
-                ReadfirstlaneB32
-                    | ReadlaneB32
-                    | WritelaneB32
-                    | Permlane16B32
-                    | Permlanex16B32
-                    | Permlane64B32
-            ) || valu::indexes_vgprs(op)
-                || f.is_dpp16()
-                || f.is_dpp8()
-                || f.is_sdwa()
-                || f == Format::Vop3p
-            {
+            if matches!(op, ReadfirstlaneB32 | ReadlaneB32 | WritelaneB32 | Permlane16B32 | Permlanex16B32 | Permlane64B32) || valu::indexes_vgprs(op) || f.is_dpp16() || f.is_dpp8() || f.is_sdwa() || f == Format::Vop3p {
                 return None;
             }
             // A carry-in or v_cndmask mask (SRC2) is read one bit per lane.
-            let n = if valu::reads_mask(op) {
-                2
-            } else {
-                st.nsrc as usize
-            };
+            let n = if valu::reads_mask(op) { 2 } else { st.nsrc as usize };
             for i in 0..n {
                 read(&mut a, st.src[i], st.sw[i]);
             }
@@ -248,9 +184,7 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
                 a.mask = Some(st.carry_dst());
             }
         }
-        Kind::Vcmp { x: false, .. } | Kind::VcmpClass { x: false, .. }
-            if !f.is_dpp16() && !f.is_dpp8() =>
-        {
+        Kind::Vcmp { x: false, .. } | Kind::VcmpClass { x: false, .. } if !f.is_dpp16() && !f.is_dpp8() => {
             for i in 0..2 {
                 read(&mut a, st.src[i], st.sw[i]);
             }
@@ -259,11 +193,7 @@ fn lane_access(st: &Step, lanes: u32) -> Option<Access> {
         Kind::Vopd => {
             for y in [false, true] {
                 let src0 = st.inst.vopd_half(y).2;
-                read(
-                    &mut a,
-                    rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal),
-                    1,
-                );
+                read(&mut a, rdna_emu::program::operand(src0, rdna_isa::ImmTy::B32, 1, st.inst.literal), 1);
             }
         }
         Kind::Mem(MemKind::Load { d16: false, .. }) if f == Format::Global => {
@@ -323,12 +253,7 @@ impl Run {
     /// a step before it read whole (later lanes would see the change).
     fn admits(&self, a: &Access) -> bool {
         let w = self.width;
-        !a.reads
-            .iter()
-            .any(|&r| self.masks.iter().any(|&m| overlap(r, (m, w))))
-            && !a
-                .mask
-                .is_some_and(|m| self.reads.iter().any(|&r| overlap(r, (m, w))))
+        !a.reads.iter().any(|&r| self.masks.iter().any(|&m| overlap(r, (m, w)))) && !a.mask.is_some_and(|m| self.reads.iter().any(|&r| overlap(r, (m, w))))
     }
 
     fn add(&mut self, a: Access) {
@@ -339,28 +264,10 @@ impl Run {
 
 /// Where a vector memory access goes, from its lane-independent operands.
 enum Place {
-    Global {
-        sbase: Option<Word>,
-        vaddr: u16,
-        offset: i64,
-    },
-    Scratch {
-        sgpr: Option<Word>,
-        vgpr: Option<u16>,
-        offset: u32,
-        bytes: u32,
-    },
+    Global { sbase: Option<Word>, vaddr: u16, offset: i64 },
+    Scratch { sgpr: Option<Word>, vgpr: Option<u16>, offset: u32, bytes: u32 },
     /// MUBUF/MTBUF; `size` (a u32 id) replaces `bytes` for a typed access's element.
-    Buffer {
-        rs: [Word; 4],
-        soff: Word,
-        offset: u32,
-        offen: bool,
-        idxen: bool,
-        vaddr: u16,
-        bytes: u32,
-        size: Option<Word>,
-    },
+    Buffer { rs: [Word; 4], soff: Word, offset: u32, offen: bool, idxen: bool, vaddr: u16, bytes: u32, size: Option<Word> },
     /// FLAT: a 64-bit address that may lie in the shared (LDS) or private (scratch) aperture.
     Flat { vaddr: u16, offset: u64, bytes: u32 },
 }
@@ -527,13 +434,7 @@ impl Gen {
     fn new(lanes: u32, vgprs: u32, model: WaveModel) -> Gen {
         let mut b = Builder::new();
         b.set_version(1, 6);
-        for c in [
-            Capability::Shader,
-            Capability::Int64,
-            Capability::PhysicalStorageBufferAddresses,
-            Capability::DenormPreserve,
-            Capability::SignedZeroInfNanPreserve,
-        ] {
+        for c in [Capability::Shader, Capability::Int64, Capability::PhysicalStorageBufferAddresses, Capability::DenormPreserve, Capability::SignedZeroInfNanPreserve] {
             b.capability(c);
         }
         if model == WaveModel::Subgroup {
@@ -541,10 +442,7 @@ impl Gen {
             b.capability(Capability::GroupNonUniformBallot);
             b.capability(Capability::GroupNonUniformShuffle);
         }
-        b.memory_model(
-            spirv::AddressingModel::PhysicalStorageBuffer64,
-            spirv::MemoryModel::GLSL450,
-        );
+        b.memory_model(spirv::AddressingModel::PhysicalStorageBuffer64, spirv::MemoryModel::GLSL450);
         let glsl = b.ext_inst_import("GLSL.std.450");
         let void = b.type_void();
         let bool = b.type_bool();
@@ -566,77 +464,19 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen {
-            b,
-            t,
-            lanes,
-            vgprs,
-            consts: HashMap::default(),
-            glsl,
-            s: 0,
-            scc: 0,
-            state: 0,
-            lane: 0,
-            mask: 0,
-            push: 0,
-            vbase: 0,
-            sites: Vec::new(),
-            uses_f64: false,
-            image: 0,
-            text_in_image: 0,
-            image_needed: false,
-            spare_rows: 1,
-            lane_count: 0,
-            waves: 0,
-            lds_bytes: 0,
-            lds: 0,
-            yielded: 0,
-            abort: 0,
-            slot: 0,
-            zero_var: 0,
-            atomic_old: 0,
-            iters: 0,
-            iter_limit: 0,
-            status: 0,
-            block_loops: 0,
-            max_block_loops: 0,
-            live_sgprs: [true; 128],
-            lane_addr: None,
-            fused: None,
-            run_masks: Vec::new(),
-            model,
-            own_lane: None,
-            vregs: 0,
-            touched_memory: false,
-            mask_used: false,
-            lds_lock: 0,
-            got_lock: 0,
-            through_ir: 0,
-            type_cache: HashMap::default(),
-            scratch: 0,
-            scratch_base: 0,
-            two_over_pi: 0,
-            format_table: 0,
-            hw: Default::default(),
-        }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default() }
     }
 
     // ---- constants and register access ----
 
     fn c32(&mut self, v: u32) -> Word {
         let t = self.t.u32;
-        *self
-            .consts
-            .entry((t, v as u64))
-            .or_insert_with(|| self.b.constant_bit32(t, v))
+        *self.consts.entry((t, v as u64)).or_insert_with(|| self.b.constant_bit32(t, v))
     }
 
     fn c64(&mut self, v: u64) -> Word {
         let t = self.t.u64;
-        *self
-            .consts
-            .entry((t, v))
-            .or_insert_with(|| self.b.constant_bit64(t, v))
+        *self.consts.entry((t, v)).or_insert_with(|| self.b.constant_bit64(t, v))
     }
 
     fn rd_s(&mut self, r: u16) -> Word {
@@ -644,10 +484,7 @@ impl Gen {
             return self.c32(0);
         }
         let i = self.c32(r as u32);
-        let p = self
-            .b
-            .access_chain(self.t.fn_u32, None, self.s, [i])
-            .unwrap();
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
         self.b.load(self.t.u32, None, p, None, []).unwrap()
     }
 
@@ -656,10 +493,7 @@ impl Gen {
             return;
         }
         let i = self.c32(r as u32);
-        let p = self
-            .b
-            .access_chain(self.t.fn_u32, None, self.s, [i])
-            .unwrap();
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
         self.b.store(p, v, None, []).unwrap();
     }
 
@@ -690,10 +524,7 @@ impl Gen {
     fn split64(&mut self, v: Word) -> (Word, Word) {
         let lo = self.b.u_convert(self.t.u32, None, v).unwrap();
         let c32 = self.c64(32);
-        let hi = self
-            .b
-            .shift_right_logical(self.t.u64, None, v, c32)
-            .unwrap();
+        let hi = self.b.shift_right_logical(self.t.u64, None, v, c32).unwrap();
         let hi = self.b.u_convert(self.t.u32, None, hi).unwrap();
         (lo, hi)
     }
@@ -739,18 +570,14 @@ impl Gen {
 
     fn rd_v(&mut self, r: u16, lane: Word) -> Result<Word, String> {
         if r as u32 >= self.vgprs {
-            return Err(format!(
-                "v{r} is beyond the registers this kernel was given"
-            ));
+            return Err(format!("v{r} is beyond the registers this kernel was given"));
         }
         Ok(self.rd_row(r, lane))
     }
 
     fn wr_v(&mut self, r: u16, lane: Word, v: Word) -> Lowered {
         if r as u32 >= self.vgprs {
-            return Err(format!(
-                "v{r} is beyond the registers this kernel was given"
-            ));
+            return Err(format!("v{r} is beyond the registers this kernel was given"));
         }
         self.wr_row(r, lane, v);
         Ok(())
@@ -765,22 +592,10 @@ impl Gen {
         if let Some(me) = self.own_lane {
             let p = self.vreg(r);
             let own = self.b.load(self.t.u32, None, p, None, []).unwrap();
-            return if lane == me {
-                own
-            } else {
-                self.shuffle(own, lane)
-            };
+            return if lane == me { own } else { self.shuffle(own, lane) };
         }
         let p = self.v_ptr(r, lane);
-        self.b
-            .load(
-                self.t.u32,
-                None,
-                p,
-                Some(spirv::MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )
-            .unwrap()
+        self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
     }
 
     /// Writes row `r` at `lane` (subgroup model: `lane`'s invocation writes its own register).
@@ -796,79 +611,42 @@ impl Gen {
             return;
         }
         let p = self.v_ptr(r, lane);
-        self.b
-            .store(
-                p,
-                v,
-                Some(spirv::MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )
-            .unwrap();
+        self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
     }
 
     /// Subgroup model: the invocation's register `r`.
     fn vreg(&mut self, r: u16) -> Word {
         let i = self.c32(r as u32);
-        self.b
-            .access_chain(self.t.fn_u32, None, self.vregs, [i])
-            .unwrap()
+        self.b.access_chain(self.t.fn_u32, None, self.vregs, [i]).unwrap()
     }
 
     /// A pointer to the lane's own VGPR whose number is the value `r` (a u32 below the
     /// kernel's registers), for VGPR-indexed moves.
     fn own_v_ptr_at(&mut self, r: Word, lane: Word) -> (Word, bool) {
         if self.own_lane.is_some() {
-            return (
-                self.b
-                    .access_chain(self.t.fn_u32, None, self.vregs, [r])
-                    .unwrap(),
-                false,
-            );
+            return (self.b.access_chain(self.t.fn_u32, None, self.vregs, [r]).unwrap(), false);
         }
         let u64t = self.t.u64;
-        let (r, l) = (
-            self.b.u_convert(u64t, None, r).unwrap(),
-            self.b.u_convert(u64t, None, lane).unwrap(),
-        );
+        let (r, l) = (self.b.u_convert(u64t, None, r).unwrap(), self.b.u_convert(u64t, None, lane).unwrap());
         let row = self.c64(self.lanes as u64);
         let at = self.b.i_mul(u64t, None, r, row).unwrap();
         let at = self.b.i_add(u64t, None, at, l).unwrap();
         let four = self.c64(4);
         let at = self.b.i_mul(u64t, None, at, four).unwrap();
         let a = self.b.i_add(u64t, None, self.vbase, at).unwrap();
-        (
-            self.b.convert_u_to_ptr(self.t.psb_u32, None, a).unwrap(),
-            true,
-        )
+        (self.b.convert_u_to_ptr(self.t.psb_u32, None, a).unwrap(), true)
     }
 
     fn rd_v_at(&mut self, r: Word, lane: Word) -> Word {
         match self.own_v_ptr_at(r, lane) {
-            (p, true) => self
-                .b
-                .load(
-                    self.t.u32,
-                    None,
-                    p,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )
-                .unwrap(),
+            (p, true) => self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap(),
             (p, false) => self.b.load(self.t.u32, None, p, None, []).unwrap(),
         }
     }
 
     fn wr_v_at(&mut self, r: Word, lane: Word, v: Word) {
         match self.own_v_ptr_at(r, lane) {
-            (p, true) => self
-                .b
-                .store(
-                    p,
-                    v,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )
-                .unwrap(),
+            (p, true) => self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap(),
             (p, false) => self.b.store(p, v, None, []).unwrap(),
         }
     }
@@ -876,9 +654,7 @@ impl Gen {
     /// Subgroup model: `v` as lane `lane` holds it (every lane of the wave must take part).
     fn shuffle(&mut self, v: Word, lane: Word) -> Word {
         let scope = self.c32(spirv::Scope::Subgroup as u32);
-        self.b
-            .group_non_uniform_shuffle(self.t.u32, None, scope, v, lane)
-            .unwrap()
+        self.b.group_non_uniform_shuffle(self.t.u32, None, scope, v, lane).unwrap()
     }
 
     /// A row past the kernel's VGPRs, where cross-lane operations gather their results before
@@ -916,9 +692,7 @@ impl Gen {
     fn src32(&mut self, s: Src, lane: Option<Word>) -> Result<Word, String> {
         Ok(match s {
             Src::Sgpr(r) => self.rd_s(r),
-            Src::Vgpr(r) => {
-                self.rd_v(r, lane.ok_or("a vector register read outside a lane loop")?)?
-            }
+            Src::Vgpr(r) => self.rd_v(r, lane.ok_or("a vector register read outside a lane loop")?)?,
             Src::Const(c) => self.c32(c as u32),
             Src::Scc => {
                 let c = self.rd_scc();
@@ -975,16 +749,10 @@ impl Gen {
     /// Runs `body` for every lane of the wave; with `under_exec`, only lanes EXEC enables.
     /// Inside a run of lane-local steps ([`Gen::open_run`]) the run's loop is already open:
     /// `body` is emitted for its lane.
-    fn lanes_loop(
-        &mut self,
-        under_exec: bool,
-        body: &mut dyn FnMut(&mut Gen, Word) -> Lowered,
-    ) -> Lowered {
+    fn lanes_loop(&mut self, under_exec: bool, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
         if let Some(l) = self.fused {
             if !under_exec {
-                return Err(
-                    "internal: a loop over every lane inside a run of lane-local steps".into(),
-                );
+                return Err("internal: a loop over every lane inside a run of lane-local steps".into());
             }
             return body(self, l);
         }
@@ -1002,14 +770,7 @@ impl Gen {
             self.mask_used = false;
             self.touched_memory = false;
             let join = exec.map(|exec| self.open_exec_test(exec, l));
-            return LaneLoop {
-                lane: l,
-                header: 0,
-                merge: 0,
-                cont: 0,
-                join,
-                outer: None,
-            };
+            return LaneLoop { lane: l, header: 0, merge: 0, cont: 0, join, outer: None };
         }
         let zero = self.c32(0);
         self.b.store(self.lane, zero, None, []).unwrap();
@@ -1023,23 +784,14 @@ impl Gen {
         let addr = self.lane_address(l);
         let outer = self.lane_addr.replace((l, addr));
         let join = exec.map(|exec| self.open_exec_test(exec, l));
-        LaneLoop {
-            lane: l,
-            header: lp.header,
-            merge: lp.merge,
-            cont: lp.cont,
-            join,
-            outer,
-        }
+        LaneLoop { lane: l, header: lp.header, merge: lp.merge, cont: lp.cont, join, outer }
     }
 
     /// `if EXEC bit l { ... }`: opens the selection, returns its join.
     fn open_exec_test(&mut self, exec: Word, l: Word) -> Word {
         let on = self.mask_bit(exec, l);
         let (then, join) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(join, spirv::SelectionControl::NONE)
-            .unwrap();
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
         self.b.branch_conditional(on, then, join, []).unwrap();
         self.b.begin_block(Some(then)).unwrap();
         join
@@ -1098,12 +850,7 @@ impl Gen {
 
     fn barrier(&mut self, scope: spirv::Scope) {
         let scope = self.c32(scope as u32);
-        let sem = self.c32(
-            (spirv::MemorySemantics::ACQUIRE_RELEASE
-                | spirv::MemorySemantics::UNIFORM_MEMORY
-                | spirv::MemorySemantics::WORKGROUP_MEMORY)
-                .bits(),
-        );
+        let sem = self.c32((spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::UNIFORM_MEMORY | spirv::MemorySemantics::WORKGROUP_MEMORY).bits());
         self.b.control_barrier(scope, scope, sem).unwrap();
     }
 
@@ -1112,10 +859,7 @@ impl Gen {
         let u = self.t.u32;
         let v4 = self.cached_type(valu::CachedType::U32x4, |b| b.type_vector(u, 4));
         let scope = self.c32(spirv::Scope::Subgroup as u32);
-        let b = self
-            .b
-            .group_non_uniform_ballot(v4, None, scope, bit)
-            .unwrap();
+        let b = self.b.group_non_uniform_ballot(v4, None, scope, bit).unwrap();
         let lo = self.b.composite_extract(self.t.u32, None, b, [0]).unwrap();
         let hi = self.b.composite_extract(self.t.u32, None, b, [1]).unwrap();
         self.join64(lo, hi)
@@ -1159,9 +903,7 @@ impl Gen {
     /// run, only the run's lane's bit (the run clears disabled lanes' bits at its end).
     fn mask_end(&mut self, dst: u16) {
         let mk = self.b.load(self.t.u64, None, self.mask, None, []).unwrap();
-        let Some(lane) = self.fused else {
-            return self.wr_mask(dst, mk);
-        };
+        let Some(lane) = self.fused else { return self.wr_mask(dst, mk) };
         let u64t = self.t.u64;
         let old = self.rd_mask(dst);
         let l = self.b.u_convert(u64t, None, lane).unwrap();
@@ -1178,51 +920,22 @@ impl Gen {
 
     // ---- the module ----
 
-    fn module(
-        &mut self,
-        kernel: &Kernel,
-        prog: &Program,
-        cfg: &Cfg,
-        wg: [u32; 3],
-        waves: u32,
-    ) -> Result<(), RecompileError> {
+    fn module(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
         let t = &self.t;
         let (void, u32t, u64t, v3) = (t.void, t.u32, t.u64, t.v3u32);
         // Inputs and push constants.
         let in_v3 = self.b.type_pointer(None, StorageClass::Input, v3);
         let group_id = self.b.variable(in_v3, None, StorageClass::Input, None);
-        self.b.decorate(
-            group_id,
-            spirv::Decoration::BuiltIn,
-            [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)],
-        );
+        self.b.decorate(group_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)]);
         let num_groups = self.b.variable(in_v3, None, StorageClass::Input, None);
-        self.b.decorate(
-            num_groups,
-            spirv::Decoration::BuiltIn,
-            [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)],
-        );
-        let push_t = self
-            .b
-            .type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t, u64t]);
+        self.b.decorate(num_groups, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)]);
+        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t, u64t]);
         self.b.decorate(push_t, spirv::Decoration::Block, []);
-        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44, 48]
-            .into_iter()
-            .enumerate()
-        {
-            self.b.member_decorate(
-                push_t,
-                i as u32,
-                spirv::Decoration::Offset,
-                [Operand::LiteralBit32(off)],
-            );
+        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44, 48].into_iter().enumerate() {
+            self.b.member_decorate(push_t, i as u32, spirv::Decoration::Offset, [Operand::LiteralBit32(off)]);
         }
-        let pc_push = self
-            .b
-            .type_pointer(None, StorageClass::PushConstant, push_t);
-        self.push = self
-            .b
-            .variable(pc_push, None, StorageClass::PushConstant, None);
+        let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
+        self.push = self.b.variable(pc_push, None, StorageClass::PushConstant, None);
         // LDS: workgroup memory of whole dwords (one invocation per workgroup uses it).
         let mut interface = vec![group_id, num_groups, self.push];
         if self.lds_bytes > 0 {
@@ -1240,14 +953,9 @@ impl Gen {
         // The subgroup model's wave and lane.
         let subgroup_ids = if self.model == WaveModel::Subgroup {
             let in_u32 = self.b.type_pointer(None, StorageClass::Input, u32t);
-            let ids = [
-                spirv::BuiltIn::SubgroupId,
-                spirv::BuiltIn::SubgroupLocalInvocationId,
-            ]
-            .map(|bi| {
+            let ids = [spirv::BuiltIn::SubgroupId, spirv::BuiltIn::SubgroupLocalInvocationId].map(|bi| {
                 let v = self.b.variable(in_u32, None, StorageClass::Input, None);
-                self.b
-                    .decorate(v, spirv::Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
+                self.b.decorate(v, spirv::Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
                 v
             });
             interface.extend(ids);
@@ -1261,136 +969,70 @@ impl Gen {
         let fn_arr_s = self.b.type_pointer(None, StorageClass::Function, arr_s);
         let null_s = self.b.constant_null(arr_s);
         let fn_ty = self.b.type_function(void, []);
-        let main = self
-            .b
-            .begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
-            .unwrap();
+        let main = self.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty).unwrap();
         self.b.begin_block(None).unwrap();
-        self.s = self
-            .b
-            .variable(fn_arr_s, None, StorageClass::Function, Some(null_s));
+        self.s = self.b.variable(fn_arr_s, None, StorageClass::Function, Some(null_s));
         let f = self.b.constant_false(self.t.bool);
-        self.scc = self
-            .b
-            .variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-        self.state = self
-            .b
-            .variable(self.t.fn_u32, None, StorageClass::Function, None);
-        self.lane = self
-            .b
-            .variable(self.t.fn_u32, None, StorageClass::Function, None);
-        self.mask = self
-            .b
-            .variable(self.t.fn_u64, None, StorageClass::Function, None);
+        self.scc = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        self.state = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        self.lane = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        self.mask = self.b.variable(self.t.fn_u64, None, StorageClass::Function, None);
         let zero = self.c32(0);
-        self.iters = self
-            .b
-            .variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
-        self.yielded = self
-            .b
-            .variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-        self.abort = self
-            .b
-            .variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-        let cur = self
-            .b
-            .variable(self.t.fn_u32, None, StorageClass::Function, None);
-        self.zero_var = self
-            .b
-            .variable(self.t.fn_u32, None, StorageClass::Function, None);
-        let fn_u64 = self
-            .b
-            .type_pointer(None, StorageClass::Function, self.t.u64);
+        self.iters = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
+        self.yielded = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        self.abort = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        let fn_u64 = self.b.type_pointer(None, StorageClass::Function, self.t.u64);
         self.atomic_old = self.b.variable(fn_u64, None, StorageClass::Function, None);
-        let again = self
-            .b
-            .variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-        if prog
-            .steps
-            .iter()
-            .any(|st| st.kind == Kind::Valu(VOp::TrigPreopF64))
-        {
+        let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        if prog.steps.iter().any(|st| st.kind == Kind::Valu(VOp::TrigPreopF64)) {
             self.two_over_pi = self.two_over_pi_table();
         }
-        if prog.steps.iter().any(|st| {
-            matches!(st.kind, Kind::Mem(MemKind::Format { .. })) && st.inst.format == Format::Mubuf
-        }) {
-            let gen = prog
-                .steps
-                .iter()
-                .map(|st| st.inst.gen)
-                .next()
-                .unwrap_or(rdna_isa::Generation::Gfx10);
+        if prog.steps.iter().any(|st| matches!(st.kind, Kind::Mem(MemKind::Format { .. })) && st.inst.format == Format::Mubuf) {
+            let gen = prog.steps.iter().map(|st| st.inst.gen).next().unwrap_or(rdna_isa::Generation::Gfx10);
             self.format_table = self.buffer_format_table(gen);
         }
         self.hw_setup(kernel, prog, cfg, self.lds_bytes);
         if self.model == WaveModel::Subgroup {
-            self.got_lock = self
-                .b
-                .variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+            self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
             let n = self.c32(self.vgprs + self.spare_rows);
             let arr = self.b.type_array(u32t, n);
             let fn_arr = self.b.type_pointer(None, StorageClass::Function, arr);
             let zeros = self.b.constant_null(arr);
-            self.vregs = self
-                .b
-                .variable(fn_arr, None, StorageClass::Function, Some(zeros));
+            self.vregs = self.b.variable(fn_arr, None, StorageClass::Function, Some(zeros));
         }
         self.waves = waves;
         let ctx = self.workgroup_setup([group_id, num_groups], wg, waves);
         let sites = match self.model {
-            WaveModel::Exact => {
-                self.exact_scheduler(kernel, prog, cfg, &ctx, wg, null_s, cur, again)?
-            }
-            WaveModel::Subgroup => {
-                self.subgroup_scheduler(kernel, prog, cfg, &ctx, wg, null_s, subgroup_ids, cur)?
-            }
+            WaveModel::Exact => self.exact_scheduler(kernel, prog, cfg, &ctx, wg, null_s, cur, again)?,
+            WaveModel::Subgroup => self.subgroup_scheduler(kernel, prog, cfg, &ctx, wg, null_s, subgroup_ids, cur)?,
         };
         self.sites.extend(sites);
         self.b.ret().unwrap();
         self.b.end_function().unwrap();
-        self.b
-            .entry_point(spirv::ExecutionModel::GLCompute, main, "main", interface);
+        self.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", interface);
         // Exact: one invocation runs a whole workgroup's waves (see `select_wave`); subgroup:
         // one invocation per lane.
-        let local = if self.model == WaveModel::Subgroup {
-            waves * self.lanes
-        } else {
-            1
-        };
-        self.b
-            .execution_mode(main, spirv::ExecutionMode::LocalSize, [local, 1, 1]);
+        let local = if self.model == WaveModel::Subgroup { waves * self.lanes } else { 1 };
+        self.b.execution_mode(main, spirv::ExecutionMode::LocalSize, [local, 1, 1]);
         // Signed zeros, infinities and NaNs are kept exactly (without this mode a driver may
         // fold 0.0 - x into -x: lavapipe turned +0 - +0 into -0).
-        self.b
-            .execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [32]);
+        self.b.execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [32]);
         if self.uses_f64 {
-            self.b
-                .execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [64]);
+            self.b.execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [64]);
         }
         // OpenCL kernels keep f32 denormals (FP_DENORM 3); the kernel descriptor says so.
         if kernel.kd.float_denorm_mode_32() == 3 {
-            self.b
-                .execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
+            self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
         } else {
-            self.sites.push(Site {
-                pc: prog.base + prog.steps[cfg.blocks[0].first].pc as u64,
-                raw: String::new(),
-                text: kernel.name.clone(),
-                reason: "f32 denormal flushing is not recompiled yet".into(),
-            });
+            self.sites.push(Site { pc: prog.base + prog.steps[cfg.blocks[0].first].pc as u64, raw: String::new(), text: kernel.name.clone(), reason: "f32 denormal flushing is not recompiled yet".into() });
         }
         if self.uses_f64 {
             if kernel.kd.float_denorm_mode_16_64() == 3 {
-                self.b
-                    .execution_mode(main, spirv::ExecutionMode::DenormPreserve, [64]);
+                self.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [64]);
             } else {
-                self.sites.push(Site {
-                    pc: prog.base + prog.steps[cfg.blocks[0].first].pc as u64,
-                    raw: String::new(),
-                    text: kernel.name.clone(),
-                    reason: "f64 denormal flushing is not recompiled yet".into(),
-                });
+                self.sites.push(Site { pc: prog.base + prog.steps[cfg.blocks[0].first].pc as u64, raw: String::new(), text: kernel.name.clone(), reason: "f64 denormal flushing is not recompiled yet".into() });
             }
         }
         if !self.sites.is_empty() {
@@ -1402,17 +1044,7 @@ impl Gen {
     /// The exact model's scheduler, as the emulator's: each running wave in order until it ends
     /// or reaches a barrier; when none runs, the waves at the barrier are released.
     #[allow(clippy::too_many_arguments)]
-    fn exact_scheduler(
-        &mut self,
-        kernel: &Kernel,
-        prog: &Program,
-        cfg: &Cfg,
-        ctx: &WorkgroupCtx,
-        wg: [u32; 3],
-        null_s: Word,
-        cur: Word,
-        again: Word,
-    ) -> Result<Vec<Site>, RecompileError> {
+    fn exact_scheduler(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, ctx: &WorkgroupCtx, wg: [u32; 3], null_s: Word, cur: Word, again: Word) -> Result<Vec<Site>, RecompileError> {
         self.zero_lds();
         let waves = self.waves;
         // Every wave's initial state, saved to its slot.
@@ -1472,10 +1104,7 @@ impl Gen {
         self.b.branch(sc).unwrap();
         self.b.begin_block(Some(sc)).unwrap();
         let a = self.b.load(self.t.bool, None, again, None, []).unwrap();
-        let ab = self
-            .b
-            .load(self.t.bool, None, self.abort, None, [])
-            .unwrap();
+        let ab = self.b.load(self.t.bool, None, self.abort, None, []).unwrap();
         let nab = self.b.logical_not(self.t.bool, None, ab).unwrap();
         let go = self.b.logical_and(self.t.bool, None, a, nab).unwrap();
         self.b.branch_conditional(go, sh, sm, []).unwrap();
@@ -1488,17 +1117,7 @@ impl Gen {
     /// wave waits there (every invocation reads the same statuses, so the loop stays uniform in
     /// the workgroup, as Vulkan requires of its barrier).
     #[allow(clippy::too_many_arguments)]
-    fn subgroup_scheduler(
-        &mut self,
-        kernel: &Kernel,
-        prog: &Program,
-        cfg: &Cfg,
-        ctx: &WorkgroupCtx,
-        wg: [u32; 3],
-        null_s: Word,
-        ids: [Word; 2],
-        status: Word,
-    ) -> Result<Vec<Site>, RecompileError> {
+    fn subgroup_scheduler(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, ctx: &WorkgroupCtx, wg: [u32; 3], null_s: Word, ids: [Word; 2], status: Word) -> Result<Vec<Site>, RecompileError> {
         let (u32t, boolt) = (self.t.u32, self.t.bool);
         let wave = self.b.load(u32t, None, ids[0], None, []).unwrap();
         let lane = self.b.load(u32t, None, ids[1], None, []).unwrap();
@@ -1509,8 +1128,7 @@ impl Gen {
         self.select_wave(ctx, wave);
         self.own_lane = Some(lane);
         self.b.store(self.s, null_s, None, []).unwrap();
-        self.wave_init(kernel, prog, ctx, wave, wg)
-            .map_err(RecompileError::Setup)?;
+        self.wave_init(kernel, prog, ctx, wave, wg).map_err(RecompileError::Setup)?;
         let st0 = self.slot_load(SLOT_STATUS);
         self.b.store(status, st0, None, []).unwrap();
         let lp = self.loop_begin();
@@ -1559,12 +1177,7 @@ impl Gen {
     /// Opens a structured loop: a branch to its new header block, where the caller may compute
     /// the condition to go on before [`Gen::loop_enter`].
     fn loop_begin(&mut self) -> LoopIds {
-        let lp = LoopIds {
-            header: self.b.id(),
-            body: self.b.id(),
-            cont: self.b.id(),
-            merge: self.b.id(),
-        };
+        let lp = LoopIds { header: self.b.id(), body: self.b.id(), cont: self.b.id(), merge: self.b.id() };
         self.b.branch(lp.header).unwrap();
         self.b.begin_block(Some(lp.header)).unwrap();
         lp
@@ -1574,9 +1187,7 @@ impl Gen {
     /// when given). The caller ends the body with a branch to `cont`, and the continue block
     /// with one back to `header` (or to `merge`).
     fn loop_enter(&mut self, lp: &LoopIds, go: Option<Word>) {
-        self.b
-            .loop_merge(lp.merge, lp.cont, spirv::LoopControl::NONE, [])
-            .unwrap();
+        self.b.loop_merge(lp.merge, lp.cont, spirv::LoopControl::NONE, []).unwrap();
         match go {
             Some(c) => self.b.branch_conditional(c, lp.body, lp.merge, []).unwrap(),
             None => self.b.branch(lp.body).unwrap(),
@@ -1587,9 +1198,7 @@ impl Gen {
     /// `if cond { body }` as a structured selection.
     fn if_then(&mut self, cond: Word, body: &mut dyn FnMut(&mut Gen)) {
         let (then, join) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(join, spirv::SelectionControl::NONE)
-            .unwrap();
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
         self.b.branch_conditional(cond, then, join, []).unwrap();
         self.b.begin_block(Some(then)).unwrap();
         body(self);
@@ -1598,12 +1207,7 @@ impl Gen {
     }
 
     /// A loop of `var` over 0..n (a u32 id), each iteration counted (see `count_iteration`).
-    fn counted_loop(
-        &mut self,
-        var: Word,
-        n: Word,
-        body: &mut dyn FnMut(&mut Gen, Word) -> Lowered,
-    ) -> Lowered {
+    fn counted_loop(&mut self, var: Word, n: Word, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
         let zero = self.c32(0);
         self.b.store(var, zero, None, []).unwrap();
         let lp = self.loop_begin();
@@ -1676,39 +1280,19 @@ impl Gen {
         let z = self.c32(0);
         let first = self.b.i_equal(self.t.bool, None, flat, z).unwrap();
         let (lock, zero) = (self.lds_lock, self.c32(0));
-        self.if_then(first, &mut |g: &mut Gen| {
-            g.b.store(lock, zero, None, []).unwrap()
-        });
+        self.if_then(first, &mut |g: &mut Gen| g.b.store(lock, zero, None, []).unwrap());
         self.workgroup_barrier();
     }
 
     /// Workgroup-wide values: ids, grid, sizes, push-constant fields.
-    fn workgroup_setup(
-        &mut self,
-        [group_id, num_groups]: [Word; 2],
-        wg: [u32; 3],
-        waves: u32,
-    ) -> WorkgroupCtx {
+    fn workgroup_setup(&mut self, [group_id, num_groups]: [Word; 2], wg: [u32; 3], waves: u32) -> WorkgroupCtx {
         let (u32t, u64t) = (self.t.u32, self.t.u64);
         let gid = self.b.load(self.t.v3u32, None, group_id, None, []).unwrap();
-        let ngroups = self
-            .b
-            .load(self.t.v3u32, None, num_groups, None, [])
-            .unwrap();
-        let gids: Vec<Word> = (0..3)
-            .map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap())
-            .collect();
-        let n: Vec<Word> = (0..3)
-            .map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap())
-            .collect();
+        let ngroups = self.b.load(self.t.v3u32, None, num_groups, None, []).unwrap();
+        let gids: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, gid, [d]).unwrap()).collect();
+        let n: Vec<Word> = (0..3).map(|d| self.b.composite_extract(u32t, None, ngroups, [d]).unwrap()).collect();
         let wide = |g: &mut Gen, x: Word| g.b.u_convert(u64t, None, x).unwrap();
-        let (gx, gy, gz, nx, ny) = (
-            wide(self, gids[0]),
-            wide(self, gids[1]),
-            wide(self, gids[2]),
-            wide(self, n[0]),
-            wide(self, n[1]),
-        );
+        let (gx, gy, gz, nx, ny) = (wide(self, gids[0]), wide(self, gids[1]), wide(self, gids[2]), wide(self, n[0]), wide(self, n[1]));
         let zy = self.b.i_mul(u64t, None, gz, ny).unwrap();
         let zy = self.b.i_add(u64t, None, zy, gy).unwrap();
         let flat = self.b.i_mul(u64t, None, zy, nx).unwrap();
@@ -1721,27 +1305,18 @@ impl Gen {
             self.image = self.push_u64(9);
         }
         let seven = self.c32(7);
-        let p = self
-            .b
-            .access_chain(self.t.pc_u32, None, self.push, [seven])
-            .unwrap();
+        let p = self.b.access_chain(self.t.pc_u32, None, self.push, [seven]).unwrap();
         self.iter_limit = self.b.load(self.t.u32, None, p, None, []).unwrap();
         // The lane loops' trip count comes from a push constant (it always equals the wave
         // size): with a constant bound drivers unroll 32 or 64 copies and lavapipe then takes
         // seconds to compile a kernel.
         let five = self.c32(5);
-        let p = self
-            .b
-            .access_chain(self.t.pc_u32, None, self.push, [five])
-            .unwrap();
+        let p = self.b.access_chain(self.t.pc_u32, None, self.push, [five]).unwrap();
         self.lane_count = self.b.load(self.t.u32, None, p, None, []).unwrap();
         let grid: Vec<Word> = (0..3)
             .map(|d| {
                 let i = self.c32(2 + d);
-                let p = self
-                    .b
-                    .access_chain(self.t.pc_u32, None, self.push, [i])
-                    .unwrap();
+                let p = self.b.access_chain(self.t.pc_u32, None, self.push, [i]).unwrap();
                 self.b.load(u32t, None, p, None, []).unwrap()
             })
             .collect();
@@ -1754,20 +1329,12 @@ impl Gen {
                 self.gl(spirv::GLOp::UMin, u32t, &[left, w])
             })
             .collect();
-        WorkgroupCtx {
-            gids,
-            size,
-            first_wave,
-            regs,
-        }
+        WorkgroupCtx { gids, size, first_wave, regs }
     }
 
     fn push_u64(&mut self, member: u32) -> Word {
         let i = self.c32(member);
-        let p = self
-            .b
-            .access_chain(self.t.pc_u64, None, self.push, [i])
-            .unwrap();
+        let p = self.b.access_chain(self.t.pc_u64, None, self.push, [i]).unwrap();
         self.b.load(self.t.u64, None, p, None, []).unwrap()
     }
 
@@ -1805,9 +1372,7 @@ impl Gen {
     /// Where the wave's scratch starts in its memory: after the slot and (exact model) the VGPRs.
     fn scratch_offset(&self) -> u64 {
         match self.model {
-            WaveModel::Exact => {
-                SLOT_BYTES + (self.vgprs + self.spare_rows) as u64 * self.lanes as u64 * 4
-            }
+            WaveModel::Exact => SLOT_BYTES + (self.vgprs + self.spare_rows) as u64 * self.lanes as u64 * 4,
             // The VGPRs are each invocation's own.
             WaveModel::Subgroup => SLOT_BYTES,
         }
@@ -1849,10 +1414,7 @@ impl Gen {
         for r in (0..128u16).filter(|&r| live[r as usize]) {
             let v = self.slot_load(r as u32);
             let i = self.c32(r as u32);
-            let p = self
-                .b
-                .access_chain(self.t.fn_u32, None, self.s, [i])
-                .unwrap();
+            let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
             self.b.store(p, v, None, []).unwrap();
         }
         let c = self.slot_load(SLOT_SCC);
@@ -1867,14 +1429,7 @@ impl Gen {
     /// SGPRs from the kernel descriptor, work-item ids in v0–v2 (packed in v0 on gfx11), EXEC
     /// for the lanes inside the grid, and the status: a wave with no work-item in the grid does
     /// not run (as in the emulator).
-    fn wave_init(
-        &mut self,
-        kernel: &Kernel,
-        prog: &Program,
-        ctx: &WorkgroupCtx,
-        wave: Word,
-        wg: [u32; 3],
-    ) -> Lowered {
+    fn wave_init(&mut self, kernel: &Kernel, prog: &Program, ctx: &WorkgroupCtx, wave: Word, wg: [u32; 3]) -> Lowered {
         let (u32t, u64t) = (self.t.u32, self.t.u64);
         for (s, input) in kernel.kd.sgpr_inputs() {
             match input {
@@ -1910,10 +1465,7 @@ impl Gen {
         }
         let zero64 = self.c64(0);
         self.b.store(self.mask, zero64, None, []).unwrap();
-        let gfx11 = prog
-            .steps
-            .first()
-            .is_some_and(|s| s.inst.gen == rdna_isa::Generation::Gfx11);
+        let gfx11 = prog.steps.first().is_some_and(|s| s.inst.gen == rdna_isa::Generation::Gfx11);
         let ids = kernel.kd.enable_vgpr_workitem_id();
         let lanes = self.lanes;
         let size = ctx.size.clone();
@@ -1929,12 +1481,7 @@ impl Gen {
             let y = g.b.u_mod(t, None, fy, cy).unwrap();
             let z = g.b.u_div(t, None, flat, cxy).unwrap();
             let cz = g.c32(wg[2]);
-            let ok = [
-                g.b.u_less_than(g.t.bool, None, x, size[0]).unwrap(),
-                g.b.u_less_than(g.t.bool, None, y, size[1]).unwrap(),
-                g.b.u_less_than(g.t.bool, None, z, size[2]).unwrap(),
-                g.b.u_less_than(g.t.bool, None, z, cz).unwrap(),
-            ];
+            let ok = [g.b.u_less_than(g.t.bool, None, x, size[0]).unwrap(), g.b.u_less_than(g.t.bool, None, y, size[1]).unwrap(), g.b.u_less_than(g.t.bool, None, z, size[2]).unwrap(), g.b.u_less_than(g.t.bool, None, z, cz).unwrap()];
             let mut all = ok[0];
             for &o in &ok[1..] {
                 all = g.b.logical_and(g.t.bool, None, all, o).unwrap();
@@ -1981,11 +1528,7 @@ impl Gen {
         let u32t = self.t.u32;
         let mut sites = Vec::new();
         // The kernel's blocks, then those of each function it calls.
-        let all_blocks: Vec<usize> = cfg
-            .functions
-            .iter()
-            .flat_map(|f| f.blocks.iter().copied())
-            .collect();
+        let all_blocks: Vec<usize> = cfg.functions.iter().flat_map(|f| f.blocks.iter().copied()).collect();
         let lp = self.loop_begin();
         self.loop_enter(&lp, None);
         let (header, cont, merge) = (lp.header, lp.cont, lp.merge);
@@ -2005,9 +1548,7 @@ impl Gen {
                 let step = &prog.steps[i];
                 self.count_step();
                 // Steps that emit nothing stay inside a run.
-                if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm)
-                    || (step.kind == Kind::Barrier && self.waves == 1)
-                {
+                if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm) || (step.kind == Kind::Barrier && self.waves == 1) {
                     continue;
                 }
                 // Scalar instructions gather into an IR region, lowered where it ends.
@@ -2027,20 +1568,12 @@ impl Gen {
                     self.region(prog, b, first, &mut sites);
                 }
                 let access = lane_access(step, self.lanes);
-                if run
-                    .as_ref()
-                    .is_some_and(|r| !access.as_ref().is_some_and(|a| r.admits(a)))
-                {
+                if run.as_ref().is_some_and(|r| !access.as_ref().is_some_and(|a| r.admits(a))) {
                     self.flush_lane_region(prog, &mut lane_region, &mut sites);
                     self.close_run(run.take().unwrap().lp);
                 }
                 if let Some(a) = access {
-                    let r = run.get_or_insert_with(|| Run {
-                        lp: self.open_run(),
-                        reads: Vec::new(),
-                        masks: Vec::new(),
-                        width: (self.lanes / 32) as u16,
-                    });
+                    let r = run.get_or_insert_with(|| Run { lp: self.open_run(), reads: Vec::new(), masks: Vec::new(), width: (self.lanes / 32) as u16 });
                     r.add(a);
                 }
                 // Vector instructions lifted into the IR gather into a lane region inside the run
@@ -2109,20 +1642,12 @@ impl Gen {
         self.count_iteration();
         // At the iteration limit the run stops and says so in the status word.
         let n = self.b.load(u32t, None, self.iters, None, []).unwrap();
-        let over = self
-            .b
-            .u_greater_than_equal(self.t.bool, None, n, self.iter_limit)
-            .unwrap();
-        self.if_then(over, &mut |g: &mut Gen| {
-            g.fail(crate::STATUS_ITERATION_LIMIT)
-        });
+        let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
+        self.if_then(over, &mut |g: &mut Gen| g.fail(crate::STATUS_ITERATION_LIMIT));
         let st = self.b.load(u32t, None, self.state, None, []).unwrap();
         let exit = self.c32(EXIT);
         let live = self.b.i_not_equal(self.t.bool, None, st, exit).unwrap();
-        let y = self
-            .b
-            .load(self.t.bool, None, self.yielded, None, [])
-            .unwrap();
+        let y = self.b.load(self.t.bool, None, self.yielded, None, []).unwrap();
         let ny = self.b.logical_not(self.t.bool, None, y).unwrap();
         let go = self.b.logical_and(self.t.bool, None, live, ny).unwrap();
         self.b.branch_conditional(go, header, merge, []).unwrap();
@@ -2144,12 +1669,7 @@ impl Gen {
     }
 
     /// Lowers the open lane region, if any (inside the run's loop, for its lane).
-    fn flush_lane_region(
-        &mut self,
-        prog: &Program,
-        lane_region: &mut Option<(rdna_ir::Builder, usize)>,
-        sites: &mut Vec<Site>,
-    ) {
+    fn flush_lane_region(&mut self, prog: &Program, lane_region: &mut Option<(rdna_ir::Builder, usize)>, sites: &mut Vec<Site>) {
         if let Some((b, first)) = lane_region.take() {
             self.region(prog, b, first, sites);
         }
@@ -2185,16 +1705,11 @@ impl Gen {
         let st = self.b.load(self.t.u32, None, self.state, None, []).unwrap();
         let me = self.c32(id);
         let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();
-        let y = self
-            .b
-            .load(self.t.bool, None, self.yielded, None, [])
-            .unwrap();
+        let y = self.b.load(self.t.bool, None, self.yielded, None, []).unwrap();
         let ny = self.b.logical_not(self.t.bool, None, y).unwrap();
         let here = self.b.logical_and(self.t.bool, None, here, ny).unwrap();
         let (label, join) = (self.b.id(), self.b.id());
-        self.b
-            .selection_merge(join, spirv::SelectionControl::NONE)
-            .unwrap();
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
         self.b.branch_conditional(here, label, join, []).unwrap();
         self.b.begin_block(Some(label)).unwrap();
         join
@@ -2209,6 +1724,7 @@ impl Gen {
         let t = self.b.constant_true(self.t.bool);
         self.b.store(self.abort, t, None, []).unwrap();
     }
+
 
     /// `s_movrels/movreld_b32/b64` and `s_movrelsd_2_b32`, as the emulator runs them: the low
     /// 16 bits of M0 (for _2, its fields [9:0] and [25:16]) added to the source and/or
@@ -2267,11 +1783,7 @@ impl Gen {
     fn sgpr_indexed_write(&mut self, st: &Step, op: Salu) -> Lowered {
         let u = self.t.u32;
         let words = if op == Salu::MovreldB64 { 2 } else { 1 };
-        let v = if words == 2 {
-            Some(self.src64(st.src[0], None)?)
-        } else {
-            None
-        };
+        let v = if words == 2 { Some(self.src64(st.src[0], None)?) } else { None };
         let vals = match v {
             Some(v) => {
                 let (lo, hi) = self.split64(v);
@@ -2292,11 +1804,7 @@ impl Gen {
             let kk = self.c32(k as u32);
             let r = self.b.i_add(u, None, at, kk).unwrap();
             let keep = self.rd_s_at(r);
-            let v = if words == 2 {
-                self.b.select(u, None, first_null, keep, v).unwrap()
-            } else {
-                v
-            };
+            let v = if words == 2 { self.b.select(u, None, first_null, keep, v).unwrap() } else { v };
             self.wr_s_at(r, v);
         }
         Ok(())
@@ -2308,10 +1816,7 @@ impl Gen {
         let top = self.c32(127);
         let inside = self.b.u_less_than_equal(boolt, None, r, top).unwrap();
         let at = self.gl(spirv::GLOp::UMin, u, &[r, top]);
-        let p = self
-            .b
-            .access_chain(self.t.fn_u32, None, self.s, [at])
-            .unwrap();
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [at]).unwrap();
         let v = self.b.load(u, None, p, None, []).unwrap();
         let z = self.c32(0);
         self.b.select(u, None, inside, v, z).unwrap()
@@ -2326,10 +1831,7 @@ impl Gen {
         let not_null = self.b.i_not_equal(boolt, None, r, null).unwrap();
         let ok = self.b.logical_and(boolt, None, inside, not_null).unwrap();
         let at = self.gl(spirv::GLOp::UMin, u, &[r, top]);
-        let p = self
-            .b
-            .access_chain(self.t.fn_u32, None, self.s, [at])
-            .unwrap();
+        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [at]).unwrap();
         let old = self.b.load(u, None, p, None, []).unwrap();
         let v = self.b.select(u, None, ok, v, old).unwrap();
         self.b.store(p, v, None, []).unwrap();
@@ -2346,19 +1848,11 @@ impl Gen {
             BranchIf::Scc1 => self.rd_scc(),
             BranchIf::Vccz | BranchIf::Vccnz => {
                 let m = self.rd_mask(VCC);
-                if c == BranchIf::Vccz {
-                    self.b.i_equal(self.t.bool, None, m, z).unwrap()
-                } else {
-                    self.b.i_not_equal(self.t.bool, None, m, z).unwrap()
-                }
+                if c == BranchIf::Vccz { self.b.i_equal(self.t.bool, None, m, z).unwrap() } else { self.b.i_not_equal(self.t.bool, None, m, z).unwrap() }
             }
             BranchIf::Execz | BranchIf::Execnz => {
                 let m = self.exec();
-                if c == BranchIf::Execz {
-                    self.b.i_equal(self.t.bool, None, m, z).unwrap()
-                } else {
-                    self.b.i_not_equal(self.t.bool, None, m, z).unwrap()
-                }
+                if c == BranchIf::Execz { self.b.i_equal(self.t.bool, None, m, z).unwrap() } else { self.b.i_not_equal(self.t.bool, None, m, z).unwrap() }
             }
         }
     }
@@ -2380,55 +1874,22 @@ impl Gen {
             // Hints and exception-state clears with no effect a kernel can see (as in the emulator).
             Kind::Valu(VOp::Nop | VOp::Pipeflush | VOp::Clrexcp) => Ok(()),
             Kind::Valu(op) => self.valu(st, op),
-            Kind::Salu(
-                op @ (Salu::MovrelsB32
-                | Salu::MovrelsB64
-                | Salu::MovreldB32
-                | Salu::MovreldB64
-                | Salu::Movrelsd2B32),
-            ) => self.sgpr_indexed_move(st, op),
-            Kind::Salu(
-                op @ (Salu::Memtime
-                | Salu::Memrealtime
-                | Salu::SendmsgRtnB32
-                | Salu::SendmsgRtnB64
-                | Salu::GetregB32
-                | Salu::DenormMode
-                | Salu::RoundMode),
-            ) => self.hw_state(st, op),
+            Kind::Salu(op @ (Salu::MovrelsB32 | Salu::MovrelsB64 | Salu::MovreldB32 | Salu::MovreldB64 | Salu::Movrelsd2B32)) => self.sgpr_indexed_move(st, op),
+            Kind::Salu(op @ (Salu::Memtime | Salu::Memrealtime | Salu::SendmsgRtnB32 | Salu::SendmsgRtnB64 | Salu::GetregB32 | Salu::DenormMode | Salu::RoundMode)) => self.hw_state(st, op),
             Kind::Vcmp { ty, cond, x } => self.vcmp(st, ty, cond, x),
             Kind::Mem(MemKind::Addtid { store }) => self.global_addtid(st, store),
-            Kind::Mem(MemKind::Format {
-                store,
-                comps,
-                d16,
-                hi,
-            }) => self.typed_buffer(st, store, comps, d16, hi),
-            Kind::Mem(k)
-                if matches!(
-                    st.inst.format,
-                    Format::Global | Format::Scratch | Format::Mubuf | Format::Flat
-                ) =>
-            {
-                self.global(st, k)
-            }
+            Kind::Mem(MemKind::Format { store, comps, d16, hi }) => self.typed_buffer(st, store, comps, d16, hi),
+            Kind::Mem(k) if matches!(st.inst.format, Format::Global | Format::Scratch | Format::Mubuf | Format::Flat) => self.global(st, k),
             Kind::Mem(_) => Err("internal: admitted by `supports` without a lowering".into()),
             // Lifted into IR regions by `dispatch_loop`.
-            Kind::Salu(_) | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Smem(_) => {
-                Err("internal: a scalar operation outside an IR region".into())
-            }
+            Kind::Salu(_) | Kind::SLogic { .. } | Kind::SaveExec { .. } | Kind::Smem(_) => Err("internal: a scalar operation outside an IR region".into()),
             Kind::VcmpClass { ty, x } => self.vcmp_class(st, ty, x),
             // Lifted into lane regions by `dispatch_loop` when both halves are.
             Kind::Vopd => Err((0..2)
                 .map(|y| st.inst.vopd_half(y == 1).0)
                 .find(|name| rdna_frontend::lift::vopd_op(name).is_none())
-                .map_or_else(
-                    || "internal: a VOPD instruction outside a lane region".to_string(),
-                    |name| format!("VOPD operation {name} is not recompiled yet"),
-                )),
-            Kind::Invalid(_) | Kind::Unsupported(_) => {
-                Err("internal: admitted by `supports` without a lowering".into())
-            }
+                .map_or_else(|| "internal: a VOPD instruction outside a lane region".to_string(), |name| format!("VOPD operation {name} is not recompiled yet"))),
+            Kind::Invalid(_) | Kind::Unsupported(_) => Err("internal: admitted by `supports` without a lowering".into()),
         }
     }
 
@@ -2439,37 +1900,15 @@ impl Gen {
         let g11 = st.inst.gen == rdna_isa::Generation::Gfx11;
         let vaddr = (raw >> 32 & 0xff) as u16;
         if matches!(f, Format::Mubuf | Format::Mtbuf) {
-            if (f == Format::Mubuf && !g11 && raw >> 16 & 1 != 0)
-                || raw >> (if g11 { 53 } else { 55 }) & 1 != 0
-            {
+            if (f == Format::Mubuf && !g11 && raw >> 16 & 1 != 0) || raw >> (if g11 { 53 } else { 55 }) & 1 != 0 {
                 return Err("buffer lds/tfe forms are not recompiled yet".into());
             }
             let srsrc = ((raw >> 48 & 0x1f) * 4) as u16;
             let rs: Vec<Word> = (0..4).map(|i| self.rd_s(srsrc + i)).collect();
             let soffset = st.inst.field(Field::Soffset);
-            let soff = if soffset == NULL {
-                self.c32(0)
-            } else {
-                self.src32(
-                    rdna_emu::program::operand(soffset, rdna_isa::ImmTy::B32, 1, st.inst.literal),
-                    None,
-                )?
-            };
-            let (offen, idxen) = if g11 {
-                (raw >> 54 & 1 != 0, raw >> 55 & 1 != 0)
-            } else {
-                (raw >> 12 & 1 != 0, raw >> 13 & 1 != 0)
-            };
-            return Ok(Place::Buffer {
-                rs: [rs[0], rs[1], rs[2], rs[3]],
-                soff,
-                offset: (raw & 0xfff) as u32,
-                offen,
-                idxen,
-                vaddr,
-                bytes,
-                size: None,
-            });
+            let soff = if soffset == NULL { self.c32(0) } else { self.src32(rdna_emu::program::operand(soffset, rdna_isa::ImmTy::B32, 1, st.inst.literal), None)? };
+            let (offen, idxen) = if g11 { (raw >> 54 & 1 != 0, raw >> 55 & 1 != 0) } else { (raw >> 12 & 1 != 0, raw >> 13 & 1 != 0) };
+            return Ok(Place::Buffer { rs: [rs[0], rs[1], rs[2], rs[3]], soff, offset: (raw & 0xfff) as u32, offen, idxen, vaddr, bytes, size: None });
         }
         if !g11 && raw >> 13 & 1 != 0 {
             return Err("loads into LDS are not recompiled yet".into());
@@ -2478,43 +1917,18 @@ impl Gen {
         let ow = if g11 { 13 } else { 12 };
         let off = (raw & ((1 << ow) - 1)) as u32;
         if f == Format::Flat {
-            return Ok(Place::Flat {
-                vaddr,
-                offset: off as u64,
-                bytes,
-            });
+            return Ok(Place::Flat { vaddr, offset: off as u64, bytes });
         }
         let offset = ((off << (32 - ow)) as i32 >> (32 - ow)) as i64;
         let saddr = st.inst.field(Field::Saddr);
         if f == Format::Global {
-            let sbase = if saddr != NULL && saddr < 128 {
-                Some(self.rd_s64(saddr))
-            } else {
-                None
-            };
-            return Ok(Place::Global {
-                sbase,
-                vaddr,
-                offset,
-            });
+            let sbase = if saddr != NULL && saddr < 128 { Some(self.rd_s64(saddr)) } else { None };
+            return Ok(Place::Global { sbase, vaddr, offset });
         }
         // SCRATCH: gfx11 adds the VGPR (when SVE is set) and the SGPR; gfx10 takes one of them.
-        let sgpr = if saddr != NULL && saddr < 128 {
-            Some(self.rd_s(saddr))
-        } else {
-            None
-        };
-        let with_v = if g11 {
-            raw >> 55 & 1 != 0
-        } else {
-            sgpr.is_none()
-        };
-        Ok(Place::Scratch {
-            sgpr,
-            vgpr: with_v.then_some(vaddr),
-            offset: offset as u32,
-            bytes,
-        })
+        let sgpr = if saddr != NULL && saddr < 128 { Some(self.rd_s(saddr)) } else { None };
+        let with_v = if g11 { raw >> 55 & 1 != 0 } else { sgpr.is_none() };
+        Ok(Place::Scratch { sgpr, vgpr: with_v.then_some(vaddr), offset: offset as u32, bytes })
     }
 
     /// A FLAT access's 64-bit address: the VGPR pair plus the (unsigned) offset.
@@ -2526,12 +1940,7 @@ impl Gen {
     }
 
     /// Whether a FLAT address is in the shared aperture, and its LDS byte address.
-    fn flat_lds_address(
-        &mut self,
-        vaddr: u16,
-        offset: u64,
-        lane: Word,
-    ) -> Result<(Word, Word), String> {
+    fn flat_lds_address(&mut self, vaddr: u16, offset: u64, lane: Word) -> Result<(Word, Word), String> {
         let a = self.flat_address(vaddr, offset, lane)?;
         let (lo, hi) = self.split64(a);
         let shared = self.c32(rdna_emu::wave::SHARED_APERTURE_HI);
@@ -2542,11 +1951,7 @@ impl Gen {
     fn vmem_addr(&mut self, p: &Place, lane: Word) -> Result<Target, String> {
         let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
         match *p {
-            Place::Global {
-                sbase,
-                vaddr,
-                offset,
-            } => {
+            Place::Global { sbase, vaddr, offset } => {
                 let base = match sbase {
                     Some(s) => {
                         let v = self.rd_v(vaddr, lane)?;
@@ -2559,18 +1964,9 @@ impl Gen {
                     }
                 };
                 let o = self.c64(offset as u64);
-                Ok(Target {
-                    addr: self.b.i_add(u64t, None, base, o).unwrap(),
-                    live: None,
-                    lds: None,
-                })
+                Ok(Target { addr: self.b.i_add(u64t, None, base, o).unwrap(), live: None, lds: None })
             }
-            Place::Scratch {
-                sgpr,
-                vgpr,
-                offset,
-                bytes,
-            } => {
+            Place::Scratch { sgpr, vgpr, offset, bytes } => {
                 let mut a = self.c32(offset);
                 if let Some(v) = vgpr {
                     let v = self.rd_v(v, lane)?;
@@ -2579,22 +1975,9 @@ impl Gen {
                 if let Some(s) = sgpr {
                     a = self.b.i_add(u, None, a, s).unwrap();
                 }
-                Ok(Target {
-                    addr: self.scratch_addr(a, bytes, lane),
-                    live: None,
-                    lds: None,
-                })
+                Ok(Target { addr: self.scratch_addr(a, bytes, lane), live: None, lds: None })
             }
-            Place::Buffer {
-                rs,
-                soff,
-                offset,
-                offen,
-                idxen,
-                vaddr,
-                bytes,
-                size,
-            } => {
+            Place::Buffer { rs, soff, offset, offen, idxen, vaddr, bytes, size } => {
                 // As `rdna_emu::vmem`: base (48 bits), stride, records and add_tid from the
                 // resource; offset = VGPR offset + instruction offset; index = VGPR index
                 // (+ lane); out of range by bytes (stride 0) or by index.
@@ -2610,21 +1993,11 @@ impl Gen {
                 let (c23, one) = (c(self, 23), c(self, 1));
                 let tid = self.b.shift_right_logical(u, None, rs[3], c23).unwrap();
                 let tid = self.b.bitwise_and(u, None, tid, one).unwrap();
-                let mut index = if idxen {
-                    let v = self.rd_v(vaddr, lane)?;
-                    wide(self, v)
-                } else {
-                    self.c64(0)
-                };
+                let mut index = if idxen { let v = self.rd_v(vaddr, lane)?; wide(self, v) } else { self.c64(0) };
                 let add = self.b.i_mul(u, None, tid, lane).unwrap();
                 let add = wide(self, add);
                 index = self.b.i_add(u64t, None, index, add).unwrap();
-                let voff = if offen {
-                    let v = self.rd_v(vaddr + idxen as u16, lane)?;
-                    wide(self, v)
-                } else {
-                    self.c64(0)
-                };
+                let voff = if offen { let v = self.rd_v(vaddr + idxen as u16, lane)?; wide(self, v) } else { self.c64(0) };
                 let io = self.c64(offset as u64);
                 let off = self.b.i_add(u64t, None, voff, io).unwrap();
                 let records = wide(self, rs[2]);
@@ -2637,14 +2010,8 @@ impl Gen {
                 };
                 let end = self.b.i_add(u64t, None, off, size).unwrap();
                 let oob_bytes = self.b.u_greater_than(boolt, None, end, records).unwrap();
-                let oob_index = self
-                    .b
-                    .u_greater_than_equal(boolt, None, index, records)
-                    .unwrap();
-                let oob = self
-                    .b
-                    .select(boolt, None, no_stride, oob_bytes, oob_index)
-                    .unwrap();
+                let oob_index = self.b.u_greater_than_equal(boolt, None, index, records).unwrap();
+                let oob = self.b.select(boolt, None, no_stride, oob_bytes, oob_index).unwrap();
                 let soff = wide(self, soff);
                 let a = self.b.i_add(u64t, None, base, soff).unwrap();
                 let a = self.b.i_add(u64t, None, a, off).unwrap();
@@ -2659,35 +2026,20 @@ impl Gen {
                 let s_addr = self.scratch_addr_if(rel32, size, lane, in_window);
                 let addr = self.b.select(u64t, None, in_window, s_addr, a).unwrap();
                 let live = self.b.logical_not(boolt, None, oob).unwrap();
-                Ok(Target {
-                    addr,
-                    live: Some(live),
-                    lds: None,
-                })
+                Ok(Target { addr, live: Some(live), lds: None })
             }
-            Place::Flat {
-                vaddr,
-                offset,
-                bytes,
-            } => {
+            Place::Flat { vaddr, offset, bytes } => {
                 // As `rdna_emu::vmem::flat_loc`: the address's high half picks LDS, scratch or
                 // global memory.
                 let a = self.flat_address(vaddr, offset, lane)?;
                 let (lo, hi) = self.split64(a);
-                let (shared, private) = (
-                    self.c32(rdna_emu::wave::SHARED_APERTURE_HI),
-                    self.c32(rdna_emu::wave::PRIVATE_APERTURE_HI),
-                );
+                let (shared, private) = (self.c32(rdna_emu::wave::SHARED_APERTURE_HI), self.c32(rdna_emu::wave::PRIVATE_APERTURE_HI));
                 let is_lds = self.b.i_equal(boolt, None, hi, shared).unwrap();
                 let is_private = self.b.i_equal(boolt, None, hi, private).unwrap();
                 let n = self.c64(bytes as u64);
                 let s_addr = self.scratch_addr_if(lo, n, lane, is_private);
                 let addr = self.b.select(u64t, None, is_private, s_addr, a).unwrap();
-                Ok(Target {
-                    addr,
-                    live: None,
-                    lds: Some((is_lds, lo)),
-                })
+                Ok(Target { addr, live: None, lds: Some((is_lds, lo)) })
             }
         }
     }
@@ -2706,9 +2058,7 @@ impl Gen {
         let (u64t, boolt) = (self.t.u64, self.t.bool);
         if self.scratch == 0 {
             // No private segment: every scratch access is out of bounds.
-            self.if_then(when, &mut |g: &mut Gen| {
-                g.fail(crate::STATUS_SCRATCH_OUT_OF_BOUNDS)
-            });
+            self.if_then(when, &mut |g: &mut Gen| g.fail(crate::STATUS_SCRATCH_OUT_OF_BOUNDS));
             return self.slot;
         }
         let a64 = self.b.u_convert(u64t, None, a).unwrap();
@@ -2716,9 +2066,7 @@ impl Gen {
         let size = self.c64(self.scratch as u64);
         let out = self.b.u_greater_than(boolt, None, end, size).unwrap();
         let fault = self.b.logical_and(boolt, None, out, when).unwrap();
-        self.if_then(fault, &mut |g: &mut Gen| {
-            g.fail(crate::STATUS_SCRATCH_OUT_OF_BOUNDS)
-        });
+        self.if_then(fault, &mut |g: &mut Gen| g.fail(crate::STATUS_SCRATCH_OUT_OF_BOUNDS));
         let z = self.c64(0);
         let a64 = self.b.select(u64t, None, out, z, a64).unwrap();
         let l = self.b.u_convert(u64t, None, lane).unwrap();
@@ -2734,11 +2082,7 @@ impl Gen {
         let raw = st.inst.raw;
         let u64t = self.t.u64;
         let saddr = st.inst.field(Field::Saddr);
-        let base = if saddr == NULL {
-            self.c64(0)
-        } else {
-            self.rd_s64(saddr)
-        };
+        let base = if saddr == NULL { self.c64(0) } else { self.rd_s64(saddr) };
         let offset = self.c64((((raw & 0xfff) << 20) as u32 as i32 >> 20) as i64 as u64);
         let base = self.b.i_add(u64t, None, base, offset).unwrap();
         let reg = (if store { raw >> 40 } else { raw >> 56 } & 0xff) as u16;
@@ -2761,52 +2105,25 @@ impl Gen {
     fn load_global(&mut self, addr: Word) -> Word {
         self.touched_memory = true;
         let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
-        self.b
-            .load(
-                self.t.u32,
-                None,
-                p,
-                Some(spirv::MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )
-            .unwrap()
+        self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
     }
 
     fn store_global(&mut self, addr: Word, v: Word) {
         self.touched_memory = true;
         let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
-        self.b
-            .store(
-                p,
-                v,
-                Some(spirv::MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )
-            .unwrap();
+        self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
     }
 
     /// One lane's atomic at `addr` (device scope, relaxed, as AMD's are); data from `vdata`
     /// (cmpswap: new value, then the compare value); returns the old value.
-    fn global_atomic(
-        &mut self,
-        addr: Word,
-        op: rdna_emu::sem::Atomic,
-        x2: bool,
-        vdata: u16,
-        lane: Word,
-    ) -> Result<Word, String> {
+    fn global_atomic(&mut self, addr: Word, op: rdna_emu::sem::Atomic, x2: bool, vdata: u16, lane: Word) -> Result<Word, String> {
         self.touched_memory = true;
         use rdna_emu::sem::Atomic::*;
         use spirv::Op as O;
         let (ty, ptr_ty) = if x2 {
             self.b.capability(Capability::Int64Atomics);
             let u64t = self.t.u64;
-            (
-                u64t,
-                self.cached_type(valu::CachedType::PsbU64Ptr, |b| {
-                    b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u64t)
-                }),
-            )
+            (u64t, self.cached_type(valu::CachedType::PsbU64Ptr, |b| b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u64t)))
         } else {
             (self.t.u32, self.t.psb_u32)
         };
@@ -2822,64 +2139,35 @@ impl Gen {
         let p = self.b.convert_u_to_ptr(ptr_ty, None, addr).unwrap();
         let scope = self.c32(spirv::Scope::Device as u32);
         let relaxed = self.c32(0);
-        if !matches!(
-            op,
-            Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor
-        ) {
+        if !matches!(op, Swap | CmpSwap | Add | Sub | SMin | SMax | UMin | UMax | And | Or | Xor) {
             // No SPIR-V atomic does this: a compare-exchange loop around the emulator's
             // read-modify-write (`atomic_apply`), until no other lane got in between.
-            let data2 = if op == FCmpSwap {
-                read(self, vdata + if x2 { 2 } else { 1 })?
-            } else {
-                data
-            };
+            let data2 = if op == FCmpSwap { read(self, vdata + if x2 { 2 } else { 1 })? } else { data };
             let u64t = self.t.u64;
-            let wide = |g: &mut Gen, v: Word| {
-                if x2 {
-                    v
-                } else {
-                    g.b.u_convert(u64t, None, v).unwrap()
-                }
-            };
+            let wide = |g: &mut Gen, v: Word| if x2 { v } else { g.b.u_convert(u64t, None, v).unwrap() };
             let (d64, d2_64) = (wide(self, data), wide(self, data2));
             let lp = self.loop_begin();
             self.loop_enter(&lp, None);
             let cur = self.b.atomic_load(ty, None, p, scope, relaxed).unwrap();
             let cur64 = wide(self, cur);
             let new = self.atomic_apply(op, x2, cur64, d64, d2_64)?;
-            let new = if x2 {
-                new
-            } else {
-                self.b.u_convert(ty, None, new).unwrap()
-            };
-            let prev = self
-                .b
-                .atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, new, cur)
-                .unwrap();
+            let new = if x2 { new } else { self.b.u_convert(ty, None, new).unwrap() };
+            let prev = self.b.atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, new, cur).unwrap();
             self.b.store(self.atomic_old, cur64, None, []).unwrap();
             let done = self.b.i_equal(self.t.bool, None, prev, cur).unwrap();
             self.b.branch(lp.cont).unwrap();
             self.b.begin_block(Some(lp.cont)).unwrap();
             self.count_iteration();
-            self.b
-                .branch_conditional(done, lp.merge, lp.header, [])
-                .unwrap();
+            self.b.branch_conditional(done, lp.merge, lp.header, []).unwrap();
             self.b.begin_block(Some(lp.merge)).unwrap();
             self.block_loops += 1;
             self.max_block_loops = self.max_block_loops.max(self.block_loops);
             let old = self.b.load(u64t, None, self.atomic_old, None, []).unwrap();
-            return Ok(if x2 {
-                old
-            } else {
-                self.b.u_convert(ty, None, old).unwrap()
-            });
+            return Ok(if x2 { old } else { self.b.u_convert(ty, None, old).unwrap() });
         }
         if op == CmpSwap {
             let cmp = read(self, vdata + if x2 { 2 } else { 1 })?;
-            return Ok(self
-                .b
-                .atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, data, cmp)
-                .unwrap());
+            return Ok(self.b.atomic_compare_exchange(ty, None, p, scope, relaxed, relaxed, data, cmp).unwrap());
         }
         let code = match op {
             Swap => O::AtomicExchange,
@@ -2902,12 +2190,7 @@ impl Gen {
         self.b.capability(Capability::Int8);
         self.b.capability(Capability::StorageBuffer8BitAccess);
         let u8t = self.cached_type(valu::CachedType::U8, |b| b.type_int(8, 0));
-        (
-            u8t,
-            self.cached_type(valu::CachedType::PsbU8Ptr, |b| {
-                b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u8t)
-            }),
-        )
+        (u8t, self.cached_type(valu::CachedType::PsbU8Ptr, |b| b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u8t)))
     }
 
     /// `bytes` (1 or 2) little-endian bytes at `addr`, zero- or sign-extended to 32 bits.
@@ -2919,16 +2202,7 @@ impl Gen {
             let oi = self.c64(i);
             let a = self.b.i_add(self.t.u64, None, addr, oi).unwrap();
             let p = self.b.convert_u_to_ptr(p8, None, a).unwrap();
-            let x = self
-                .b
-                .load(
-                    u8t,
-                    None,
-                    p,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(1)],
-                )
-                .unwrap();
+            let x = self.b.load(u8t, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
             let x = self.b.u_convert(u, None, x).unwrap();
             let sh = self.c32(8 * i as u32);
             let x = self.b.shift_left_logical(u, None, x, sh).unwrap();
@@ -2951,14 +2225,7 @@ impl Gen {
             let sh = self.c32(8 * i as u32);
             let x = self.b.shift_right_logical(self.t.u32, None, v, sh).unwrap();
             let x = self.b.u_convert(u8t, None, x).unwrap();
-            self.b
-                .store(
-                    p,
-                    x,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(1)],
-                )
-                .unwrap();
+            self.b.store(p, x, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
         }
     }
 
@@ -2979,64 +2246,27 @@ impl Gen {
     /// reads them, the compare from its one definition (`rdna_frontend::lift::compare_values`).
     fn vcmp(&mut self, st: &Step, ty: Num, cond: Cond, x: bool) -> Lowered {
         let wide = matches!(ty, Num::I64 | Num::U64 | Num::F64);
-        let t = if wide {
-            rdna_ir::Type::I64
-        } else {
-            rdna_ir::Type::I32
-        };
-        self.compare_lanes(st, x, &mut |g, lane, a, b| {
-            g.ir_function(lane, &[(a, t), (b, t)], &mut |b, args| {
-                Ok(vec![rdna_frontend::lift::compare_values(
-                    b, ty, cond, args[0], args[1],
-                )?])
-            })
-        })
+        let t = if wide { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 };
+        self.compare_lanes(st, x, &mut |g, lane, a, b| g.ir_function(lane, &[(a, t), (b, t)], &mut |b, args| Ok(vec![rdna_frontend::lift::compare_values(b, ty, cond, args[0], args[1])?])))
     }
 
     /// `v_cmp_class_*` forms the IR does not lift (SDWA and DPP sources), the class test from
     /// its one definition (`rdna_frontend::lift::class_test`).
     fn vcmp_class(&mut self, st: &Step, ty: Num, x: bool) -> Lowered {
-        let t = if ty == Num::F64 {
-            rdna_ir::Type::I64
-        } else {
-            rdna_ir::Type::I32
-        };
-        self.compare_lanes(st, x, &mut |g, lane, a, mask| {
-            g.ir_function(
-                lane,
-                &[(a, t), (mask, rdna_ir::Type::I32)],
-                &mut |b, args| {
-                    Ok(vec![rdna_frontend::lift::class_test(
-                        b, ty, args[0], args[1],
-                    )?])
-                },
-            )
-        })
+        let t = if ty == Num::F64 { rdna_ir::Type::I64 } else { rdna_ir::Type::I32 };
+        self.compare_lanes(st, x, &mut |g, lane, a, mask| g.ir_function(lane, &[(a, t), (mask, rdna_ir::Type::I32)], &mut |b, args| Ok(vec![rdna_frontend::lift::class_test(b, ty, args[0], args[1])?])))
     }
 
     /// A compare's lane loop: each enabled lane's bit is `test` of its two sources, written to
     /// the compare's mask (EXEC for v_cmpx). With DPP, src0 comes permuted from the spare row
     /// and lanes DPP does not write get 0, as in the emulator.
-    fn compare_lanes(
-        &mut self,
-        st: &Step,
-        x: bool,
-        test: &mut dyn FnMut(&mut Gen, Word, Word, Word) -> Result<Vec<Word>, String>,
-    ) -> Lowered {
+    fn compare_lanes(&mut self, st: &Step, x: bool, test: &mut dyn FnMut(&mut Gen, Word, Word, Word) -> Result<Vec<Word>, String>) -> Lowered {
         let m = rdna_emu::valu::mods(st);
-        let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() {
-            Some(self.dpp_gather(st, &m)?)
-        } else {
-            None
-        };
+        let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
         self.mask_begin();
         let st2 = st.clone();
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
-            let a = if dpp.is_some() {
-                g.rd_row(g.spare_row(), lane)
-            } else {
-                g.vsrc(&st2, &m, 0, lane)?
-            };
+            let a = if dpp.is_some() { g.rd_row(g.spare_row(), lane) } else { g.vsrc(&st2, &m, 0, lane)? };
             let b = g.vsrc(&st2, &m, 1, lane)?;
             let mut bit = test(g, lane, a, b)?[0];
             if let Some(written) = dpp {
@@ -3062,35 +2292,18 @@ impl Gen {
         // `half`: a d16 load writes one half of its register (the high one with `hi`), keeping
         // the other; a `hi` store writes the register's high half.
         let (bytes, store, sext, half) = match k {
-            MemKind::Load {
-                bytes,
-                sext,
-                d16,
-                hi,
-            } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext, d16.then_some(hi)),
-            MemKind::Store { bytes, hi } if bytes % 4 == 0 || bytes < 4 => {
-                (bytes, true, false, hi.then_some(true))
-            }
-            MemKind::Atomic { op, x2 }
-                if matches!(f, Format::Global | Format::Flat | Format::Mubuf) =>
-            {
+            MemKind::Load { bytes, sext, d16, hi } if bytes % 4 == 0 || bytes < 4 => (bytes, false, sext, d16.then_some(hi)),
+            MemKind::Store { bytes, hi } if bytes % 4 == 0 || bytes < 4 => (bytes, true, false, hi.then_some(true)),
+            MemKind::Atomic { op, x2 } if matches!(f, Format::Global | Format::Flat | Format::Mubuf) => {
                 atomic = Some((op, x2));
                 (if x2 { 8 } else { 4 }, false, false, None)
             }
-            _ => {
-                return Err(
-                    "internal: a memory access admitted by `supports` without a lowering".into(),
-                )
-            }
+            _ => return Err("internal: a memory access admitted by `supports` without a lowering".into()),
         };
         // A FLAT/GLOBAL atomic returns the old value with glc (bit 16 on gfx10, 14 on gfx11), a
         // MUBUF one with bit 14, into its data register.
         let returns = raw >> (if g11 || f == Format::Mubuf { 14 } else { 16 }) & 1 != 0;
-        let (vdst, vdata) = if f == Format::Mubuf {
-            ((raw >> 40 & 0xff) as u16, (raw >> 40 & 0xff) as u16)
-        } else {
-            ((raw >> 56 & 0xff) as u16, (raw >> 40 & 0xff) as u16)
-        };
+        let (vdst, vdata) = if f == Format::Mubuf { ((raw >> 40 & 0xff) as u16, (raw >> 40 & 0xff) as u16) } else { ((raw >> 56 & 0xff) as u16, (raw >> 40 & 0xff) as u16) };
         let place = self.vmem_place(st, bytes as u32)?;
         self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
             let (u32t, u64t) = (g.t.u32, g.t.u64);
@@ -3103,9 +2316,7 @@ impl Gen {
                         // (`flat_atomic_lds`), and returns its value there.
                         let on = match (live, lds) {
                             (Some(l), _) => l,
-                            (None, Some((is_lds, _))) => {
-                                g.b.logical_not(g.t.bool, None, is_lds).unwrap()
-                            }
+                            (None, Some((is_lds, _))) => g.b.logical_not(g.t.bool, None, is_lds).unwrap(),
                             (None, None) => unreachable!(),
                         };
                         let z = g.c64(0);
@@ -3113,21 +2324,13 @@ impl Gen {
                         let mut r: Lowered = Ok(());
                         g.if_then(on, &mut |g: &mut Gen| {
                             r = g.global_atomic(addr, op, x2, vdata, lane).map(|old| {
-                                let old = if x2 {
-                                    old
-                                } else {
-                                    g.b.u_convert(u64t, None, old).unwrap()
-                                };
+                                let old = if x2 { old } else { g.b.u_convert(u64t, None, old).unwrap() };
                                 g.b.store(g.atomic_old, old, None, []).unwrap();
                             });
                         });
                         r?;
                         let old = g.b.load(u64t, None, g.atomic_old, None, []).unwrap();
-                        if x2 {
-                            old
-                        } else {
-                            g.b.u_convert(u32t, None, old).unwrap()
-                        }
+                        if x2 { old } else { g.b.u_convert(u32t, None, old).unwrap() }
                     }
                 };
                 if returns {
@@ -3193,11 +2396,7 @@ impl Gen {
                         for i in 0..dwords {
                             let a = at(g, addr, i);
                             let v = stored(g, i)?;
-                            if bytes < 4 {
-                                g.store_bytes(a, v, bytes)
-                            } else {
-                                g.store_global(a, v)
-                            }
+                            if bytes < 4 { g.store_bytes(a, v, bytes) } else { g.store_global(a, v) }
                         }
                         Ok(())
                     })();
@@ -3215,11 +2414,7 @@ impl Gen {
                 };
                 for i in 0..dwords {
                     let a = at(g, from, i);
-                    let mut v = if bytes < 4 {
-                        g.load_bytes(a, bytes, sext)
-                    } else {
-                        g.load_global(a)
-                    };
+                    let mut v = if bytes < 4 { g.load_bytes(a, bytes, sext) } else { g.load_global(a) };
                     if let Some(on) = device {
                         let z = g.c32(0);
                         v = g.sel(u32t, on, v, z);
@@ -3227,9 +2422,7 @@ impl Gen {
                     put(g, i, v)?;
                 }
             }
-            let Some((is_lds, lo)) = lds else {
-                return Ok(());
-            };
+            let Some((is_lds, lo)) = lds else { return Ok(()) };
             // A FLAT access in the shared aperture: LDS, as DS instructions reach it.
             let mut r: Lowered = Ok(());
             g.if_then(is_lds, &mut |g: &mut Gen| {
@@ -3249,15 +2442,7 @@ impl Gen {
                             let mut v = g.lds_read32(a);
                             if bytes < 4 {
                                 let (z, w) = (g.c32(0), g.c32(8 * bytes as u32));
-                                v = g.op(
-                                    if sext {
-                                        spirv::Op::BitFieldSExtract
-                                    } else {
-                                        spirv::Op::BitFieldUExtract
-                                    },
-                                    u32t,
-                                    &[v, z, w],
-                                );
+                                v = g.op(if sext { spirv::Op::BitFieldSExtract } else { spirv::Op::BitFieldUExtract }, u32t, &[v, z, w]);
                             }
                             put(g, i, v)?;
                         }
@@ -3268,9 +2453,7 @@ impl Gen {
             r
         })?;
         match (atomic, &place) {
-            (Some((op, x2)), &Place::Flat { vaddr, offset, .. }) => {
-                self.flat_atomic_lds(vaddr, offset, op, x2, vdata, returns.then_some(vdst))
-            }
+            (Some((op, x2)), &Place::Flat { vaddr, offset, .. }) => self.flat_atomic_lds(vaddr, offset, op, x2, vdata, returns.then_some(vdst)),
             _ => Ok(()),
         }
     }
@@ -3278,10 +2461,7 @@ impl Gen {
     /// `old` with its low (or, with `hi`, high) 16 bits replaced by the low 16 bits of `v`.
     pub(super) fn merge_half(&mut self, old: Word, v: Word, hi: bool) -> Word {
         let u = self.t.u32;
-        let (keep, m16) = (
-            self.c32(if hi { 0xffff } else { 0xffff_0000 }),
-            self.c32(0xffff),
-        );
+        let (keep, m16) = (self.c32(if hi { 0xffff } else { 0xffff_0000 }), self.c32(0xffff));
         let kept = self.b.bitwise_and(u, None, old, keep).unwrap();
         let mut v = self.b.bitwise_and(u, None, v, m16).unwrap();
         if hi {

@@ -11,37 +11,12 @@ use rdna_spirv::WaveModel::{self, Exact, Subgroup};
 /// (code object, kernel, workgroup size, wave model).
 const CASES: [(&str, &str, u32, WaveModel); 7] = [
     ("examples/saxpy.hsaco", "saxpy", 256, Exact),
-    (
-        "crates/spirv/tests/golden/golden-gfx1030-w32.hsaco",
-        "clamp_add",
-        64,
-        Exact,
-    ),
-    (
-        "crates/spirv/tests/golden/golden-gfx1030-w32.hsaco",
-        "lds_reverse",
-        64,
-        Exact,
-    ),
-    (
-        "crates/spirv/tests/golden/golden-gfx1030-w32.hsaco",
-        "loop_sum",
-        64,
-        Exact,
-    ),
-    (
-        "crates/spirv/tests/golden/golden-gfx1100-w64.hsaco",
-        "lds_reverse",
-        64,
-        Exact,
-    ),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "clamp_add", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "loop_sum", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1100-w64.hsaco", "lds_reverse", 64, Exact),
     ("examples/saxpy.hsaco", "saxpy", 256, Subgroup),
-    (
-        "crates/spirv/tests/golden/golden-gfx1030-w32.hsaco",
-        "lds_reverse",
-        64,
-        Subgroup,
-    ),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64, Subgroup),
 ];
 
 #[test]
@@ -52,13 +27,11 @@ fn recompiled_text_matches_the_golden_files() {
     for (file, kernel, wg, model) in CASES {
         let co = CodeObject::parse(&std::fs::read(root.join(file)).unwrap()).unwrap();
         let k = co.kernel(kernel).unwrap();
-        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0, model)
-            .unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
+        let c = rdna_spirv::recompile(&co, k, [wg, 1, 1], 0, model).unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
         let target = co.mcpu.unwrap_or("unknown");
         let suffix = if model == Subgroup { "-subgroup" } else { "" };
         let name = format!("{kernel}-{target}-w{}{suffix}.spvasm", c.lanes);
-        rdna_testkit::spirv_val(&c.words, &name)
-            .unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        rdna_testkit::spirv_val(&c.words, &name).unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         let text = format!(
             "; {kernel} from {file}, workgroup {wg}, wave model {model}. Generated: RDNA_BLESS=1 cargo test -p rdna-spirv --test golden\n{}\n",
             rdna_spirv::disassemble(&c.words)
@@ -70,11 +43,7 @@ fn recompiled_text_matches_the_golden_files() {
         }
         let want = std::fs::read_to_string(&path).unwrap_or_default();
         if want != text {
-            let line = want
-                .lines()
-                .zip(text.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(want.lines().count().min(text.lines().count()));
+            let line = want.lines().zip(text.lines()).position(|(a, b)| a != b).unwrap_or(want.lines().count().min(text.lines().count()));
             stale.push(format!(
                 "{name}: differs from line {} (golden {:?}, now {:?})",
                 line + 1,
@@ -83,9 +52,5 @@ fn recompiled_text_matches_the_golden_files() {
             ));
         }
     }
-    assert!(
-        stale.is_empty(),
-        "SPIR-V changed (check the change, then bless with RDNA_BLESS=1):\n{}",
-        stale.join("\n")
-    );
+    assert!(stale.is_empty(), "SPIR-V changed (check the change, then bless with RDNA_BLESS=1):\n{}", stale.join("\n"));
 }

@@ -34,47 +34,25 @@ k:
     );
     let dir = rdna_testkit::scratch().join("streams");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!(
-        "template-{mcpu}-{}.s",
-        if wave64 { 64 } else { 32 }
-    ));
+    let path = dir.join(format!("template-{mcpu}-{}.s", if wave64 { 64 } else { 32 }));
     std::fs::write(&path, source).unwrap();
-    rdna_testkit::compile_for(
-        &path,
-        mcpu,
-        "streams",
-        if wave64 { &["-mwavefrontsize64"] } else { &[] },
-    )
+    rdna_testkit::compile_for(&path, mcpu, "streams", if wave64 { &["-mwavefrontsize64"] } else { &[] })
 }
 
 #[test]
 fn random_streams_recompile_to_valid_spirv_or_are_refused() {
-    let seed = std::env::var("RDNA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_4321_u64);
+    let seed = std::env::var("RDNA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_4321_u64);
     println!("seed {seed} (RDNA_SEED replays)");
-    let count: usize = std::env::var("RDNA_STREAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(150);
+    let count: usize = std::env::var("RDNA_STREAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(150);
     let mut rng = Rng(seed | 1);
     let (mut valid, mut refused, mut problems) = (0, 0, Vec::new());
     let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
     // RDNA_STREAM_REASON=TEXT prints the sites refused for a reason containing TEXT.
     let show = std::env::var("RDNA_STREAM_REASON").ok();
-    for (mcpu, wave64) in [
-        ("gfx1030", false),
-        ("gfx1030", true),
-        ("gfx1100", false),
-        ("gfx1100", true),
-    ] {
+    for (mcpu, wave64) in [("gfx1030", false), ("gfx1030", true), ("gfx1100", false), ("gfx1100", true)] {
         let mut co = template(mcpu, wave64);
         let entry = (co.kernels[0].entry - co.text_addr) as usize;
-        let dec = Decoder::new(rdna_isa::Target {
-            wave64,
-            ..rdna_isa::Target::from_name(mcpu).unwrap()
-        });
+        let dec = Decoder::new(rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(mcpu).unwrap() });
         let nops = co.text[entry..entry + 4 * 128].to_vec();
         for n in 0..count {
             // Up to 12 random words that decode (a quarter of them SALU, so that branches stay
@@ -86,28 +64,17 @@ fn random_streams_recompile_to_valid_spirv_or_are_refused() {
             code.extend_from_slice(&0xbf81_0000u32.to_le_bytes());
             co.text[entry..entry + nops.len()].copy_from_slice(&nops);
             co.text[entry..entry + code.len()].copy_from_slice(&code);
-            let words: Vec<String> = code
-                .chunks(4)
-                .map(|c| format!("{:#010x}", u32::from_le_bytes(c.try_into().unwrap())))
-                .collect();
-            let what = format!(
-                "{mcpu} wave{} stream {n}: {}",
-                if wave64 { 64 } else { 32 },
-                words.join(" ")
-            );
+            let words: Vec<String> = code.chunks(4).map(|c| format!("{:#010x}", u32::from_le_bytes(c.try_into().unwrap()))).collect();
+            let what = format!("{mcpu} wave{} stream {n}: {}", if wave64 { 64 } else { 32 }, words.join(" "));
             for model in [WaveModel::Exact, WaveModel::Subgroup] {
                 let k = &co.kernels[0];
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    rdna_spirv::recompile(&co, k, [64, 1, 1], 0, model)
-                }));
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| rdna_spirv::recompile(&co, k, [64, 1, 1], 0, model)));
                 match r {
                     Err(_) => problems.push(format!("{what} ({model}): panicked")),
-                    Ok(Ok(c)) => {
-                        match rdna_testkit::spirv_val(&c.words, &format!("stream-{mcpu}-{n}")) {
-                            Ok(()) => valid += 1,
-                            Err(e) => problems.push(format!("{what} ({model}): spirv-val: {e}")),
-                        }
-                    }
+                    Ok(Ok(c)) => match rdna_testkit::spirv_val(&c.words, &format!("stream-{mcpu}-{n}")) {
+                        Ok(()) => valid += 1,
+                        Err(e) => problems.push(format!("{what} ({model}): spirv-val: {e}")),
+                    },
                     Ok(Err(RecompileError::Unsupported(sites))) => {
                         if let Some(s) = sites.iter().find(|s| s.reason.contains("internal")) {
                             problems.push(format!("{what} ({model}): {}", s.reason));
@@ -116,9 +83,7 @@ fn random_streams_recompile_to_valid_spirv_or_are_refused() {
                             if show.as_ref().is_some_and(|t| s.reason.contains(t.as_str())) {
                                 println!("{what} ({model}): {s}");
                             }
-                            *reasons
-                                .entry(s.reason.chars().filter(|c| !c.is_ascii_digit()).collect())
-                                .or_default() += 1;
+                            *reasons.entry(s.reason.chars().filter(|c| !c.is_ascii_digit()).collect()).or_default() += 1;
                         }
                         refused += 1;
                     }
@@ -128,11 +93,7 @@ fn random_streams_recompile_to_valid_spirv_or_are_refused() {
                         }
                         if let RecompileError::Flow(f) = &e {
                             for s in &f.0 {
-                                *reasons
-                                    .entry(
-                                        s.reason.chars().filter(|c| !c.is_ascii_digit()).collect(),
-                                    )
-                                    .or_default() += 1;
+                                *reasons.entry(s.reason.chars().filter(|c| !c.is_ascii_digit()).collect()).or_default() += 1;
                             }
                         }
                         refused += 1;
@@ -147,11 +108,6 @@ fn random_streams_recompile_to_valid_spirv_or_are_refused() {
     for (r, n) in top.iter().take(8) {
         println!("  {n:6}  {r}");
     }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
     assert!(valid > count / 2, "only {valid} streams recompiled");
 }

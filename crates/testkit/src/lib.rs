@@ -31,16 +31,7 @@ pub fn scratch() -> PathBuf {
 pub fn temp_path(tag: &str) -> PathBuf {
     static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tag: String = tag
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let tag: String = tag.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
     std::env::temp_dir().join(format!("rdna-{}-{call}-{tag}", std::process::id()))
 }
 
@@ -66,32 +57,15 @@ pub fn build(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> PathBuf {
     let obj = dir.join(format!("{stem}-{mcpu}-{tag}.{unique}.o"));
     let linked = dir.join(format!("{stem}-{mcpu}-{tag}.{unique}.hsaco"));
     let out = Command::new("clang-19")
-        .args([
-            "--target=amdgcn-amd-amdhsa",
-            &format!("-mcpu={mcpu}"),
-            "-nogpulib",
-            "-O2",
-            "-c",
-        ])
+        .args(["--target=amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-c"])
         .args(extra)
         .arg(src)
         .arg("-o")
         .arg(&obj)
         .output()
         .expect("clang-19 must be installed (see .ci/run)");
-    assert!(
-        out.status.success(),
-        "clang-19 failed on {}:\n{}",
-        src.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let st = Command::new("ld.lld-19")
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&linked)
-        .status()
-        .expect("ld.lld-19");
+    assert!(out.status.success(), "clang-19 failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
+    let st = Command::new("ld.lld-19").arg("-shared").arg(&obj).arg("-o").arg(&linked).status().expect("ld.lld-19");
     assert!(st.success());
     let _ = std::fs::remove_file(&obj);
     std::fs::rename(&linked, &hsaco).unwrap();
@@ -135,18 +109,9 @@ pub fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("llvm-mc-19 must be installed");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "llvm-mc-19 rejected:\n{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "llvm-mc-19 rejected:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
     let mut bytes = Vec::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         if let Some(enc) = line.split("encoding: [").nth(1) {
@@ -162,39 +127,18 @@ pub fn asm_for(mcpu: &str, text: &str, wave64: bool) -> Vec<u8> {
 /// its own zeroed 256 KiB, by-value arguments are small (64), `__local` arguments 4 KiB each,
 /// and the grid is 256 work-items in workgroups of 64 (16×16 over 32×32 for matmul kernels,
 /// one wave32 for WMMA kernels). Returns the launch and its memory.
-pub fn plain_launch<'a>(
-    co: &'a CodeObject,
-    k: &'a rdna_hsa::Kernel,
-) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
+pub fn plain_launch<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
     launch_filled(co, k, 0)
 }
 
 /// [`plain_launch`] with buffers filled from `seed` (0: zeros) with small values (each byte
 /// 0..8), so that data-dependent branches go both ways while indices stay mostly in range.
-pub fn launch_filled<'a>(
-    co: &'a CodeObject,
-    k: &'a rdna_hsa::Kernel,
-    seed: u64,
-) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
+pub fn launch_filled<'a>(co: &'a CodeObject, k: &'a rdna_hsa::Kernel, seed: u64) -> (rdna_emu::Launch<'a>, rdna_emu::Memory) {
     let mut mem = rdna_emu::Memory::new();
-    let addrs: Vec<u64> = buffer_data(k, seed)
-        .iter()
-        .enumerate()
-        .map(|(i, d)| mem.map(&format!("b{i}"), d, PLAIN_BUFFER))
-        .collect();
+    let addrs: Vec<u64> = buffer_data(k, seed).iter().enumerate().map(|(i, d)| mem.map(&format!("b{i}"), d, PLAIN_BUFFER)).collect();
     let (kernarg, dynamic) = plain_kernarg(k, &addrs);
     let (grid, wg) = plain_grid(k);
-    (
-        rdna_emu::Launch {
-            code: co,
-            kernel: k,
-            grid,
-            workgroup: wg,
-            kernarg,
-            dynamic_lds: dynamic,
-        },
-        mem,
-    )
+    (rdna_emu::Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: dynamic }, mem)
 }
 
 /// Size of each buffer argument of a plain launch.
@@ -202,15 +146,8 @@ pub const PLAIN_BUFFER: u64 = 256 << 10;
 
 /// The initial contents of each buffer argument of a plain launch (see [`launch_filled`]).
 pub fn buffer_data(k: &rdna_hsa::Kernel, seed: u64) -> Vec<Vec<u8>> {
-    let meta = k
-        .meta
-        .as_ref()
-        .expect("clang-19 code objects carry metadata");
-    let n = meta
-        .args
-        .iter()
-        .filter(|a| a.value_kind == "global_buffer")
-        .count();
+    let meta = k.meta.as_ref().expect("clang-19 code objects carry metadata");
+    let n = meta.args.iter().filter(|a| a.value_kind == "global_buffer").count();
     (0..n)
         .map(|i| {
             if seed == 0 {
@@ -231,29 +168,14 @@ pub fn buffer_data(k: &rdna_hsa::Kernel, seed: u64) -> Vec<Vec<u8>> {
 
 /// The grid and workgroup of a plain launch.
 pub fn plain_grid(k: &rdna_hsa::Kernel) -> ([u32; 3], [u32; 3]) {
-    let wg = if k.name.contains("matmul") {
-        [16, 16, 1]
-    } else if k.name.contains("wmma") {
-        [32, 1, 1]
-    } else {
-        [64, 1, 1]
-    };
-    let grid = if wg[1] == 16 {
-        [32, 32, 1]
-    } else if k.name.contains("wmma") {
-        [32, 1, 1]
-    } else {
-        [256, 1, 1]
-    };
+    let wg = if k.name.contains("matmul") { [16, 16, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [64, 1, 1] };
+    let grid = if wg[1] == 16 { [32, 32, 1] } else if k.name.contains("wmma") { [32, 1, 1] } else { [256, 1, 1] };
     (grid, wg)
 }
 
 /// The argument segment of a plain launch, given its buffers' addresses; and the dynamic LDS.
 pub fn plain_kernarg(k: &rdna_hsa::Kernel, buffer_addrs: &[u64]) -> (Vec<u8>, u32) {
-    let meta = k
-        .meta
-        .as_ref()
-        .expect("clang-19 code objects carry metadata");
+    let meta = k.meta.as_ref().expect("clang-19 code objects carry metadata");
     let mut kernarg = vec![0u8; meta.kernarg_segment_size.max(256) as usize];
     let mut dynamic = 0u32;
     let mut nbuf = 0;
@@ -266,18 +188,13 @@ pub fn plain_kernarg(k: &rdna_hsa::Kernel, buffer_addrs: &[u64]) -> (Vec<u8>, u3
             }
             "by_value" => kernarg[o] = 64,
             "dynamic_shared_pointer" => {
-                kernarg[o..o + 4]
-                    .copy_from_slice(&(k.kd.group_segment_fixed_size + dynamic).to_le_bytes());
+                kernarg[o..o + 4].copy_from_slice(&(k.kd.group_segment_fixed_size + dynamic).to_le_bytes());
                 dynamic += 4096;
             }
             "hidden_group_size_x" => kernarg[o..o + 2].copy_from_slice(&64u16.to_le_bytes()),
-            "hidden_group_size_y" | "hidden_group_size_z" => {
-                kernarg[o..o + 2].copy_from_slice(&1u16.to_le_bytes())
-            }
+            "hidden_group_size_y" | "hidden_group_size_z" => kernarg[o..o + 2].copy_from_slice(&1u16.to_le_bytes()),
             "hidden_block_count_x" => kernarg[o..o + 4].copy_from_slice(&4u32.to_le_bytes()),
-            "hidden_block_count_y" | "hidden_block_count_z" => {
-                kernarg[o..o + 4].copy_from_slice(&1u32.to_le_bytes())
-            }
+            "hidden_block_count_y" | "hidden_block_count_z" => kernarg[o..o + 4].copy_from_slice(&1u32.to_le_bytes()),
             _ => {}
         }
     }
@@ -326,28 +243,13 @@ pub fn cl_flags(lanes: u32) -> Vec<&'static str> {
 /// its complaint, if any.
 pub fn spirv_val(words: &[u32], tag: &str) -> Result<(), String> {
     let p = temp_path(&format!("{tag}.spv"));
-    std::fs::write(
-        &p,
-        words
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect::<Vec<u8>>(),
-    )
-    .unwrap();
-    let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&p)
-        .output()
-        .expect("spirv-val (spirv-tools) must be installed");
+    std::fs::write(&p, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let out = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&p).output().expect("spirv-val (spirv-tools) must be installed");
     let _ = std::fs::remove_file(&p);
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
+        Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
     }
 }
 
@@ -371,11 +273,7 @@ impl Rng {
     /// A random valid instruction for `dec`: 16 random bytes until they decode, one draw in
     /// `salu_one_in` made a scalar ALU encoding (so that branches stay near and scalar code is
     /// frequent). The decoded instruction and its bytes.
-    pub fn instruction(
-        &mut self,
-        dec: &rdna_disasm::Decoder,
-        salu_one_in: u64,
-    ) -> (rdna_disasm::Inst, Vec<u8>) {
+    pub fn instruction(&mut self, dec: &rdna_disasm::Decoder, salu_one_in: u64) -> (rdna_disasm::Inst, Vec<u8>) {
         loop {
             let mut w = [0u8; 16];
             for c in w.chunks_mut(8) {

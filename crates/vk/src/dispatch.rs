@@ -38,15 +38,9 @@ pub const LAVAPIPE_LOOP_ITERATIONS: u32 = 65_535;
 
 /// Recompiles and runs a job on `dev`.
 pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
-    let lanes = if job.kernel.kd.enable_wavefront_size32() {
-        32
-    } else {
-        64
-    };
+    let lanes = if job.kernel.kd.enable_wavefront_size32() { 32 } else { 64 };
     let model = dev.wave_model(lanes, job.workgroup.iter().product());
-    let compiled =
-        rdna_spirv::recompile(job.code, job.kernel, job.workgroup, job.dynamic_lds, model)
-            .map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
+    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup, job.dynamic_lds, model).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
     if compiled.lds_bytes > dev.info.max_shared_memory {
         return Err(format!(
             "kernel {} needs {} bytes of LDS; {} gives a workgroup at most {} bytes of shared memory",
@@ -62,36 +56,19 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
     let mut device_time = None;
     let result = (|| -> Result<u64, String> {
         for &(data, size) in &job.buffers {
-            bufs.push((
-                dev.buffer_with(data, size).map_err(|e| e.to_string())?,
-                size,
-            ));
+            bufs.push((dev.buffer_with(data, size).map_err(|e| e.to_string())?, size));
         }
         let addrs: Vec<u64> = bufs.iter().map(|(b, _)| b.address).collect();
         let kernarg = (job.kernarg)(&addrs);
-        let kbuf = dev
-            .buffer_with(&kernarg, kernarg.len() as u64)
-            .map_err(|e| e.to_string())?;
-        let launch = Launch {
-            code: job.code,
-            kernel: job.kernel,
-            grid: job.grid,
-            workgroup: job.workgroup,
-            kernarg,
-            dynamic_lds: job.dynamic_lds,
-        };
+        let kbuf = dev.buffer_with(&kernarg, kernarg.len() as u64).map_err(|e| e.to_string())?;
+        let launch = Launch { code: job.code, kernel: job.kernel, grid: job.grid, workgroup: job.workgroup, kernarg, dynamic_lds: job.dynamic_lds };
         let packet = rdna_emu::dispatch_packet(&launch, kbuf.address, 0);
-        let pbuf = dev
-            .buffer_with(&packet, packet.len() as u64)
-            .map_err(|e| e.to_string())?;
+        let pbuf = dev.buffer_with(&packet, packet.len() as u64).map_err(|e| e.to_string())?;
         let vbuf = dev.buffer(vgpr_bytes).map_err(|e| e.to_string())?;
         // The code object image, where PC-relative constant data is read (calls, s_getpc_b64).
         let ibuf = if compiled.uses_image {
             let (_, img) = job.code.flat_image()?;
-            Some(
-                dev.buffer_with(&img, img.len().max(4) as u64)
-                    .map_err(|e| e.to_string())?,
-            )
+            Some(dev.buffer_with(&img, img.len().max(4) as u64).map_err(|e| e.to_string())?)
         } else {
             None
         };
@@ -99,27 +76,12 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         // of that and report it rather than leave wrong results. Its count runs ahead of the
         // module's own (measured here: by up to 1.37× on a collatz loop; the cause is not
         // known), so the module stops at half.
-        let limit = if dev.info.name.contains("llvmpipe") {
-            (LAVAPIPE_LOOP_ITERATIONS / 2).saturating_sub(compiled.iteration_margin)
-        } else {
-            u32::MAX
-        };
-        let push = rdna_spirv::push_constants(
-            kbuf.address,
-            pbuf.address,
-            job.grid,
-            compiled.lanes,
-            vbuf.address,
-            limit,
-            ibuf.as_ref().map_or(0, |b| b.address),
-        );
+        let limit = if dev.info.name.contains("llvmpipe") { (LAVAPIPE_LOOP_ITERATIONS / 2).saturating_sub(compiled.iteration_margin) } else { u32::MAX };
+        let push = rdna_spirv::push_constants(kbuf.address, pbuf.address, job.grid, compiled.lanes, vbuf.address, limit, ibuf.as_ref().map_or(0, |b| b.address));
         // Exact model: one invocation runs each workgroup; subgroup model: one subgroup of the
         // wave's size per wave.
-        let subgroup =
-            (compiled.model == rdna_spirv::WaveModel::Subgroup).then_some(compiled.lanes);
-        let r = dev
-            .dispatch(&compiled.words, "main", &push, groups, subgroup)
-            .map_err(|e| e.to_string());
+        let subgroup = (compiled.model == rdna_spirv::WaveModel::Subgroup).then_some(compiled.lanes);
+        let r = dev.dispatch(&compiled.words, "main", &push, groups, subgroup).map_err(|e| e.to_string());
         let status = vbuf.read_u32(0);
         dev.free(kbuf);
         dev.free(pbuf);
@@ -129,10 +91,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         }
         device_time = r?;
         if status == rdna_spirv::STATUS_LDS_OUT_OF_BOUNDS {
-            return Err(
-                "an LDS access out of bounds stopped the kernel (the emulator faults there too)"
-                    .into(),
-            );
+            return Err("an LDS access out of bounds stopped the kernel (the emulator faults there too)".into());
         }
         if status == rdna_spirv::STATUS_SCRATCH_OUT_OF_BOUNDS {
             return Err("a scratch access outside the lane's private segment stopped the kernel (the emulator faults there too)".into());
@@ -163,39 +122,23 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
             data
         })
         .collect();
-    Ok(VkOutputs {
-        buffers,
-        workgroups: result?,
-        waves_per_group: compiled.waves_per_group,
-        instructions: compiled.instructions,
-        model: compiled.model,
-        device_time,
-    })
+    Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions, model: compiled.model, device_time })
 }
 
 /// Runs a dispatch file's job; buffers come back with their names.
 pub fn run(dev: &Device, p: &Prepared) -> Result<(Vec<(String, Vec<u8>)>, VkOutputs), String> {
     let names: Vec<&str> = p.buffers.iter().map(|(n, _, _)| n.as_str()).collect();
-    let kernarg =
-        |addrs: &[u64]| p.kernarg(&|n| names.iter().position(|&b| b == n).map_or(0, |i| addrs[i]));
+    let kernarg = |addrs: &[u64]| p.kernarg(&|n| names.iter().position(|&b| b == n).map_or(0, |i| addrs[i]));
     let job = Job {
         code: &p.code,
         kernel: &p.code.kernels[p.kernel],
         grid: p.grid,
         workgroup: p.workgroup,
-        buffers: p
-            .buffers
-            .iter()
-            .map(|(_, d, s)| (d.as_slice(), *s))
-            .collect(),
+        buffers: p.buffers.iter().map(|(_, d, s)| (d.as_slice(), *s)).collect(),
         kernarg: &kernarg,
         dynamic_lds: p.dynamic_lds(),
     };
     let out = run_job(dev, &job)?;
-    let named = names
-        .iter()
-        .map(|n| n.to_string())
-        .zip(out.buffers.iter().cloned())
-        .collect();
+    let named = names.iter().map(|n| n.to_string()).zip(out.buffers.iter().cloned()).collect();
     Ok((named, out))
 }

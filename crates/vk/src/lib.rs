@@ -27,10 +27,7 @@ pub enum VkError {
     #[error("Vulkan device '{device}' lacks {what}")]
     Unsupported { device: String, what: String },
     #[error("{what}: {result}")]
-    Call {
-        what: &'static str,
-        result: vk::Result,
-    },
+    Call { what: &'static str, result: vk::Result },
     #[error("the dispatch did not finish within {0:?}: a runaway kernel, or the device was lost")]
     Timeout(Duration),
     #[error("{0}")]
@@ -41,10 +38,7 @@ type Result<T> = std::result::Result<T, VkError>;
 
 fn call<T>(what: &'static str, r: std::result::Result<T, vk::Result>) -> Result<T> {
     r.map_err(|result| match result {
-        vk::Result::ERROR_DEVICE_LOST => VkError::Call {
-            what: "the device was lost",
-            result,
-        },
+        vk::Result::ERROR_DEVICE_LOST => VkError::Call { what: "the device was lost", result },
         _ => VkError::Call { what, result },
     })
 }
@@ -112,34 +106,21 @@ struct PipelineKey {
 pub fn list_devices() -> Result<Vec<String>> {
     let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::Loader(e.to_string()))?;
     let instance = create_instance(&entry)?;
-    let names =
-        unsafe { call("listing devices", instance.enumerate_physical_devices()) }.map(|ds| {
-            ds.iter()
-                .map(|&d| unsafe { instance.get_physical_device_properties(d) })
-                .map(|p| name_of(&p))
-                .collect()
-        });
+    let names = unsafe { call("listing devices", instance.enumerate_physical_devices()) }.map(|ds| {
+        ds.iter().map(|&d| unsafe { instance.get_physical_device_properties(d) }).map(|p| name_of(&p)).collect()
+    });
     unsafe { instance.destroy_instance(None) };
     names
 }
 
 fn name_of(p: &vk::PhysicalDeviceProperties) -> String {
-    p.device_name_as_c_str()
-        .map(|c| c.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    p.device_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 fn create_instance(entry: &ash::Entry) -> Result<ash::Instance> {
-    let app = vk::ApplicationInfo::default()
-        .application_name(c"rdna")
-        .api_version(vk::API_VERSION_1_3);
+    let app = vk::ApplicationInfo::default().application_name(c"rdna").api_version(vk::API_VERSION_1_3);
     let info = vk::InstanceCreateInfo::default().application_info(&app);
-    unsafe {
-        call(
-            "creating the Vulkan instance",
-            entry.create_instance(&info, None),
-        )
-    }
+    unsafe { call("creating the Vulkan instance", entry.create_instance(&info, None)) }
 }
 
 impl Device {
@@ -164,86 +145,44 @@ impl Device {
         }
     }
 
-    unsafe fn with_instance(
-        entry: ash::Entry,
-        instance: ash::Instance,
-        choice: Option<&str>,
-    ) -> Result<Device> {
+    unsafe fn with_instance(entry: ash::Entry, instance: ash::Instance, choice: Option<&str>) -> Result<Device> {
         let devices = call("listing devices", instance.enumerate_physical_devices())?;
-        let props: Vec<_> = devices
-            .iter()
-            .map(|&d| instance.get_physical_device_properties(d))
-            .collect();
+        let props: Vec<_> = devices.iter().map(|&d| instance.get_physical_device_properties(d)).collect();
         let names: Vec<String> = props.iter().map(name_of).collect();
-        let listing = || {
-            names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{i}: {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let listing = || names.iter().enumerate().map(|(i, n)| format!("{i}: {n}")).collect::<Vec<_>>().join(", ");
         let pick = match choice {
             Some(c) => match c.parse::<usize>() {
                 Ok(i) => (i < devices.len()).then_some(i),
-                Err(_) => names
-                    .iter()
-                    .position(|n| n.to_lowercase().contains(&c.to_lowercase())),
+                Err(_) => names.iter().position(|n| n.to_lowercase().contains(&c.to_lowercase())),
             }
-            .ok_or_else(|| {
-                VkError::NoDevice(format!(
-                    " matches RDNA_VK_DEVICE={c} (devices: {})",
-                    listing()
-                ))
-            })?,
+            .ok_or_else(|| VkError::NoDevice(format!(" matches RDNA_VK_DEVICE={c} (devices: {})", listing())))?,
             None => {
-                let gpu = props.iter().position(|p| {
-                    matches!(
-                        p.device_type,
-                        vk::PhysicalDeviceType::DISCRETE_GPU
-                            | vk::PhysicalDeviceType::INTEGRATED_GPU
-                    )
-                });
-                gpu.or((!devices.is_empty()).then_some(0))
-                    .ok_or_else(|| VkError::NoDevice(" (the loader found none)".into()))?
+                let gpu = props.iter().position(|p| matches!(p.device_type, vk::PhysicalDeviceType::DISCRETE_GPU | vk::PhysicalDeviceType::INTEGRATED_GPU));
+                gpu.or((!devices.is_empty()).then_some(0)).ok_or_else(|| VkError::NoDevice(" (the loader found none)".into()))?
             }
         };
         let phys = devices[pick];
         let p = &props[pick];
         let name = names[pick].clone();
         if p.api_version < vk::API_VERSION_1_3 {
-            return Err(VkError::Unsupported {
-                device: name,
-                what: "Vulkan 1.3".into(),
-            });
+            return Err(VkError::Unsupported { device: name, what: "Vulkan 1.3".into() });
         }
         // Features and limits.
         let mut sub_props = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
         let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
-        let mut props2 = vk::PhysicalDeviceProperties2::default()
-            .push_next(&mut sub_props)
-            .push_next(&mut p11);
+        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sub_props).push_next(&mut p11);
         instance.get_physical_device_properties2(phys, &mut props2);
-        let (min_subgroup, max_subgroup) =
-            (sub_props.min_subgroup_size, sub_props.max_subgroup_size);
+        let (min_subgroup, max_subgroup) = (sub_props.min_subgroup_size, sub_props.max_subgroup_size);
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
-        let mut f2 = vk::PhysicalDeviceFeatures2::default()
-            .push_next(&mut f12)
-            .push_next(&mut f13);
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f12).push_next(&mut f13);
         instance.get_physical_device_features2(phys, &mut f2);
         let base = f2.features;
         if f12.buffer_device_address == 0 {
-            return Err(VkError::Unsupported {
-                device: name,
-                what: "buffer device addresses".into(),
-            });
+            return Err(VkError::Unsupported { device: name, what: "buffer device addresses".into() });
         }
         if base.shader_int64 == 0 {
-            return Err(VkError::Unsupported {
-                device: name,
-                what: "64-bit integers in shaders".into(),
-            });
+            return Err(VkError::Unsupported { device: name, what: "64-bit integers in shaders".into() });
         }
         let info = DeviceInfo {
             name: name.clone(),
@@ -252,15 +191,9 @@ impl Device {
             max_subgroup,
             subgroup_size_control: f13.subgroup_size_control != 0
                 && f13.compute_full_subgroups != 0
-                && sub_props
-                    .required_subgroup_size_stages
-                    .contains(vk::ShaderStageFlags::COMPUTE)
-                && p11
-                    .subgroup_supported_stages
-                    .contains(vk::ShaderStageFlags::COMPUTE)
-                && p11
-                    .subgroup_supported_operations
-                    .contains(vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT),
+                && sub_props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                && p11.subgroup_supported_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                && p11.subgroup_supported_operations.contains(vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT),
             max_shared_memory: p.limits.max_compute_shared_memory_size,
             max_workgroup_invocations: p.limits.max_compute_work_group_invocations,
             shared_int64_atomics: f12.shader_shared_int64_atomics != 0,
@@ -270,10 +203,7 @@ impl Device {
             float16: f12.shader_float16 != 0,
         };
         // Enable what kernels may use, as far as the device has it.
-        let enable = vk::PhysicalDeviceFeatures::default()
-            .shader_int64(true)
-            .shader_float64(info.float64)
-            .shader_int16(info.int16);
+        let enable = vk::PhysicalDeviceFeatures::default().shader_int64(true).shader_float64(info.float64).shader_int16(info.int16);
         let mut e12 = vk::PhysicalDeviceVulkan12Features::default()
             .buffer_device_address(true)
             .shader_shared_int64_atomics(info.shared_int64_atomics)
@@ -290,42 +220,20 @@ impl Device {
         let family = families
             .iter()
             .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
-            .ok_or_else(|| VkError::Unsupported {
-                device: name.clone(),
-                what: "a compute queue".into(),
-            })? as u32;
-        let timestamp_period = if families[family as usize].timestamp_valid_bits > 0 {
-            p.limits.timestamp_period
-        } else {
-            0.0
-        };
+            .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "a compute queue".into() })? as u32;
+        let timestamp_period = if families[family as usize].timestamp_valid_bits > 0 { p.limits.timestamp_period } else { 0.0 };
         let prio = [1.0f32];
-        let queues = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family)
-            .queue_priorities(&prio)];
-        let dinfo = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&queues)
-            .enabled_features(&enable)
-            .push_next(&mut e12)
-            .push_next(&mut e13);
-        let device = call(
-            "creating the device",
-            instance.create_device(phys, &dinfo, None),
-        )?;
+        let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
+        let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&enable).push_next(&mut e12).push_next(&mut e13);
+        let device = call("creating the device", instance.create_device(phys, &dinfo, None))?;
         let queue = device.get_device_queue(family, 0);
         // Host-visible, coherent memory for every buffer: simple, and what readback needs.
         let mem = instance.get_physical_device_memory_properties(phys);
         let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         let memory_type = (0..mem.memory_type_count)
             .find(|&i| mem.memory_types[i as usize].property_flags.contains(want))
-            .ok_or_else(|| VkError::Unsupported {
-                device: name.clone(),
-                what: "host-visible coherent memory".into(),
-            })?;
-        let cache = call(
-            "creating the pipeline cache",
-            device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None),
-        )?;
+            .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
+        let cache = call("creating the pipeline cache", device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None))?;
         Ok(Device {
             _entry: entry,
             instance,
@@ -345,50 +253,24 @@ impl Device {
     pub fn buffer(&self, size: u64) -> Result<Buffer> {
         let size = size.max(4);
         unsafe {
-            let usage =
-                vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
-            let buffer = call(
-                "creating a buffer",
-                self.device.create_buffer(
-                    &vk::BufferCreateInfo::default().size(size).usage(usage),
-                    None,
-                ),
-            )?;
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+            let buffer = call("creating a buffer", self.device.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None))?;
             let req = self.device.get_buffer_memory_requirements(buffer);
             if req.memory_type_bits & (1 << self.memory_type) == 0 {
                 self.device.destroy_buffer(buffer, None);
-                return Err(VkError::Unsupported {
-                    device: self.info.name.clone(),
-                    what: "buffers in host-visible memory".into(),
-                });
+                return Err(VkError::Unsupported { device: self.info.name.clone(), what: "buffers in host-visible memory".into() });
             }
-            let mut flags = vk::MemoryAllocateFlagsInfo::default()
-                .flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
-            let alloc = vk::MemoryAllocateInfo::default()
-                .allocation_size(req.size)
-                .memory_type_index(self.memory_type)
-                .push_next(&mut flags);
-            let memory = match call(
-                "allocating buffer memory",
-                self.device.allocate_memory(&alloc, None),
-            ) {
+            let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(self.memory_type).push_next(&mut flags);
+            let memory = match call("allocating buffer memory", self.device.allocate_memory(&alloc, None)) {
                 Ok(m) => m,
                 Err(e) => {
                     self.device.destroy_buffer(buffer, None);
                     return Err(e);
                 }
             };
-            let bound = call(
-                "binding buffer memory",
-                self.device.bind_buffer_memory(buffer, memory, 0),
-            )
-            .and_then(|_| {
-                call(
-                    "mapping buffer memory",
-                    self.device
-                        .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()),
-                )
-            });
+            let bound = call("binding buffer memory", self.device.bind_buffer_memory(buffer, memory, 0))
+                .and_then(|_| call("mapping buffer memory", self.device.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())));
             let ptr = match bound {
                 Ok(p) => p as *mut u8,
                 Err(e) => {
@@ -398,16 +280,8 @@ impl Device {
                 }
             };
             std::ptr::write_bytes(ptr, 0, size as usize);
-            let address = self
-                .device
-                .get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
-            Ok(Buffer {
-                buffer,
-                memory,
-                ptr,
-                size,
-                address,
-            })
+            let address = self.device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
+            Ok(Buffer { buffer, memory, ptr, size, address })
         }
     }
 
@@ -439,51 +313,24 @@ impl Device {
             _ => {}
         }
         let i = &self.info;
-        let fits = i.subgroup_size_control
-            && (i.min_subgroup..=i.max_subgroup).contains(&lanes)
-            && items.div_ceil(lanes) * lanes <= i.max_workgroup_invocations;
-        if fits {
-            WaveModel::Subgroup
-        } else {
-            WaveModel::Exact
-        }
+        let fits = i.subgroup_size_control && (i.min_subgroup..=i.max_subgroup).contains(&lanes) && items.div_ceil(lanes) * lanes <= i.max_workgroup_invocations;
+        if fits { WaveModel::Subgroup } else { WaveModel::Exact }
     }
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with
     /// `push` as its push constants (at most 128 bytes), and waits for it. `subgroup`: the
     /// subgroup size the pipeline requires, with full subgroups. Returns the dispatch's time on
     /// the device (GPU timestamps), where the queue has timestamps.
-    pub fn dispatch(
-        &self,
-        spirv: &[u32],
-        entry: &str,
-        push: &[u8],
-        groups: [u32; 3],
-        subgroup: Option<u32>,
-    ) -> Result<Option<Duration>> {
+    pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], groups: [u32; 3], subgroup: Option<u32>) -> Result<Option<Duration>> {
         if push.len() > 128 || !push.len().is_multiple_of(4) {
-            return Err(VkError::Usage(format!(
-                "push constants must be a multiple of 4 bytes, at most 128 (got {})",
-                push.len()
-            )));
+            return Err(VkError::Usage(format!("push constants must be a multiple of 4 bytes, at most 128 (got {})", push.len())));
         }
         if let Some(s) = subgroup {
-            if !self.info.subgroup_size_control
-                || s < self.info.min_subgroup
-                || s > self.info.max_subgroup
-            {
-                return Err(VkError::Unsupported {
-                    device: self.info.name.clone(),
-                    what: format!("a required subgroup size of {s}"),
-                });
+            if !self.info.subgroup_size_control || s < self.info.min_subgroup || s > self.info.max_subgroup {
+                return Err(VkError::Unsupported { device: self.info.name.clone(), what: format!("a required subgroup size of {s}") });
             }
         }
-        let key = PipelineKey {
-            code: spirv.to_vec(),
-            entry: entry.to_string(),
-            subgroup,
-            push: push.len() as u32,
-        };
+        let key = PipelineKey { code: spirv.to_vec(), entry: entry.to_string(), subgroup, push: push.len() as u32 };
         let (pipeline, layout) = self.pipeline(key)?;
         unsafe { self.submit(pipeline, layout, push, groups) }
     }
@@ -493,26 +340,11 @@ impl Device {
         if let Some(&p) = map.get(&key) {
             return Ok(p);
         }
-        let name = std::ffi::CString::new(key.entry.clone())
-            .map_err(|_| VkError::Usage("entry point name with a NUL".into()))?;
+        let name = std::ffi::CString::new(key.entry.clone()).map_err(|_| VkError::Usage("entry point name with a NUL".into()))?;
         unsafe {
-            let module = call(
-                "creating the shader module",
-                self.device.create_shader_module(
-                    &vk::ShaderModuleCreateInfo::default().code(&key.code),
-                    None,
-                ),
-            )?;
-            let ranges = [vk::PushConstantRange::default()
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                .size(key.push.max(4))];
-            let layout = call(
-                "creating the pipeline layout",
-                self.device.create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
-                    None,
-                ),
-            );
+            let module = call("creating the shader module", self.device.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&key.code), None))?;
+            let ranges = [vk::PushConstantRange::default().stage_flags(vk::ShaderStageFlags::COMPUTE).size(key.push.max(4))];
+            let layout = call("creating the pipeline layout", self.device.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges), None));
             let layout = match layout {
                 Ok(l) => l,
                 Err(e) => {
@@ -520,32 +352,19 @@ impl Device {
                     return Err(e);
                 }
             };
-            let mut req = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
-                .required_subgroup_size(key.subgroup.unwrap_or(0));
-            let mut stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(name.as_c_str());
+            let mut req = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default().required_subgroup_size(key.subgroup.unwrap_or(0));
+            let mut stage = vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(module).name(name.as_c_str());
             if key.subgroup.is_some() {
-                stage = stage
-                    .flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
-                    .push_next(&mut req);
+                stage = stage.flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS).push_next(&mut req);
             }
-            let info = [vk::ComputePipelineCreateInfo::default()
-                .stage(stage)
-                .layout(layout)];
-            let made = self
-                .device
-                .create_compute_pipelines(self.cache, &info, None);
+            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+            let made = self.device.create_compute_pipelines(self.cache, &info, None);
             self.device.destroy_shader_module(module, None);
             let pipeline = match made {
                 Ok(p) => p[0],
                 Err((_, e)) => {
                     self.device.destroy_pipeline_layout(layout, None);
-                    return Err(VkError::Call {
-                        what: "creating the compute pipeline",
-                        result: e,
-                    });
+                    return Err(VkError::Call { what: "creating the compute pipeline", result: e });
                 }
             };
             map.insert(key, (pipeline, layout));
@@ -553,25 +372,10 @@ impl Device {
         }
     }
 
-    unsafe fn submit(
-        &self,
-        pipeline: vk::Pipeline,
-        layout: vk::PipelineLayout,
-        push: &[u8],
-        groups: [u32; 3],
-    ) -> Result<Option<Duration>> {
+    unsafe fn submit(&self, pipeline: vk::Pipeline, layout: vk::PipelineLayout, push: &[u8], groups: [u32; 3]) -> Result<Option<Duration>> {
         let d = &self.device;
-        let pool = call(
-            "creating a command pool",
-            d.create_command_pool(
-                &vk::CommandPoolCreateInfo::default().queue_family_index(self.family),
-                None,
-            ),
-        )?;
-        let fence = match call(
-            "creating a fence",
-            d.create_fence(&vk::FenceCreateInfo::default(), None),
-        ) {
+        let pool = call("creating a command pool", d.create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(self.family), None))?;
+        let fence = match call("creating a fence", d.create_fence(&vk::FenceCreateInfo::default(), None)) {
             Ok(f) => f,
             Err(e) => {
                 d.destroy_command_pool(pool, None);
@@ -580,32 +384,14 @@ impl Device {
         };
         // Two timestamps around the dispatch, where the queue has them.
         let queries = if self.timestamp_period > 0.0 {
-            d.create_query_pool(
-                &vk::QueryPoolCreateInfo::default()
-                    .query_type(vk::QueryType::TIMESTAMP)
-                    .query_count(2),
-                None,
-            )
-            .ok()
+            d.create_query_pool(&vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2), None).ok()
         } else {
             None
         };
         let run = || -> Result<Option<Duration>> {
-            let alloc = vk::CommandBufferAllocateInfo::default()
-                .command_pool(pool)
-                .command_buffer_count(1);
-            let cmd = call(
-                "allocating a command buffer",
-                d.allocate_command_buffers(&alloc),
-            )?[0];
-            call(
-                "recording",
-                d.begin_command_buffer(
-                    cmd,
-                    &vk::CommandBufferBeginInfo::default()
-                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-                ),
-            )?;
+            let alloc = vk::CommandBufferAllocateInfo::default().command_pool(pool).command_buffer_count(1);
+            let cmd = call("allocating a command buffer", d.allocate_command_buffers(&alloc))?[0];
+            call("recording", d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT)))?;
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
             if !push.is_empty() {
                 d.cmd_push_constants(cmd, layout, vk::ShaderStageFlags::COMPUTE, 0, push);
@@ -619,42 +405,23 @@ impl Device {
                 d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, q, 1);
             }
             // Make the kernel's writes visible to the host's reads.
-            let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &barrier,
-                &[],
-                &[],
-            );
+            let barrier = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::SHADER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
+            d.cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::COMPUTE_SHADER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &barrier, &[], &[]);
             call("recording", d.end_command_buffer(cmd))?;
             let cmds = [cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
             {
                 let q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-                call(
-                    "submitting the dispatch",
-                    d.queue_submit(*q, &submit, fence),
-                )?;
+                call("submitting the dispatch", d.queue_submit(*q, &submit, fence))?;
             }
-            match d.wait_for_fences(
-                &[fence],
-                true,
-                self.timeout.as_nanos().min(u64::MAX as u128) as u64,
-            ) {
+            match d.wait_for_fences(&[fence], true, self.timeout.as_nanos().min(u64::MAX as u128) as u64) {
                 Ok(()) => {}
                 Err(vk::Result::TIMEOUT) => return Err(VkError::Timeout(self.timeout)),
                 Err(e) => return call("waiting for the dispatch", Err(e)),
             }
             let Some(q) = queries else { return Ok(None) };
             let mut ticks = [0u64; 2];
-            if d.get_query_pool_results(q, 0, &mut ticks, vk::QueryResultFlags::TYPE_64)
-                .is_err()
-            {
+            if d.get_query_pool_results(q, 0, &mut ticks, vk::QueryResultFlags::TYPE_64).is_err() {
                 return Ok(None);
             }
             let ns = ticks[1].wrapping_sub(ticks[0]) as f64 * self.timestamp_period as f64;
@@ -705,12 +472,7 @@ impl Drop for Device {
     fn drop(&mut self) {
         unsafe {
             let _ = self.device.device_wait_idle();
-            for (_, (p, l)) in self
-                .pipelines
-                .get_mut()
-                .unwrap_or_else(|e| e.into_inner())
-                .drain()
-            {
+            for (_, (p, l)) in self.pipelines.get_mut().unwrap_or_else(|e| e.into_inner()).drain() {
                 self.device.destroy_pipeline(p, None);
                 self.device.destroy_pipeline_layout(l, None);
             }

@@ -11,12 +11,11 @@ use rdna_spirv::{RecompileError, WaveModel};
 use rdna_vk::dispatch::{run_job, Job};
 use rdna_vk::Device;
 
+
 fn spirv_val(words: &[u32], tag: &str) {
     // A machine given prebuilt code objects (no toolchain) may lack spirv-tools too; CI
     // validates the same modules (recompiling is deterministic).
-    if std::env::var_os("RDNA_PREBUILT").is_some()
-        && Command::new("spirv-val").arg("--version").output().is_err()
-    {
+    if std::env::var_os("RDNA_PREBUILT").is_some() && Command::new("spirv-val").arg("--version").output().is_err() {
         return;
     }
     if let Err(e) = rdna_testkit::spirv_val(words, tag) {
@@ -60,29 +59,14 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
             };
             spirv_val(&compiled.words, &tag);
             // The model this device does not run is validated all the same.
-            let other = if model == WaveModel::Exact {
-                WaveModel::Subgroup
-            } else {
-                WaveModel::Exact
-            };
+            let other = if model == WaveModel::Exact { WaveModel::Subgroup } else { WaveModel::Exact };
             match rdna_spirv::recompile(&co, k, wg, dynamic_lds, other) {
                 Ok(c) => spirv_val(&c.words, &format!("{tag} ({other})")),
-                Err(e) => {
-                    panic!("{tag}: recompiles in the {model} model but not in the {other} one: {e}")
-                }
+                Err(e) => panic!("{tag}: recompiles in the {model} model but not in the {other} one: {e}"),
             }
             let seed = 0x5eed ^ total as u64;
             let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, seed);
-            if rdna_emu::run(
-                &launch,
-                &mut mem,
-                &Options {
-                    budget: 5_000_000,
-                    ..Options::default()
-                },
-            )
-            .is_err()
-            {
+            if rdna_emu::run(&launch, &mut mem, &Options { budget: 5_000_000, ..Options::default() }).is_err() {
                 continue; // made-up inputs can make a kernel fault; nothing to compare
             }
             let data = rdna_testkit::buffer_data(k, seed);
@@ -92,10 +76,7 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
                 kernel: k,
                 grid,
                 workgroup: wg,
-                buffers: data
-                    .iter()
-                    .map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER))
-                    .collect(),
+                buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(),
                 kernarg: &kernarg,
                 dynamic_lds: launch.dynamic_lds,
             };
@@ -119,11 +100,7 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
             let identical = differ.is_empty();
             failures.extend(differ.into_iter().map(|d| format!("{tag}: {d}")));
             if verbose {
-                eprintln!(
-                    "{tag}: {} ({:.2?})",
-                    if identical { "identical" } else { "DIFFERENT" },
-                    t0.elapsed()
-                );
+                eprintln!("{tag}: {} ({:.2?})", if identical { "identical" } else { "DIFFERENT" }, t0.elapsed());
             }
             if !identical {
                 continue;
@@ -134,11 +111,7 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     }
     eprintln!("{same} of {total} kernel builds recompiled and identical to the emulator on {} ({subgroup_runs} of the runs in the subgroup model, the others exact):", dev.info.name);
     eprintln!("  {}", matched.join(" "));
-    eprintln!(
-        "refused at {}'s loop-iteration limit: {}",
-        dev.info.name,
-        limited.join(" ")
-    );
+    eprintln!("refused at {}'s loop-iteration limit: {}", dev.info.name, limited.join(" "));
     eprintln!("what stops the others (sites):");
     let mut v: Vec<_> = missing.into_iter().collect();
     v.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
@@ -147,25 +120,11 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     }
     // `rdna_spirv::supports` (the coverage table) must refuse whatever the lowering refuses by
     // kind alone.
-    let internal: Vec<_> = v
-        .iter()
-        .filter(|(r, _)| r.starts_with("internal:"))
-        .collect();
-    assert!(
-        internal.is_empty(),
-        "sites the support table admits but the lowering does not: {internal:?}"
-    );
-    assert!(
-        failures.is_empty(),
-        "{} kernel build(s) differ from the emulator or failed to run:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    let internal: Vec<_> = v.iter().filter(|(r, _)| r.starts_with("internal:")).collect();
+    assert!(internal.is_empty(), "sites the support table admits but the lowering does not: {internal:?}");
+    assert!(failures.is_empty(), "{} kernel build(s) differ from the emulator or failed to run:\n{}", failures.len(), failures.join("\n"));
     // The floor holds for the whole corpus (RDNA_CORPUS_ONLY runs a part of it).
-    assert!(
-        only.is_some() || same >= 262,
-        "only {same} kernels recompiled and compared"
-    );
+    assert!(only.is_some() || same >= 262, "only {same} kernels recompiled and compared");
 }
 
 /// Each buffer's dwords that differ from the emulator's (`b0`, `b1`, … in `mem`), one line per
@@ -174,12 +133,9 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
     let mut lines = Vec::new();
     for (i, got) in buffers.iter().enumerate() {
         let want = mem.contents(&format!("b{i}")).unwrap();
-        let differ: Vec<usize> = (0..got.len() / 4)
-            .filter(|&j| got[4 * j..4 * j + 4] != want[4 * j..4 * j + 4])
-            .collect();
+        let differ: Vec<usize> = (0..got.len() / 4).filter(|&j| got[4 * j..4 * j + 4] != want[4 * j..4 * j + 4]).collect();
         if let Some(&at) = differ.first() {
-            let word =
-                |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
+            let word = |b: &[u8], j: usize| u32::from_le_bytes(b[4 * j..4 * j + 4].try_into().unwrap());
             lines.push(format!(
                 "buffer {i}: {} dwords differ from the emulator's, first dword {at}: {:#010x} vs {:#010x} (dwords {:?}{})",
                 differ.len(),
@@ -203,17 +159,9 @@ fn differences(buffers: &[Vec<u8>], mem: &rdna_emu::Memory) -> Vec<String> {
 fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
     // `gfx11_NAME` without a file of its own is NAME.s built for gfx1100.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/asm");
-    let file = if dir.join(format!("{name}.s")).exists() {
-        name
-    } else {
-        name.strip_prefix("gfx11_").unwrap_or(name)
-    };
+    let file = if dir.join(format!("{name}.s")).exists() { name } else { name.strip_prefix("gfx11_").unwrap_or(name) };
     let code = std::fs::read_to_string(dir.join(format!("{file}.s"))).unwrap();
-    let mcpu = if name.starts_with("gfx11_") {
-        "gfx1100"
-    } else {
-        "gfx1030"
-    };
+    let mcpu = if name.starts_with("gfx11_") { "gfx1100" } else { "gfx1030" };
     // `_w64_` in the name: one wave64 instead of two wave32s.
     let lanes = if name.contains("_w64_") { 64 } else { 32 };
     wrap_asm(name, &code, mcpu, lanes, (16, 40))
@@ -221,19 +169,9 @@ fn asm_kernel(name: &str) -> rdna_hsa::CodeObject {
 
 /// `code` after the common prologue of [`asm_kernel`], as kernel `name` for `mcpu` with `lanes`
 /// lanes per wave and `regs` (VGPRs, SGPRs) allocated.
-fn wrap_asm(
-    name: &str,
-    code: &str,
-    mcpu: &str,
-    lanes: u32,
-    regs: (u32, u32),
-) -> rdna_hsa::CodeObject {
+fn wrap_asm(name: &str, code: &str, mcpu: &str, lanes: u32, regs: (u32, u32)) -> rdna_hsa::CodeObject {
     // The target's buffer formats: the first number past them, and the 11/10-bit float ones.
-    let (format_end, float_a, float_b) = if mcpu == "gfx1100" {
-        (64, 30, 31)
-    } else {
-        (78, 36, 43)
-    };
+    let (format_end, float_a, float_b) = if mcpu == "gfx1100" { (64, 30, 31) } else { (78, 36, 43) };
     let w32 = (lanes == 32) as u32;
     let (vgprs, sgprs) = regs;
     let source = format!(
@@ -294,43 +232,12 @@ amdhsa.kernels:
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.s"));
     std::fs::write(&path, source).unwrap();
-    let wave64: &[&str] = if lanes == 64 {
-        &["-mwavefrontsize64"]
-    } else {
-        &[]
-    };
+    let wave64: &[&str] = if lanes == 64 { &["-mwavefrontsize64"] } else { &[] };
     rdna_testkit::compile_for(&path, mcpu, "vk", wave64)
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &[
-    "int16_ops",
-    "buffer_atomics",
-    "scalar_buffer_loads",
-    "misc_ops",
-    "global_atomics",
-    "lds_float_atomics",
-    "compares16_sdwa",
-    "misc_ops2",
-    "f16_ops",
-    "dpp16",
-    "dpp_carry",
-    "gfx11_dpp",
-    "dots_and_packing",
-    "movrel",
-    "scalar_movrel",
-    "lds_addtid_append",
-    "hw_state",
-    "buffer_formats",
-    "buffer_format_stores",
-    "gfx11_buffer_formats",
-    "gfx11_buffer_format_stores",
-    "sad_and_pk_fmac",
-    "gfx11_sad_and_pk_fmac",
-    "gfx11_w64_lane_ops",
-    "lds_exchange2",
-    "gfx11_true16",
-];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state", "buffer_formats", "buffer_format_stores", "gfx11_buffer_formats", "gfx11_buffer_format_stores", "sad_and_pk_fmac", "gfx11_sad_and_pk_fmac", "gfx11_w64_lane_ops", "lds_exchange2", "gfx11_true16"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled (both wave models pass spirv-val), run and compared
 /// with the emulator like the corpus;
@@ -357,18 +264,7 @@ fn hand_written_kernels_match_the_emulator() {
         rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
         let data = rdna_testkit::buffer_data(k, 7);
         let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
-        let job = Job {
-            code: &co,
-            kernel: k,
-            grid,
-            workgroup: wg,
-            buffers: data
-                .iter()
-                .map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER))
-                .collect(),
-            kernarg: &kernarg,
-            dynamic_lds: 0,
-        };
+        let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
         let out = match run_job(&dev, &job) {
             Ok(out) => out,
             Err(e) => {
@@ -385,13 +281,7 @@ fn hand_written_kernels_match_the_emulator() {
             failures.push(format!("{name}: nothing stored"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} hand-written kernels fail:\n{}",
-        failures.len(),
-        HAND_WRITTEN.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} hand-written kernels fail:\n{}", failures.len(), HAND_WRITTEN.len(), failures.join("\n"));
 }
 
 /// `tests/asm/hw_state.s` in the emulator, against the values the ISA defines, worked out
@@ -408,17 +298,11 @@ fn hw_state_reads_what_the_isa_defines() {
     rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
     let out = mem.contents("b1").unwrap();
     for lane in [0usize, 31, 32, 63] {
-        let w: Vec<u32> = (0..9)
-            .map(|k| u32::from_le_bytes(out[256 * lane + 4 * k..][..4].try_into().unwrap()))
-            .collect();
+        let w: Vec<u32> = (0..9).map(|k| u32::from_le_bytes(out[256 * lane + 4 * k..][..4].try_into().unwrap())).collect();
         let wave = (lane / 32) as u32;
         // Wave 0 does not branch: three more s_nop before the second clock read.
         let realtime = if wave == 0 { 26 } else { 23 };
-        assert_eq!(
-            w,
-            [14, 0, 0x3f0, wave, 8 << 12, 1 | 1 << 10, wave, realtime, 0],
-            "lane {lane}"
-        );
+        assert_eq!(w, [14, 0, 0x3f0, wave, 8 << 12, 1 | 1 << 10, wave, realtime, 0], "lane {lane}");
     }
 }
 
@@ -428,28 +312,12 @@ fn hw_state_reads_what_the_isa_defines() {
 fn mode_changes_are_refused() {
     let co = asm_kernel("mode_changes");
     let k = &co.kernels[0];
-    let Err(rdna_spirv::RecompileError::Unsupported(sites)) =
-        rdna_spirv::recompile(&co, k, [64, 1, 1], 0, rdna_spirv::WaveModel::Exact)
-    else {
-        panic!("recompiled")
-    };
-    let found: Vec<(String, String)> = sites
-        .iter()
-        .map(|s| (s.text.clone(), s.reason.clone()))
-        .collect();
+    let Err(rdna_spirv::RecompileError::Unsupported(sites)) = rdna_spirv::recompile(&co, k, [64, 1, 1], 0, rdna_spirv::WaveModel::Exact) else { panic!("recompiled") };
+    let found: Vec<(String, String)> = sites.iter().map(|s| (s.text.clone(), s.reason.clone())).collect();
     assert_eq!(found.len(), 3, "{found:?}");
-    assert!(
-        found[0].0.starts_with("s_denorm_mode 0") && found[0].1.contains("flushing denormals"),
-        "{found:?}"
-    );
-    assert!(
-        found[1].0.starts_with("s_round_mode 0x3") && found[1].1.contains("rounding"),
-        "{found:?}"
-    );
-    assert!(
-        found[2].0.starts_with("s_getreg_b32") && found[2].1.contains("also writes"),
-        "{found:?}"
-    );
+    assert!(found[0].0.starts_with("s_denorm_mode 0") && found[0].1.contains("flushing denormals"), "{found:?}");
+    assert!(found[1].0.starts_with("s_round_mode 0x3") && found[1].1.contains("rounding"), "{found:?}");
+    assert!(found[2].0.starts_with("s_getreg_b32") && found[2].1.contains("also writes"), "{found:?}");
 }
 
 /// A callee that returns past its return point (`tests/asm/stray_return.s`): the emulator goes
@@ -460,11 +328,7 @@ fn a_return_to_an_unknown_address_stops_the_run() {
     let k = &co.kernels[0];
     let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
     rdna_emu::run(&launch, &mut mem, &Options::default()).unwrap();
-    assert_eq!(
-        mem.contents("b1").unwrap()[..4],
-        7u32.to_le_bytes(),
-        "the emulator skips the branch after the call"
-    );
+    assert_eq!(mem.contents("b1").unwrap()[..4], 7u32.to_le_bytes(), "the emulator skips the branch after the call");
     let e = recompiled_run_error(&co);
     assert!(e.contains("return point"), "{e}");
 }
@@ -476,9 +340,7 @@ fn a_vgpr_index_past_v255_stops_the_run() {
     let co = asm_kernel("movrel_out_of_range");
     let k = &co.kernels[0];
     let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
-    let e = rdna_emu::run(&launch, &mut mem, &Options::default())
-        .err()
-        .expect("the emulator faults");
+    let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
     assert!(e.to_string().contains("out of range"), "{e}");
     let e = recompiled_run_error(&co);
     assert!(e.contains("past v255"), "{e}");
@@ -489,22 +351,14 @@ fn a_vgpr_index_past_v255_stops_the_run() {
 /// the emulator faults, and the recompiled kernel must stop with an error that says why.
 #[test]
 fn refused_buffer_formats_stop_the_run() {
-    for (name, emulator_says) in [
-        ("buffer_format_invalid", "buffer format 0 is not valid"),
-        ("buffer_format_float_store", "stores to 10-bit float"),
-    ] {
+    for (name, emulator_says) in [("buffer_format_invalid", "buffer format 0 is not valid"), ("buffer_format_float_store", "stores to 10-bit float")] {
         let co = asm_kernel(name);
         let k = &co.kernels[0];
         let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
-        let e = rdna_emu::run(&launch, &mut mem, &Options::default())
-            .err()
-            .expect("the emulator faults");
+        let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
         assert!(e.to_string().contains(emulator_says), "{name}: {e}");
         let e = recompiled_run_error(&co);
-        assert!(
-            e.contains("invalid buffer format, or stored to an 11- or 10-bit float"),
-            "{name}: {e}"
-        );
+        assert!(e.contains("invalid buffer format, or stored to an 11- or 10-bit float"), "{name}: {e}");
     }
 }
 
@@ -516,21 +370,8 @@ fn recompiled_run_error(co: &rdna_hsa::CodeObject) -> String {
     let data = rdna_testkit::buffer_data(k, 1);
     let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
     let (grid, wg) = rdna_testkit::plain_grid(k);
-    let job = Job {
-        code: co,
-        kernel: k,
-        grid,
-        workgroup: wg,
-        buffers: data
-            .iter()
-            .map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER))
-            .collect(),
-        kernarg: &kernarg,
-        dynamic_lds: 0,
-    };
-    run_job(&dev, &job)
-        .err()
-        .expect("the recompiled run must stop")
+    let job = Job { code: co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
+    run_job(&dev, &job).err().expect("the recompiled run must stop")
 }
 
 /// Random valid gfx1030 instruction streams (a kernel no test has seen), run by the emulator
@@ -541,14 +382,8 @@ fn recompiled_run_error(co: &rdna_hsa::CodeObject) -> String {
 /// 8: each takes lavapipe seconds), `RDNA_SEED` the seed.
 #[test]
 fn random_streams_run_as_the_emulator_runs_them() {
-    let seed = std::env::var("RDNA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x0d1f_f5eed_u64);
-    let count: usize = std::env::var("RDNA_STREAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(8);
+    let seed = std::env::var("RDNA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x0d1f_f5eed_u64);
+    let count: usize = std::env::var("RDNA_STREAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(8);
     println!("seed {seed} (RDNA_SEED replays)");
     // RDNA_STREAM_VERBOSE=1 says why each stream was not compared.
     let verbose = std::env::var_os("RDNA_STREAM_VERBOSE").is_some();
@@ -583,11 +418,7 @@ sgprs:
     s_cbranch_scc1 sgprs
     s_endpgm";
     // RDNA_STREAM_WORDS="0x… 0x…" runs that one stream (a reproducer from a failure report).
-    let given: Option<Vec<u32>> = std::env::var("RDNA_STREAM_WORDS").ok().map(|t| {
-        t.split_whitespace()
-            .filter_map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).ok())
-            .collect()
-    });
+    let given: Option<Vec<u32>> = std::env::var("RDNA_STREAM_WORDS").ok().map(|t| t.split_whitespace().filter_map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).ok()).collect());
     let count = if given.is_some() { 1 } else { count };
     for n in 0..count {
         let mut words = given.clone().unwrap_or_default();
@@ -598,37 +429,13 @@ sgprs:
             // epilogue store through a wild pointer, whose meaning differs between the
             // emulator's address space and the device's. Program counters are addresses too.
             let text = rdna_emu::program::resolve(inst, 0).text();
-            let touches_saved = text.contains("movrel")
-                || inst.entry.name.contains("pc_b64")
-                || [
-                    "s96", "s97", "s98", "s99", "s100", "s101", "s[96", "s[98", "s[100", "s[97",
-                    "s[99",
-                ]
-                .iter()
-                .any(|r| text.contains(r));
-            let alu = matches!(
-                inst.format,
-                rdna_isa::Format::Vop1
-                    | rdna_isa::Format::Vop2
-                    | rdna_isa::Format::Vop3
-                    | rdna_isa::Format::Vopc
-                    | rdna_isa::Format::Sop1
-                    | rdna_isa::Format::Sop2
-                    | rdna_isa::Format::Sopc
-                    | rdna_isa::Format::Vop3p
-            );
+            let touches_saved = text.contains("movrel") || inst.entry.name.contains("pc_b64") || ["s96", "s97", "s98", "s99", "s100", "s101", "s[96", "s[98", "s[100", "s[97", "s[99"].iter().any(|r| text.contains(r));
+            let alu = matches!(inst.format, rdna_isa::Format::Vop1 | rdna_isa::Format::Vop2 | rdna_isa::Format::Vop3 | rdna_isa::Format::Vopc | rdna_isa::Format::Sop1 | rdna_isa::Format::Sop2 | rdna_isa::Format::Sopc | rdna_isa::Format::Vop3p);
             if alu && !touches_saved {
-                words.extend(
-                    bytes
-                        .chunks(4)
-                        .map(|c| u32::from_le_bytes(c.try_into().unwrap())),
-                );
+                words.extend(bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
             }
         }
-        let stream: String = words
-            .iter()
-            .map(|w| format!("    .long {w:#010x}\n"))
-            .collect();
+        let stream: String = words.iter().map(|w| format!("    .long {w:#010x}\n")).collect();
         // The buffer addresses differ between the emulator's address space and the device's:
         // the stream starts without them (the output's is kept in s[100:101]).
         let code = format!("    s_mov_b64 s[100:101], s[2:3]\n    s_mov_b64 s[0:1], 0\n    s_mov_b64 s[2:3], 0\n{stream}{epilogue}");
@@ -637,37 +444,16 @@ sgprs:
         let (grid, wg) = ([32, 1, 1], [32, 1, 1]);
         let (mut launch, mut mem) = rdna_testkit::launch_filled(&co, k, 3);
         (launch.grid, launch.workgroup) = (grid, wg);
-        if let Err(e) = rdna_emu::run(
-            &launch,
-            &mut mem,
-            &Options {
-                budget: 100_000,
-                ..Options::default()
-            },
-        ) {
+        if let Err(e) = rdna_emu::run(&launch, &mut mem, &Options { budget: 100_000, ..Options::default() }) {
             if verbose {
-                println!(
-                    "stream {n}: the emulator stopped: {}",
-                    e.to_string().lines().next().unwrap_or("")
-                );
+                println!("stream {n}: the emulator stopped: {}", e.to_string().lines().next().unwrap_or(""));
             }
             skipped += 1;
             continue;
         }
         let data = rdna_testkit::buffer_data(k, 3);
         let kernarg = |addrs: &[u64]| rdna_testkit::plain_kernarg(k, addrs).0;
-        let job = Job {
-            code: &co,
-            kernel: k,
-            grid,
-            workgroup: wg,
-            buffers: data
-                .iter()
-                .map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER))
-                .collect(),
-            kernarg: &kernarg,
-            dynamic_lds: 0,
-        };
+        let job = Job { code: &co, kernel: k, grid, workgroup: wg, buffers: data.iter().map(|d| (d.as_slice(), rdna_testkit::PLAIN_BUFFER)).collect(), kernarg: &kernarg, dynamic_lds: 0 };
         let text: Vec<String> = words.iter().map(|w| format!("{w:#010x}")).collect();
         if verbose {
             println!("stream {n}: running [{}]", text.join(" "));
@@ -678,37 +464,20 @@ sgprs:
                 if differ.is_empty() {
                     compared += 1;
                 } else {
-                    failures.push(format!(
-                        "stream {n} [{}]: {}",
-                        text.join(" "),
-                        differ.join("; ")
-                    ));
+                    failures.push(format!("stream {n} [{}]: {}", text.join(" "), differ.join("; ")));
                 }
             }
             // Refused (with its sites) or stopped with a reason: not compared.
             Err(e) if !e.contains("internal") => {
                 if verbose {
-                    println!(
-                        "stream {n}: not recompiled: {}",
-                        e.lines().take(2).collect::<Vec<_>>().join(" ")
-                    );
+                    println!("stream {n}: not recompiled: {}", e.lines().take(2).collect::<Vec<_>>().join(" "));
                 }
                 skipped += 1;
             }
             Err(e) => failures.push(format!("stream {n} [{}]: {e}", text.join(" "))),
         }
     }
-    println!(
-        "{compared} streams identical, {skipped} not compared (stopped by the emulator or refused)"
-    );
-    assert!(
-        failures.is_empty(),
-        "{} streams differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert!(
-        compared >= count / 4,
-        "only {compared} of {count} streams compared"
-    );
+    println!("{compared} streams identical, {skipped} not compared (stopped by the emulator or refused)");
+    assert!(failures.is_empty(), "{} streams differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(compared >= count / 4, "only {compared} of {count} streams compared");
 }

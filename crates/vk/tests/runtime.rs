@@ -10,30 +10,15 @@ use rdna_vk::{Device, VkError};
 
 /// Assembles and validates a shader of `tests/shaders`; returns its words.
 fn shader(name: &str) -> Vec<u32> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/shaders")
-        .join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders").join(name);
     let out = rdna_testkit::temp_path(&format!("{name}.spv"));
-    let st = Command::new("spirv-as")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .expect("spirv-as (spirv-tools) must be installed");
+    let st = Command::new("spirv-as").args(["--target-env", "vulkan1.3"]).arg(&src).arg("-o").arg(&out).status().expect("spirv-as (spirv-tools) must be installed");
     assert!(st.success());
-    let st = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&out)
-        .status()
-        .expect("spirv-val");
+    let st = Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&out).status().expect("spirv-val");
     assert!(st.success());
     let bytes = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 fn push(a: u64, b: u64, n: u32) -> Vec<u8> {
@@ -48,33 +33,17 @@ fn push(a: u64, b: u64, n: u32) -> Vec<u8> {
 /// Runs the shader over `n` values from `seed`, checks out[i] == in[i] * 3 + i and that
 /// nothing past `n` was written.
 fn scale_add(dev: &Device, code: &[u32], n: u32, seed: u32) {
-    let input: Vec<u32> = (0..n)
-        .map(|i| i.wrapping_mul(2_654_435_761).wrapping_add(seed))
-        .collect();
+    let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761).wrapping_add(seed)).collect();
     let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
     let src = dev.buffer_with(&bytes, 0).unwrap();
     let dst = dev.buffer(4 * n as u64 + 256).unwrap();
-    dev.dispatch(
-        code,
-        "main",
-        &push(src.address, dst.address, n),
-        [n.div_ceil(64), 1, 1],
-        None,
-    )
-    .unwrap();
+    dev.dispatch(code, "main", &push(src.address, dst.address, n), [n.div_ceil(64), 1, 1], None).unwrap();
     let out = dst.read();
     for i in 0..n as usize {
         let got = u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
-        assert_eq!(
-            got,
-            input[i].wrapping_mul(3).wrapping_add(i as u32),
-            "element {i}"
-        );
+        assert_eq!(got, input[i].wrapping_mul(3).wrapping_add(i as u32), "element {i}");
     }
-    assert!(
-        out[4 * n as usize..].iter().all(|&b| b == 0),
-        "wrote past the end"
-    );
+    assert!(out[4 * n as usize..].iter().all(|&b| b == 0), "wrote past the end");
     dev.free(src);
     dev.free(dst);
 }
@@ -110,40 +79,21 @@ fn subgroup_sizes_the_device_cannot_give_are_refused_by_name() {
     let dev = Device::open().unwrap();
     let code = shader("scale_add.spvasm");
     let bad = dev.info.max_subgroup * 2;
-    let e = dev
-        .dispatch(&code, "main", &push(0, 0, 0), [1, 1, 1], Some(bad))
-        .unwrap_err();
+    let e = dev.dispatch(&code, "main", &push(0, 0, 0), [1, 1, 1], Some(bad)).unwrap_err();
     assert!(matches!(e, VkError::Unsupported { .. }), "{e}");
-    assert!(
-        e.to_string().contains(&format!("subgroup size of {bad}")),
-        "{e}"
-    );
+    assert!(e.to_string().contains(&format!("subgroup size of {bad}")), "{e}");
     if dev.info.subgroup_size_control {
         // The device's own size is accepted (n = 0: nothing is touched).
-        dev.dispatch(
-            &code,
-            "main",
-            &push(0, 0, 0),
-            [1, 1, 1],
-            Some(dev.info.max_subgroup),
-        )
-        .unwrap();
+        dev.dispatch(&code, "main", &push(0, 0, 0), [1, 1, 1], Some(dev.info.max_subgroup)).unwrap();
     }
 }
 
 #[test]
 fn a_device_that_does_not_exist_is_an_error_listing_the_devices() {
-    let e = Device::open_named(Some("no-such-device-anywhere"))
-        .err()
-        .expect("no device has that name");
+    let e = Device::open_named(Some("no-such-device-anywhere")).err().expect("no device has that name");
     let text = e.to_string();
-    assert!(
-        text.contains("RDNA_VK_DEVICE=no-such-device-anywhere") && text.contains("0: "),
-        "{text}"
-    );
-    let e = Device::open_named(Some("999"))
-        .err()
-        .expect("no device 999");
+    assert!(text.contains("RDNA_VK_DEVICE=no-such-device-anywhere") && text.contains("0: "), "{text}");
+    let e = Device::open_named(Some("999")).err().expect("no device 999");
     assert!(matches!(e, VkError::NoDevice(_)), "{e}");
 }
 
@@ -151,8 +101,6 @@ fn a_device_that_does_not_exist_is_an_error_listing_the_devices() {
 fn bad_push_constants_are_refused() {
     let dev = Device::open().unwrap();
     let code = shader("scale_add.spvasm");
-    let e = dev
-        .dispatch(&code, "main", &[0u8; 129], [1, 1, 1], None)
-        .unwrap_err();
+    let e = dev.dispatch(&code, "main", &[0u8; 129], [1, 1, 1], None).unwrap_err();
     assert!(e.to_string().contains("push constants"), "{e}");
 }

@@ -21,11 +21,7 @@ pub fn llvm_mc() -> String {
 }
 
 fn hex_line(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("0x{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(",")
+    bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(",")
 }
 
 /// What llvm-mc makes of one encoding.
@@ -47,11 +43,7 @@ pub fn llvm_first_texts(mcpu: &str, mattr: &str, encodings: &[Vec<u8>]) -> Vec<O
         let chunk = &rest[..rest.len().min(20000)];
         let (done, crashed) = run_batch(mcpu, mattr, chunk);
         // After a crash the last complete group may be cut short: keep the ones before it.
-        let keep = if crashed {
-            done.len().saturating_sub(1)
-        } else {
-            done.len()
-        };
+        let keep = if crashed { done.len().saturating_sub(1) } else { done.len() };
         results.extend(done.into_iter().take(keep));
         rest = &rest[keep..];
         if crashed {
@@ -113,11 +105,7 @@ fn run_batch(mcpu: &str, mattr: &str, chunk: &[Vec<u8>]) -> (Vec<Oracle>, bool) 
         }
         let line: usize = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
         let col: usize = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
-        if col == 1
-            && line >= 2
-            && (line - 2) % LINES_PER_PROBE == 0
-            && l.contains("invalid instruction encoding")
-        {
+        if col == 1 && line >= 2 && (line - 2) % LINES_PER_PROBE == 0 && l.contains("invalid instruction encoding") {
             bad.insert((line - 2) / LINES_PER_PROBE);
         }
     }
@@ -174,13 +162,7 @@ impl Rng {
 pub fn seed_from_env() -> u64 {
     match std::env::var("RDNA_SEED") {
         Ok(s) => s.parse().expect("RDNA_SEED must be an integer"),
-        Err(_) => {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        }
+        Err(_) => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1,
     }
 }
 
@@ -233,9 +215,7 @@ pub fn gfx10_formats() -> impl Iterator<Item = Format> {
 
 /// The formats a swept target has (non-empty tables).
 pub fn formats(isa: rdna_isa::Isa) -> impl Iterator<Item = Format> {
-    Format::ALL
-        .into_iter()
-        .filter(move |f| !isa.tables().get(*f).entries.is_empty())
+    Format::ALL.into_iter().filter(move |f| !isa.tables().get(*f).entries.is_empty())
 }
 
 /// Five random dwords aimed at format `f` with opcode `op` in `isa`'s encoding family.
@@ -316,9 +296,7 @@ pub fn crashes_llvm(bytes: &[u8]) -> bool {
 
 /// Parses a line of `0x..,0x..` bytes.
 pub fn parse_hex_line(s: &str) -> Vec<u8> {
-    s.split(',')
-        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap())
-        .collect()
+    s.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap()).collect()
 }
 
 pub fn hex_bytes(bytes: &[u8]) -> String {
@@ -401,13 +379,7 @@ pub fn aimed_gfx9(f: Format, op: u32, rng: &mut Rng) -> Vec<u8> {
 /// Five random dwords with a first-dword pattern (`ident`: mask and value; the format's gfx10
 /// pattern where None) and opcode `op` in `opcode` (lowest bit, width; where None, where gfx10
 /// keeps it; width 0: no opcode field).
-fn aimed_words(
-    f: Format,
-    op: u32,
-    rng: &mut Rng,
-    ident: Option<(u32, u32)>,
-    opcode: Option<(u32, u32)>,
-) -> [u32; 5] {
+fn aimed_words(f: Format, op: u32, rng: &mut Rng, ident: Option<(u32, u32)>, opcode: Option<(u32, u32)>) -> [u32; 5] {
     let mut w = [0u32; 5];
     for x in w.iter_mut() {
         *x = probe_word(rng);
@@ -518,11 +490,7 @@ fn canonical_gfx7(f: Format, e: &rdna_isa::OpEntry, w: &mut [u32; 5]) {
         let en = raw & 0xf;
         for k in 0..4 {
             // With compr the sources are VSRC0, VSRC0, VSRC1, VSRC1 (enable bits in pairs).
-            let used = if compr {
-                k < 2 && en >> (2 * k) & 3 != 0
-            } else {
-                en >> k & 1 != 0
-            };
+            let used = if compr { k < 2 && en >> (2 * k) & 3 != 0 } else { en >> k & 1 != 0 };
             if !used {
                 raw &= !(0xffu64 << (32 + 8 * k));
             }
@@ -556,13 +524,7 @@ pub fn llvm_assemble(mcpu: &str, lines: &[String]) -> Vec<Option<Vec<u8>>> {
     let bad: std::collections::HashSet<usize> = stderr
         .lines()
         .filter(|l| l.contains(": error:"))
-        .filter_map(|l| {
-            l.strip_prefix("<stdin>:")?
-                .split(':')
-                .next()?
-                .parse::<usize>()
-                .ok()
-        })
+        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse::<usize>().ok())
         .map(|n| n - 1)
         .collect();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -571,9 +533,7 @@ pub fn llvm_assemble(mcpu: &str, lines: &[String]) -> Vec<Option<Vec<u8>>> {
         let end = l[start..].find(']')? + start;
         Some(parse_hex_line(&l[start..end]))
     });
-    (0..lines.len())
-        .map(|i| if bad.contains(&i) { None } else { encs.next() })
-        .collect()
+    (0..lines.len()).map(|i| if bad.contains(&i) { None } else { encs.next() }).collect()
 }
 
 /// Five random dwords aimed at gfx12 format `f` with opcode `op`: gfx11's patterns except SMEM

@@ -23,37 +23,16 @@ pub enum S {
 
 /// Runs `kernel` with `bufs` bound to its buffer arguments (in order) and `scalars` to its
 /// by-value arguments (in order); the buffers are updated in place.
-pub fn run(
-    co: &CodeObject,
-    kernel: &str,
-    grid: [u32; 3],
-    wg: [u32; 3],
-    bufs: &mut [Vec<u8>],
-    scalars: &[S],
-) -> Result<Stats, rdna_emu::Error> {
+pub fn run(co: &CodeObject, kernel: &str, grid: [u32; 3], wg: [u32; 3], bufs: &mut [Vec<u8>], scalars: &[S]) -> Result<Stats, rdna_emu::Error> {
     run_threads(co, kernel, grid, wg, bufs, scalars, 0)
 }
 
 /// [`run`] on a given number of host threads (0: all cores).
-pub fn run_threads(
-    co: &CodeObject,
-    kernel: &str,
-    grid: [u32; 3],
-    wg: [u32; 3],
-    bufs: &mut [Vec<u8>],
-    scalars: &[S],
-    threads: usize,
-) -> Result<Stats, rdna_emu::Error> {
-    let k = co
-        .kernel(kernel)
-        .unwrap_or_else(|| panic!("no kernel {kernel}"));
+pub fn run_threads(co: &CodeObject, kernel: &str, grid: [u32; 3], wg: [u32; 3], bufs: &mut [Vec<u8>], scalars: &[S], threads: usize) -> Result<Stats, rdna_emu::Error> {
+    let k = co.kernel(kernel).unwrap_or_else(|| panic!("no kernel {kernel}"));
     let meta = k.meta.as_ref().expect("metadata");
     let mut mem = Memory::new();
-    let addrs: Vec<u64> = bufs
-        .iter()
-        .enumerate()
-        .map(|(i, b)| mem.map(&format!("b{i}"), b, b.len().max(4) as u64))
-        .collect();
+    let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, b)| mem.map(&format!("b{i}"), b, b.len().max(4) as u64)).collect();
     let mut kernarg = vec![0u8; meta.kernarg_segment_size.max(256) as usize];
     let (mut bi, mut si) = (0, 0);
     for a in meta.args.iter().filter(|a| !a.is_hidden()) {
@@ -70,11 +49,7 @@ pub fn run_threads(
             si += 1;
         }
     }
-    assert_eq!(
-        (bi, si),
-        (bufs.len(), scalars.len()),
-        "{kernel}: argument count"
-    );
+    assert_eq!((bi, si), (bufs.len(), scalars.len()), "{kernel}: argument count");
     // Hidden arguments the corpus uses: block counts and group sizes.
     for a in meta.args.iter().filter(|a| a.is_hidden()) {
         let o = a.offset as usize;
@@ -89,24 +64,8 @@ pub fn run_threads(
             kernarg[o..o + 4].copy_from_slice(&grid[d].div_ceil(wg[d]).to_le_bytes());
         }
     }
-    let launch = Launch {
-        code: co,
-        kernel: k,
-        grid,
-        workgroup: wg,
-        kernarg,
-        dynamic_lds: 0,
-    };
-    let stats = rdna_emu::run(
-        &launch,
-        &mut mem,
-        &Options {
-            budget: 10_000_000,
-            threads,
-            trace: None,
-            edges: false,
-        },
-    )?;
+    let launch = Launch { code: co, kernel: k, grid, workgroup: wg, kernarg, dynamic_lds: 0 };
+    let stats = rdna_emu::run(&launch, &mut mem, &Options { budget: 10_000_000, threads, trace: None, edges: false })?;
     for (i, b) in bufs.iter_mut().enumerate() {
         let c = mem.contents(&format!("b{i}")).unwrap();
         let len = b.len();
@@ -147,14 +106,10 @@ pub fn bytes_f64(v: &[f64]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 pub fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 pub fn u64s(b: &[u8]) -> Vec<u64> {
-    b.chunks(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    b.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 pub use rdna_testkit::asm_for;

@@ -13,9 +13,7 @@ fn count_code(nodes: &[Node], counts: &mut [usize]) {
     for n in nodes {
         match n {
             Node::Code(b) => counts[*b] += 1,
-            Node::If {
-                then, otherwise, ..
-            } => {
+            Node::If { then, otherwise, .. } => {
                 count_code(then, counts);
                 count_code(otherwise, counts);
             }
@@ -35,11 +33,7 @@ pub fn check(cfg: &Cfg, seed: u64) -> bool {
             let mut counts = vec![0; cfg.blocks.len()];
             count_code(tree, &mut counts);
             for &b in &func.blocks {
-                assert_eq!(
-                    counts[b], 1,
-                    "block {b} appears {} times in {tree:#?}\nfrom {cfg:#?}",
-                    counts[b]
-                );
+                assert_eq!(counts[b], 1, "block {b} appears {} times in {tree:#?}\nfrom {cfg:#?}", counts[b]);
             }
         } else {
             assert!(matches!(tree[..], [Node::Dispatch { .. }]));
@@ -54,3 +48,4 @@ pub fn check(cfg: &Cfg, seed: u64) -> bool {
     }
     st.reducible()
 }
+

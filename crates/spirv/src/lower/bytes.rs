@@ -40,14 +40,8 @@ impl Gen {
             }
             SadU16 => {
                 let (m, c16) = (self.c32(0xffff), self.c32(16));
-                let (alo, blo) = (
-                    self.op(Op::BitwiseAnd, u, &[a, m]),
-                    self.op(Op::BitwiseAnd, u, &[b, m]),
-                );
-                let (ahi, bhi) = (
-                    self.op(Op::ShiftRightLogical, u, &[a, c16]),
-                    self.op(Op::ShiftRightLogical, u, &[b, c16]),
-                );
+                let (alo, blo) = (self.op(Op::BitwiseAnd, u, &[a, m]), self.op(Op::BitwiseAnd, u, &[b, m]));
+                let (ahi, bhi) = (self.op(Op::ShiftRightLogical, u, &[a, c16]), self.op(Op::ShiftRightLogical, u, &[b, c16]));
                 let lo = self.abs_diff(alo, blo);
                 let hi = self.abs_diff(ahi, bhi);
                 let t = self.op(Op::IAdd, u, &[lo, hi]);

@@ -36,12 +36,7 @@ impl Gen {
         let (sign_bit, quiet, neg_nan, inf) = match width {
             16 => (0x8000u64, 0x200u64, 0xfe00u64, 0x7c00u64),
             32 => (1 << 31, 1 << 22, 0xffc0_0000, 0x7f80_0000),
-            _ => (
-                1 << 63,
-                1 << 51,
-                0xfff8_0000_0000_0000,
-                0x7ff0_0000_0000_0000,
-            ),
+            _ => (1 << 63, 1 << 51, 0xfff8_0000_0000_0000, 0x7ff0_0000_0000_0000),
         };
         let (sb, qb) = (c(self, sign_bit), c(self, quiet));
         let z = c(self, 0);
@@ -50,18 +45,8 @@ impl Gen {
         let sign = self.op(Op::BitwiseXor, ut, &[sg1, sg2]);
         let neg = self.op(Op::INotEqual, boolt, &[sign, z]);
         let zero = self.cf64(0.0);
-        let is = |g: &mut Gen, code: Op, x: Word| {
-            if code == Op::FOrdEqual {
-                g.op(code, boolt, &[x, zero])
-            } else {
-                g.op(code, boolt, &[x])
-            }
-        };
-        let (n0, n1, n2) = (
-            is(self, Op::IsNan, x0),
-            is(self, Op::IsNan, x1),
-            is(self, Op::IsNan, x2),
-        );
+        let is = |g: &mut Gen, code: Op, x: Word| if code == Op::FOrdEqual { g.op(code, boolt, &[x, zero]) } else { g.op(code, boolt, &[x]) };
+        let (n0, n1, n2) = (is(self, Op::IsNan, x0), is(self, Op::IsNan, x1), is(self, Op::IsNan, x2));
         let (z1, z2) = (is(self, Op::FOrdEqual, x1), is(self, Op::FOrdEqual, x2));
         let (i1, i2) = (is(self, Op::IsInf, x1), is(self, Op::IsInf, x2));
         let infv = c(self, inf);
@@ -133,14 +118,7 @@ impl Gen {
         let (x0, x1, x2) = (widen(self, s0), widen(self, s1), widen(self, s2));
         // Exponent field and subnormality in the operation's own width.
         let exp = |g: &mut Gen, bits: Word| g.exp_field(bits, wide);
-        let narrow = |g: &mut Gen, x: Word| {
-            if wide {
-                g.from_f64(x)
-            } else {
-                let f = g.op(Op::FConvert, g.t.f32, &[x]);
-                g.from_f32(f)
-            }
-        };
+        let narrow = |g: &mut Gen, x: Word| if wide { g.from_f64(x) } else { let f = g.op(Op::FConvert, g.t.f32, &[x]); g.from_f32(f) };
         let zero = self.cf64(0.0);
         let z32 = self.c32(0);
         // Subnormal in the operation's width: exponent field 0, magnitude bits not all 0.
@@ -158,8 +136,7 @@ impl Gen {
             g.op(Op::LogicalAnd, boolt, &[e0, nz])
         };
         let (e1, e2) = (exp(self, s1), exp(self, s2));
-        let (scale, near_max, tiny): (i32, u32, u32) =
-            if wide { (128, 768, 53) } else { (64, 96, 23) };
+        let (scale, near_max, tiny): (i32, u32, u32) = if wide { (128, 768, 53) } else { (64, 96, 23) };
         let cs = self.c32(scale as u32);
         let up = self.ldexp64(x0, cs);
         let ms = self.c32(-scale as u32);
@@ -204,10 +181,7 @@ impl Gen {
         let near = self.op(Op::SGreaterThanEqual, boolt, &[d, cnear]);
         r = self.sel(ft, near, up_if1, r);
         v = self.sel(boolt, near, tr, v);
-        let (z1, z2) = (
-            self.op(Op::FOrdEqual, boolt, &[x1, zero]),
-            self.op(Op::FOrdEqual, boolt, &[x2, zero]),
-        );
+        let (z1, z2) = (self.op(Op::FOrdEqual, boolt, &[x1, zero]), self.op(Op::FOrdEqual, boolt, &[x2, zero]));
         let zz = self.op(Op::LogicalOr, boolt, &[z1, z2]);
         let nan = self.cf64(f64::NAN);
         r = self.sel(ft, zz, nan, r);
@@ -239,11 +213,7 @@ impl Gen {
             let fin = g.op(Op::LogicalNot, boolt, &[inf]);
             g.op(Op::LogicalAnd, boolt, &[nz, fin])
         };
-        let (fx, fy, fz) = (
-            finite_nonzero(self, x),
-            finite_nonzero(self, y),
-            finite_nonzero(self, z),
-        );
+        let (fx, fy, fz) = (finite_nonzero(self, x), finite_nonzero(self, y), finite_nonzero(self, z));
         // A zero z takes the main path too: an unfused driver turns a product that underflows
         // to -0 plus +0 into +0.
         let z_inf = self.op(Op::IsInf, boolt, &[z]);
@@ -252,8 +222,7 @@ impl Gen {
         let z_finite = self.op(Op::LogicalNot, boolt, &[z_bad]);
         let plain = self.op(Op::LogicalAnd, boolt, &[fx, fy]);
         let plain = self.op(Op::LogicalAnd, boolt, &[plain, z_finite]);
-        let ((xs, ex), (ys, ey), (zs, ez)) =
-            (self.unit_scale(x), self.unit_scale(y), self.unit_scale(z));
+        let ((xs, ex), (ys, ey), (zs, ez)) = (self.unit_scale(x), self.unit_scale(y), self.unit_scale(z));
         let k = self.op(Op::IAdd, i, &[ex, ey]);
         let d = self.op(Op::ISub, i, &[ez, k]);
         // z' = z · 2^-k: its mantissa with exponent d, or a sticky 2^-200 below the product's
@@ -318,10 +287,7 @@ impl Gen {
         let tie = self.op(Op::FOrdEqual, boolt, &[ad, half]);
         let inexact = self.op(Op::FOrdNotEqual, boolt, &[e, zero]);
         let tie = self.op(Op::LogicalAnd, boolt, &[tie, inexact]);
-        let (dp, ep) = (
-            self.op(Op::FOrdGreaterThan, boolt, &[diff, zero]),
-            self.op(Op::FOrdGreaterThan, boolt, &[e, zero]),
-        );
+        let (dp, ep) = (self.op(Op::FOrdGreaterThan, boolt, &[diff, zero]), self.op(Op::FOrdGreaterThan, boolt, &[e, zero]));
         let same = self.op(Op::LogicalEqual, boolt, &[dp, ep]);
         let fix = self.op(Op::LogicalAnd, boolt, &[tie, same]);
         let two = self.cf64(2.0);
@@ -343,10 +309,7 @@ impl Gen {
         let m = self.as_f64(m);
         let z = self.c32(0);
         let one = self.c32(1);
-        (
-            self.with_exponent(m, z),
-            self.op(Op::ISub, self.t.u32, &[e, one]),
-        )
+        (self.with_exponent(m, z), self.op(Op::ISub, self.t.u32, &[e, one]))
     }
 
     /// The biased exponent field of f64 bits (`wide`, a u64) or f32 bits (a u32), as a u32.

@@ -28,14 +28,10 @@ pub(crate) fn packed_class(op: VOp) -> Option<Packed> {
     use VOp::*;
     Some(match op {
         PkAddF16 | PkMulF16 | PkFmaF16 | PkFmacF16 | PkMinF16 | PkMaxF16 => Packed::Float,
-        PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16
-        | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16 | PkMadI16 | PkAddI16 | PkSubI16 => {
-            Packed::Int
-        }
+        PkAddU16 | PkSubU16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 | PkMadU16
+        | PkMadI16 | PkAddI16 | PkSubI16 => Packed::Int,
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => Packed::Mix,
-        Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 | Dot2U32U16 | Dot2F32F16 => {
-            Packed::Dot
-        }
+        Dot4U32U8 | Dot4I32I8 | Dot8I32I4 | Dot8U32U4 | Dot2I32I16 | Dot2U32U16 | Dot2F32F16 => Packed::Dot,
         Dot4I32Iu8 | Dot8I32Iu4 => Packed::MixedDot,
         Dot2F32Bf16 => Packed::Bf16Dot,
         _ => return None,
@@ -47,13 +43,7 @@ impl Gen {
     pub(super) fn f16_to_f32(&mut self, bits: Word) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
         let c = |g: &mut Gen, v: u32| g.c32(v);
-        let (m10, m5, c10, c13, c16) = (
-            c(self, 0x3ff),
-            c(self, 0x1f),
-            c(self, 10),
-            c(self, 13),
-            c(self, 16),
-        );
+        let (m10, m5, c10, c13, c16) = (c(self, 0x3ff), c(self, 0x1f), c(self, 10), c(self, 13), c(self, 16));
         let man = self.op(Op::BitwiseAnd, u, &[bits, m10]);
         let exp = self.op(Op::ShiftRightLogical, u, &[bits, c10]);
         let exp = self.op(Op::BitwiseAnd, u, &[exp, m5]);
@@ -207,10 +197,7 @@ impl Gen {
         let r = self.op(Op::FConvert, self.t.f32, &[x]);
         let back = self.op(Op::FConvert, ft, &[r]);
         let inexact = self.op(Op::FUnordNotEqual, boolt, &[back, x]);
-        let (ab, ax) = (
-            self.gl(GLOp::FAbs, ft, &[back]),
-            self.gl(GLOp::FAbs, ft, &[x]),
-        );
+        let (ab, ax) = (self.gl(GLOp::FAbs, ft, &[back]), self.gl(GLOp::FAbs, ft, &[x]));
         let over = self.op(Op::FOrdGreaterThan, boolt, &[ab, ax]);
         let b = self.from_f32(r);
         let (one, z) = (self.c32(1), self.c32(0));
@@ -224,13 +211,7 @@ impl Gen {
         let c32 = self.c64(32);
         let hi = self.op(Op::ShiftRightLogical, u64t, &[bits, c32]);
         let hi = self.op(Op::UConvert, u, &[hi]);
-        let (c16, sign_m, man_m, c13, q) = (
-            self.c32(16),
-            self.c32(0x8000),
-            self.c32(0xf_ffff),
-            self.c32(13),
-            self.c32(0x7fc0),
-        );
+        let (c16, sign_m, man_m, c13, q) = (self.c32(16), self.c32(0x8000), self.c32(0xf_ffff), self.c32(13), self.c32(0x7fc0));
         let s = self.op(Op::ShiftRightLogical, u, &[hi, c16]);
         let s = self.op(Op::BitwiseAnd, u, &[s, sign_m]);
         let m = self.op(Op::BitwiseAnd, u, &[hi, man_m]);
@@ -251,11 +232,7 @@ impl Gen {
     /// `rdna_emu::float::fma16_exact` rounded to f16: `x · y + z` (f32 values) rounded once.
     pub(super) fn fma16(&mut self, x: Word, y: Word, z: Word) -> Word {
         let ft = self.f64t();
-        let (x, y, z) = (
-            self.op(Op::FConvert, ft, &[x]),
-            self.op(Op::FConvert, ft, &[y]),
-            self.op(Op::FConvert, ft, &[z]),
-        );
+        let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
         let p = self.op(Op::FMul, ft, &[x, y]);
         let s = self.round_to_odd_sum(p, z);
         self.f64_to_f16(s)
@@ -267,10 +244,7 @@ impl Gen {
         let (u, boolt, f) = (self.t.u32, self.t.bool, self.t.f32);
         let n = self.f32_to_f16(x);
         let back = self.f16_to_f32(n);
-        let (ab, ax) = (
-            self.gl(rspirv::spirv::GLOp::FAbs, f, &[back]),
-            self.gl(rspirv::spirv::GLOp::FAbs, f, &[x]),
-        );
+        let (ab, ax) = (self.gl(rspirv::spirv::GLOp::FAbs, f, &[back]), self.gl(rspirv::spirv::GLOp::FAbs, f, &[x]));
         let away = self.op(Op::FOrdGreaterThan, boolt, &[ab, ax]);
         let m7fff = self.c32(0x7fff);
         let mag = self.op(Op::BitwiseAnd, u, &[n, m7fff]);
@@ -298,23 +272,9 @@ impl Gen {
 
     /// [`Gen::packed`], with DPP: src0 from the spare row `dpp_gather` filled, and lanes
     /// outside `dpp` (the lanes DPP writes) keeping VDST.
-    pub(super) fn packed_dpp(
-        &mut self,
-        st: &Step,
-        op: VOp,
-        m: &Mods,
-        dpp: Option<Word>,
-    ) -> Lowered {
-        let Some(class) = packed_class(op) else {
-            return Err(format!(
-                "internal: packed operation {op:?} admitted by `supports` without a lowering"
-            ));
-        };
-        let (float, int, mix) = (
-            class == Packed::Float,
-            class == Packed::Int,
-            class == Packed::Mix,
-        );
+    pub(super) fn packed_dpp(&mut self, st: &Step, op: VOp, m: &Mods, dpp: Option<Word>) -> Lowered {
+        let Some(class) = packed_class(op) else { return Err(format!("internal: packed operation {op:?} admitted by `supports` without a lowering")) };
+        let (float, int, mix) = (class == Packed::Float, class == Packed::Int, class == Packed::Mix);
         if class == Packed::MixedDot {
             return self.mixed_dot(st, op, m);
         }
@@ -330,11 +290,7 @@ impl Gen {
             let u = g.t.u32;
             let mut src = [g.c32(0); 3];
             for (k, v) in src.iter_mut().enumerate().take(st2.nsrc as usize) {
-                *v = if k == 0 && dpp.is_some() {
-                    g.rd_row(g.spare_row(), lane)
-                } else {
-                    g.src32(st2.src[k], Some(lane))?
-                };
+                *v = if k == 0 && dpp.is_some() { g.rd_row(g.spare_row(), lane) } else { g.src32(st2.src[k], Some(lane))? };
             }
             if op == VOp::PkFmacF16 {
                 // Accumulates into VDST.
@@ -355,16 +311,8 @@ impl Gen {
                 for (half, out) in halves.iter_mut().enumerate() {
                     let mut x = [0; 3];
                     for k in 0..3 {
-                        let hi = if half == 0 {
-                            m.op_sel >> k & 1
-                        } else {
-                            m.op_sel_hi >> k & 1
-                        } != 0;
-                        let v = if hi {
-                            g.op(Op::ShiftRightLogical, u, &[src[k], c16])
-                        } else {
-                            src[k]
-                        };
+                        let hi = if half == 0 { m.op_sel >> k & 1 } else { m.op_sel_hi >> k & 1 } != 0;
+                        let v = if hi { g.op(Op::ShiftRightLogical, u, &[src[k], c16]) } else { src[k] };
                         let mut v = g.op(Op::BitwiseAnd, u, &[v, lo16]);
                         let negb = if half == 0 { m.neg } else { m.neg_hi };
                         if float && negb >> k & 1 != 0 {
@@ -424,10 +372,7 @@ impl Gen {
                     }
                 };
                 // Clamp as any f16 result (the emulator's packed arm does the same).
-                let m = Mods {
-                    clamp,
-                    ..Mods::default()
-                };
+                let m = Mods { clamp, ..Mods::default() };
                 self.output_modifiers(r, super::valu::Out::F16, &m)
             }
             PkAddU16 | PkAddI16 => self.op(Op::IAdd, u, &[x[0], x[1]]),
@@ -452,21 +397,9 @@ impl Gen {
             _ => {
                 // Min/max, signed or unsigned.
                 let signed = matches!(op, PkMinI16 | PkMaxI16);
-                let (a, b) = if signed {
-                    (sext(self, x[0]), sext(self, x[1]))
-                } else {
-                    (x[0], x[1])
-                };
-                let lt = self.op(
-                    if signed { Op::SLessThan } else { Op::ULessThan },
-                    boolt,
-                    &[a, b],
-                );
-                if matches!(op, PkMinI16 | PkMinU16) {
-                    self.sel(u, lt, a, b)
-                } else {
-                    self.sel(u, lt, b, a)
-                }
+                let (a, b) = if signed { (sext(self, x[0]), sext(self, x[1])) } else { (x[0], x[1]) };
+                let lt = self.op(if signed { Op::SLessThan } else { Op::ULessThan }, boolt, &[a, b]);
+                if matches!(op, PkMinI16 | PkMinU16) { self.sel(u, lt, a, b) } else { self.sel(u, lt, b, a) }
             }
         };
         self.op(Op::BitwiseAnd, u, &[r, lo16])
@@ -489,24 +422,8 @@ impl Gen {
             let mut t = wide_s(g, src[2]);
             for k in 0..32 / bits {
                 let (at, w) = (g.c32(bits * k), g.c32(bits));
-                let x = g.op(
-                    if sa {
-                        Op::BitFieldSExtract
-                    } else {
-                        Op::BitFieldUExtract
-                    },
-                    u,
-                    &[src[0], at, w],
-                );
-                let y = g.op(
-                    if sb {
-                        Op::BitFieldSExtract
-                    } else {
-                        Op::BitFieldUExtract
-                    },
-                    u,
-                    &[src[1], at, w],
-                );
+                let x = g.op(if sa { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, u, &[src[0], at, w]);
+                let y = g.op(if sb { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, u, &[src[1], at, w]);
                 // Each product fits in 32 bits.
                 let p = g.op(Op::IMul, u, &[x, y]);
                 let p = wide_s(g, p);
@@ -528,14 +445,7 @@ impl Gen {
     /// each source an f16 half (op_sel_hi set; op_sel picks the half) or an f32 (a constant read
     /// as f16), neg_hi taking the absolute value and neg negating; one f32 fma, clamp, then
     /// f32 bits or an f16 written into one half of VDST.
-    fn fma_mix(
-        &mut self,
-        st: &Step,
-        op: VOp,
-        m: &Mods,
-        src: [Word; 3],
-        lane: Word,
-    ) -> Result<Word, String> {
+    fn fma_mix(&mut self, st: &Step, op: VOp, m: &Mods, src: [Word; 3], lane: Word) -> Result<Word, String> {
         let (u, f) = (self.t.u32, self.t.f32);
         let mut v = [0; 3];
         for k in 0..3 {
@@ -552,22 +462,11 @@ impl Gen {
             } else {
                 self.as_f32(src[k])
             };
-            let x = if m.neg_hi >> k & 1 != 0 {
-                self.gl(rspirv::spirv::GLOp::FAbs, f, &[x])
-            } else {
-                x
-            };
-            v[k] = if m.neg >> k & 1 != 0 {
-                self.op(Op::FNegate, f, &[x])
-            } else {
-                x
-            };
+            let x = if m.neg_hi >> k & 1 != 0 { self.gl(rspirv::spirv::GLOp::FAbs, f, &[x]) } else { x };
+            v[k] = if m.neg >> k & 1 != 0 { self.op(Op::FNegate, f, &[x]) } else { x };
         }
         let r = self.fma32(v[0], v[1], v[2]);
-        let clamp = Mods {
-            clamp: m.clamp,
-            ..Mods::default()
-        };
+        let clamp = Mods { clamp: m.clamp, ..Mods::default() };
         let r = self.output_modifiers(r, super::valu::Out::F32, &clamp);
         if op == VOp::FmaMixF32 {
             return Ok(r);

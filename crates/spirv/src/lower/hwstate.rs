@@ -10,9 +10,7 @@
 //! ends or stops at a barrier, and a read adds the steps of its block before it.
 
 use super::{Gen, Lowered, EXEC, VCC};
-use rdna_emu::exec::{
-    self as hw, HW_REG_GPR_ALLOC, HW_REG_HW_ID, HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_STATUS,
-};
+use rdna_emu::exec::{self as hw, HW_REG_GPR_ALLOC, HW_REG_HW_ID, HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_STATUS};
 use rdna_emu::program::{Program, Src, Step};
 use rdna_emu::sem::{Kind, Salu};
 use rdna_frontend::Cfg;
@@ -22,9 +20,7 @@ use rspirv::spirv::{Op, StorageClass, Word};
 fn reads_clock(st: &Step) -> bool {
     match st.kind {
         Kind::Salu(Salu::Memtime | Salu::Memrealtime) => true,
-        Kind::Salu(Salu::SendmsgRtnB32 | Salu::SendmsgRtnB64) => {
-            st.inst.raw as u32 & 0xff == MSG_RTN_GET_REALTIME
-        }
+        Kind::Salu(Salu::SendmsgRtnB32 | Salu::SendmsgRtnB64) => st.inst.raw as u32 & 0xff == MSG_RTN_GET_REALTIME,
         _ => false,
     }
 }
@@ -51,46 +47,22 @@ pub(super) struct HwState {
 impl Gen {
     /// Prepares the clock (declaring its variable in the function's first block) and what
     /// `s_getreg_b32` reads.
-    pub(super) fn hw_setup(
-        &mut self,
-        kernel: &rdna_hsa::Kernel,
-        prog: &Program,
-        cfg: &Cfg,
-        lds_bytes: u32,
-    ) {
-        let steps = || {
-            cfg.blocks
-                .iter()
-                .flat_map(|b| &prog.steps[b.first..=b.last])
-        };
+    pub(super) fn hw_setup(&mut self, kernel: &rdna_hsa::Kernel, prog: &Program, cfg: &Cfg, lds_bytes: u32) {
+        let steps = || cfg.blocks.iter().flat_map(|b| &prog.steps[b.first..=b.last]);
         let clock = steps().any(reads_clock).then(|| {
-            let fn_u64 = self
-                .b
-                .type_pointer(None, StorageClass::Function, self.t.u64);
+            let fn_u64 = self.b.type_pointer(None, StorageClass::Function, self.t.u64);
             let zero = self.c64(0);
-            self.b
-                .variable(fn_u64, None, StorageClass::Function, Some(zero))
+            self.b.variable(fn_u64, None, StorageClass::Function, Some(zero))
         });
         let (mut written, mut reads_hw_id) = (0u64, false);
         for st in steps() {
             match (st.kind, st.src[0]) {
-                (Kind::Salu(Salu::SetregB32 | Salu::SetregImm32B32), Src::Const(c)) => {
-                    written |= 1 << (c & 0x3f)
-                }
-                (Kind::Salu(Salu::GetregB32), Src::Const(c)) => {
-                    reads_hw_id |= c as u32 & 0x3f == HW_REG_HW_ID
-                }
+                (Kind::Salu(Salu::SetregB32 | Salu::SetregImm32B32), Src::Const(c)) => written |= 1 << (c & 0x3f),
+                (Kind::Salu(Salu::GetregB32), Src::Const(c)) => reads_hw_id |= c as u32 & 0x3f == HW_REG_HW_ID,
                 _ => {}
             }
         }
-        self.hw = HwState {
-            clock,
-            steps: 0,
-            mode: rdna_emu::initial_mode(&kernel.kd),
-            lds_bytes,
-            written,
-            reads_hw_id,
-        };
+        self.hw = HwState { clock, steps: 0, mode: rdna_emu::initial_mode(&kernel.kd), lds_bytes, written, reads_hw_id };
     }
 
     /// Counts the step about to be lowered (`dispatch_loop` calls this for every step).
@@ -112,10 +84,7 @@ impl Gen {
 
     /// The clock as the current step reads it: the counter plus the steps of its block so far.
     fn clock_now(&mut self) -> Result<Word, String> {
-        let clock = self
-            .hw
-            .clock
-            .ok_or("internal: a clock read without a clock")?;
+        let clock = self.hw.clock.ok_or("internal: a clock read without a clock")?;
         let u64t = self.t.u64;
         let c = self.b.load(u64t, None, clock, None, []).unwrap();
         let k = self.c64(self.hw.steps);
@@ -197,8 +166,7 @@ impl Gen {
                 } else {
                     let (o, n) = (self.c32(offset), self.c32(size.min(32)));
                     let u32t = self.t.u32;
-                    self.b
-                        .value(Op::BitFieldUExtract, u32t, None, &[value, o, n])
+                    self.b.value(Op::BitFieldUExtract, u32t, None, &[value, o, n])
                 };
                 self.wr_s(d, v);
             }
@@ -207,17 +175,9 @@ impl Gen {
             // does nothing; any other is refused.
             Salu::DenormMode | Salu::RoundMode => {
                 let mode = self.hw.mode;
-                let new = if op == Salu::DenormMode {
-                    mode & !0xf0 | (imm as u32 & 0xf) << 4
-                } else {
-                    mode & !0xf | imm as u32 & 0xf
-                };
+                let new = if op == Salu::DenormMode { mode & !0xf0 | (imm as u32 & 0xf) << 4 } else { mode & !0xf | imm as u32 & 0xf };
                 if new != mode {
-                    let what = if op == Salu::DenormMode {
-                        "flushing denormals"
-                    } else {
-                        "rounding other than to nearest even"
-                    };
+                    let what = if op == Salu::DenormMode { "flushing denormals" } else { "rounding other than to nearest even" };
                     return Err(format!("a float mode change ({what}) is not recompiled"));
                 }
             }

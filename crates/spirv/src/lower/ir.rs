@@ -40,23 +40,14 @@ impl Gen {
     /// A lifted vector operation ([`rdna_frontend::lift::vector_op`], the operation's one
     /// definition) for `lane`, on sources computed here (DPP, SDWA and modifier forms): its
     /// result; a carry-out sets the lane's bit of the MASK variable.
-    pub(super) fn vector_op_ir(
-        &mut self,
-        op: VOp,
-        srcs: [Word; 3],
-        mask_in: Option<Word>,
-        lane: Word,
-    ) -> Result<Word, String> {
+    pub(super) fn vector_op_ir(&mut self, op: VOp, srcs: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
         let wide = rdna_frontend::lift::wide_sources(op);
-        let mut inputs: Vec<(Word, Type)> = (0..3)
-            .map(|k| (srcs[k], if wide[k] { Type::I64 } else { Type::I32 }))
-            .collect();
+        let mut inputs: Vec<(Word, Type)> = (0..3).map(|k| (srcs[k], if wide[k] { Type::I64 } else { Type::I32 })).collect();
         if let Some(m) = mask_in {
             inputs.push((self.mask_bit(m, lane), Type::Bool));
         }
         let out = self.ir_function(lane, &inputs, &mut |b, args| {
-            let (r, carry) =
-                rdna_frontend::lift::vector_op(b, op, &args[..3], args.get(3).copied())?;
+            let (r, carry) = rdna_frontend::lift::vector_op(b, op, &args[..3], args.get(3).copied())?;
             Ok([r].into_iter().chain(carry).collect())
         })?;
         if let Some(&c) = out.get(1) {
@@ -68,21 +59,9 @@ impl Gen {
     /// Emits, for `lane`, a computation `build` writes in the IR on arguments standing for
     /// `inputs` (ids computed here, with their IR types); returns the ids of the values it
     /// returns. How code outside the IR uses an IR definition.
-    pub(super) fn ir_function(
-        &mut self,
-        lane: Word,
-        inputs: &[(Word, Type)],
-        build: &mut dyn FnMut(
-            &mut Builder,
-            &[rdna_ir::Value],
-        ) -> Result<Vec<rdna_ir::Value>, String>,
-    ) -> Result<Vec<Word>, String> {
+    pub(super) fn ir_function(&mut self, lane: Word, inputs: &[(Word, Type)], build: &mut dyn FnMut(&mut Builder, &[rdna_ir::Value]) -> Result<Vec<rdna_ir::Value>, String>) -> Result<Vec<Word>, String> {
         let mut b = Builder::per_lane();
-        let args: Vec<_> = inputs
-            .iter()
-            .enumerate()
-            .map(|(k, &(_, t))| b.arg(k as u64, t))
-            .collect();
+        let args: Vec<_> = inputs.iter().enumerate().map(|(k, &(_, t))| b.arg(k as u64, t)).collect();
         let results = build(&mut b, &args)?;
         let body = b.peek();
         rdna_ir::verify(body).map_err(|e| format!("internal: {e}"))?;
@@ -94,19 +73,8 @@ impl Gen {
 
     /// Emits the instructions `pick` selects, in order (`ids` holds the values emitted so far),
     /// for `lane` where the region is a lane region; `inputs` are the region's arguments.
-    fn emit_insts(
-        &mut self,
-        body: &Body,
-        ids: &mut [Word],
-        pick: &dyn Fn(usize) -> bool,
-        lane: Option<Word>,
-        inputs: &[Word],
-    ) -> Result<(), String> {
-        let the_lane = || {
-            lane.ok_or_else(|| {
-                "internal: a lane operation outside a loop over the lanes".to_string()
-            })
-        };
+    fn emit_insts(&mut self, body: &Body, ids: &mut [Word], pick: &dyn Fn(usize) -> bool, lane: Option<Word>, inputs: &[Word]) -> Result<(), String> {
+        let the_lane = || lane.ok_or_else(|| "internal: a lane operation outside a loop over the lanes".to_string());
         for (n, i) in body.insts.iter().enumerate() {
             if !pick(n) {
                 continue;
@@ -144,9 +112,7 @@ impl Gen {
                 }
                 IrOp::LaneId => the_lane()?,
                 IrOp::Load32 => self.load_global(a[0]),
-                IrOp::LdsCheck | IrOp::LdsLoad | IrOp::LdsStore if self.lds_bytes == 0 => {
-                    return Err("a DS instruction in a kernel without LDS".into())
-                }
+                IrOp::LdsCheck | IrOp::LdsLoad | IrOp::LdsStore if self.lds_bytes == 0 => return Err("a DS instruction in a kernel without LDS".into()),
                 IrOp::LdsCheck => {
                     self.lds_check(a[0], i.imm as u32);
                     0
@@ -166,9 +132,7 @@ impl Gen {
                     0
                 }
                 IrOp::SafeAddress => self.slot,
-                IrOp::Arg => *inputs
-                    .get(i.imm as usize)
-                    .ok_or("internal: a region argument not supplied")?,
+                IrOp::Arg => *inputs.get(i.imm as usize).ok_or("internal: a region argument not supplied")?,
                 IrOp::CodeAddress => {
                     let at = self.c64(self.text_in_image + i.imm);
                     self.op(Op::IAdd, ty, &[self.image, at])
@@ -176,33 +140,9 @@ impl Gen {
                 IrOp::IAdd => self.op(Op::IAdd, ty, &a),
                 IrOp::ISub => self.op(Op::ISub, ty, &a),
                 IrOp::IMul => self.op(Op::IMul, ty, &a),
-                IrOp::And => self.op(
-                    if i.ty == Type::Bool {
-                        Op::LogicalAnd
-                    } else {
-                        Op::BitwiseAnd
-                    },
-                    ty,
-                    &a,
-                ),
-                IrOp::Or => self.op(
-                    if i.ty == Type::Bool {
-                        Op::LogicalOr
-                    } else {
-                        Op::BitwiseOr
-                    },
-                    ty,
-                    &a,
-                ),
-                IrOp::Xor => self.op(
-                    if i.ty == Type::Bool {
-                        Op::LogicalNotEqual
-                    } else {
-                        Op::BitwiseXor
-                    },
-                    ty,
-                    &a,
-                ),
+                IrOp::And => self.op(if i.ty == Type::Bool { Op::LogicalAnd } else { Op::BitwiseAnd }, ty, &a),
+                IrOp::Or => self.op(if i.ty == Type::Bool { Op::LogicalOr } else { Op::BitwiseOr }, ty, &a),
+                IrOp::Xor => self.op(if i.ty == Type::Bool { Op::LogicalNotEqual } else { Op::BitwiseXor }, ty, &a),
                 IrOp::UMin => self.gl(GLOp::UMin, ty, &a),
                 IrOp::Shl | IrOp::LShr | IrOp::AShr => {
                     // SPIR-V leaves amounts of the width or more undefined; the IR takes them
@@ -212,11 +152,7 @@ impl Gen {
                         Some(k) if wide => self.c64(k % bits),
                         Some(k) => self.c32((k % bits) as u32),
                         None => {
-                            let m = if wide {
-                                self.c64(bits - 1)
-                            } else {
-                                self.c32(bits as u32 - 1)
-                            };
+                            let m = if wide { self.c64(bits - 1) } else { self.c32(bits as u32 - 1) };
                             self.op(Op::BitwiseAnd, ty, &[a[1], m])
                         }
                     };
@@ -232,20 +168,14 @@ impl Gen {
                 IrOp::BitReverse if wide => {
                     let (lo, hi) = self.split64(a[0]);
                     let u = self.t.u32;
-                    let (lo, hi) = (
-                        self.op(Op::BitReverse, u, &[lo]),
-                        self.op(Op::BitReverse, u, &[hi]),
-                    );
+                    let (lo, hi) = (self.op(Op::BitReverse, u, &[lo]), self.op(Op::BitReverse, u, &[hi]));
                     self.join64(hi, lo)
                 }
                 IrOp::BitReverse => self.op(Op::BitReverse, ty, &a),
                 IrOp::BitCount if wide => {
                     let (lo, hi) = self.split64(a[0]);
                     let u = self.t.u32;
-                    let (x, y) = (
-                        self.op(Op::BitCount, u, &[lo]),
-                        self.op(Op::BitCount, u, &[hi]),
-                    );
+                    let (x, y) = (self.op(Op::BitCount, u, &[lo]), self.op(Op::BitCount, u, &[hi]));
                     self.op(Op::IAdd, u, &[x, y])
                 }
                 IrOp::BitCount => self.op(Op::BitCount, ty, &a),
@@ -299,23 +229,12 @@ impl Gen {
                     self.from_f32(r)
                 }
                 IrOp::FToS | IrOp::FToU => {
-                    let x = if wide {
-                        self.as_f64(a[0])
-                    } else {
-                        self.as_f32(a[0])
-                    };
+                    let x = if wide { self.as_f64(a[0]) } else { self.as_f32(a[0]) };
                     self.f_to_int_sat(x, wide, i.op == IrOp::FToS)
                 }
-                IrOp::FTrunc
-                | IrOp::FFloor
-                | IrOp::FCeil
-                | IrOp::FRndne
-                | IrOp::FSqrt
-                | IrOp::FRcp
-                | IrOp::FFract
-                | IrOp::FLdexp
-                | IrOp::FMulLegacy
-                | IrOp::FMed3 => self.float32_op(i.op, &a),
+                IrOp::FTrunc | IrOp::FFloor | IrOp::FCeil | IrOp::FRndne | IrOp::FSqrt | IrOp::FRcp | IrOp::FFract | IrOp::FLdexp | IrOp::FMulLegacy | IrOp::FMed3 => {
+                    self.float32_op(i.op, &a)
+                }
                 IrOp::HalfToF32 => {
                     let x = self.f16_to_f32(a[0]);
                     self.from_f32(x)
@@ -325,30 +244,17 @@ impl Gen {
                     self.f32_to_f16(x)
                 }
                 IrOp::SToF | IrOp::UToF => {
-                    let r = self.op(
-                        if i.op == IrOp::SToF {
-                            Op::ConvertSToF
-                        } else {
-                            Op::ConvertUToF
-                        },
-                        self.t.f32,
-                        &[a[0]],
-                    );
+                    let r = self.op(if i.op == IrOp::SToF { Op::ConvertSToF } else { Op::ConvertUToF }, self.t.f32, &[a[0]]);
                     self.from_f32(r)
                 }
                 IrOp::FLt | IrOp::FEq | IrOp::FGt | IrOp::FUnord => {
-                    let (x, y) = if wide {
-                        (self.as_f64(a[0]), self.as_f64(a[1]))
-                    } else {
-                        (self.as_f32(a[0]), self.as_f32(a[1]))
-                    };
+                    let (x, y) = if wide { (self.as_f64(a[0]), self.as_f64(a[1])) } else { (self.as_f32(a[0]), self.as_f32(a[1])) };
                     match i.op {
                         IrOp::FLt => self.op(Op::FOrdLessThan, ty, &[x, y]),
                         IrOp::FEq => self.op(Op::FOrdEqual, ty, &[x, y]),
                         IrOp::FGt => self.op(Op::FOrdGreaterThan, ty, &[x, y]),
                         _ => {
-                            let (nx, ny) =
-                                (self.op(Op::IsNan, ty, &[x]), self.op(Op::IsNan, ty, &[y]));
+                            let (nx, ny) = (self.op(Op::IsNan, ty, &[x]), self.op(Op::IsNan, ty, &[y]));
                             self.op(Op::LogicalOr, ty, &[nx, ny])
                         }
                     }
@@ -406,11 +312,7 @@ impl Gen {
     fn float32_op(&mut self, op: IrOp, args: &[Word]) -> Word {
         let (u, u64t, f, boolt) = (self.t.u32, self.t.u64, self.t.f32, self.t.bool);
         let one32 = self.c32(1);
-        let (a, b, c) = (
-            args[0],
-            args.get(1).copied().unwrap_or(0),
-            args.get(2).copied().unwrap_or(0),
-        );
+        let (a, b, c) = (args[0], args.get(1).copied().unwrap_or(0), args.get(2).copied().unwrap_or(0));
         let f32un = |g: &mut Gen, fun: GLOp, x: Word| {
             let x = g.as_f32(x);
             let r = g.gl(fun, f, &[x]);
@@ -491,10 +393,7 @@ impl Gen {
                 let (x, y) = (self.as_f32(a), self.as_f32(b));
                 let p = self.op(Op::FMul, f, &[x, y]);
                 let z = self.cf32(0.0);
-                let (xz, yz) = (
-                    self.op(Op::FOrdEqual, boolt, &[x, z]),
-                    self.op(Op::FOrdEqual, boolt, &[y, z]),
-                );
+                let (xz, yz) = (self.op(Op::FOrdEqual, boolt, &[x, z]), self.op(Op::FOrdEqual, boolt, &[y, z]));
                 let either = self.op(Op::LogicalOr, boolt, &[xz, yz]);
                 let r = self.sel(f, either, z, p);
                 self.from_f32(r)
@@ -503,27 +402,18 @@ impl Gen {
             // the two that are not the maximum.
             IrOp::FMed3 => {
                 let boolt = self.t.bool;
-                let nans: Vec<Word> = [a, b, c]
-                    .iter()
-                    .map(|&v| {
-                        let f = self.as_f32(v);
-                        self.op(Op::IsNan, boolt, &[f])
-                    })
-                    .collect();
+                let nans: Vec<Word> = [a, b, c].iter().map(|&v| {
+                    let f = self.as_f32(v);
+                    self.op(Op::IsNan, boolt, &[f])
+                }).collect();
                 let any = self.op(Op::LogicalOr, boolt, &[nans[0], nans[1]]);
                 let any = self.op(Op::LogicalOr, boolt, &[any, nans[2]]);
                 let lo = self.fminmax(false, a, b, false);
                 let with_nan = self.fminmax(false, lo, c, false);
                 let hi = self.fminmax(false, a, b, true);
                 let mx = self.fminmax(false, hi, c, true);
-                let (is_a, is_b) = (
-                    self.op(Op::IEqual, boolt, &[mx, a]),
-                    self.op(Op::IEqual, boolt, &[mx, b]),
-                );
-                let (bc, ac) = (
-                    self.fminmax(false, b, c, true),
-                    self.fminmax(false, a, c, true),
-                );
+                let (is_a, is_b) = (self.op(Op::IEqual, boolt, &[mx, a]), self.op(Op::IEqual, boolt, &[mx, b]));
+                let (bc, ac) = (self.fminmax(false, b, c, true), self.fminmax(false, a, c, true));
                 let r = self.sel(u, is_b, ac, hi);
                 let r = self.sel(u, is_a, bc, r);
                 self.sel(u, any, with_nan, r)

@@ -18,9 +18,7 @@ fn bits(raw: u64, lo: u32, n: u32) -> u32 {
 impl Gen {
     pub(super) fn lds_ptr_type(&mut self) -> Word {
         let u = self.t.u32;
-        self.cached_type(super::valu::CachedType::LdsU32Ptr, |b| {
-            b.type_pointer(None, StorageClass::Workgroup, u)
-        })
+        self.cached_type(super::valu::CachedType::LdsU32Ptr, |b| b.type_pointer(None, StorageClass::Workgroup, u))
     }
 
     /// Pointer to LDS dword `idx`, clamped into the array (callers check bounds first; the
@@ -41,9 +39,7 @@ impl Gen {
         let end = self.op(Op::IAdd, u64t, &[a64, cn]);
         let len = self.c64(self.lds_bytes as u64);
         let out = self.op(Op::UGreaterThan, self.t.bool, &[end, len]);
-        self.if_then(out, &mut |g: &mut Gen| {
-            g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS)
-        });
+        self.if_then(out, &mut |g: &mut Gen| g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS));
     }
 
     /// Four bytes at any byte address `a` (little-endian), from the one or two dwords they touch.
@@ -75,11 +71,7 @@ impl Gen {
         let sh = self.op(Op::BitwiseAnd, u, &[a, m3]);
         let sh = self.op(Op::ShiftLeftLogical, u, &[sh, c3]);
         let sh = self.op(Op::UConvert, u64t, &[sh]);
-        let bytes = self.c64(if n == 4 {
-            0xffff_ffff
-        } else {
-            (1u64 << (8 * n)) - 1
-        });
+        let bytes = self.c64(if n == 4 { 0xffff_ffff } else { (1u64 << (8 * n)) - 1 });
         let m = self.op(Op::ShiftLeftLogical, u64t, &[bytes, sh]);
         let v64 = self.op(Op::UConvert, u64t, &[v]);
         let v64 = self.op(Op::BitwiseAnd, u64t, &[v64, bytes]);
@@ -135,14 +127,7 @@ impl Gen {
 
     /// `rdna_emu::vmem::atomic_apply` for the integer operations, on u64 values (32-bit
     /// operations use the low halves and give a zero-extended result).
-    pub(super) fn atomic_apply(
-        &mut self,
-        op: Atomic,
-        x2: bool,
-        old: Word,
-        data: Word,
-        data2: Word,
-    ) -> Result<Word, String> {
+    pub(super) fn atomic_apply(&mut self, op: Atomic, x2: bool, old: Word, data: Word, data2: Word) -> Result<Word, String> {
         let (u64t, boolt) = (self.t.u64, self.t.bool);
         let mask = self.c64(if x2 { u64::MAX } else { 0xffff_ffff });
         let w = |g: &mut Gen, v: Word| g.op(Op::BitwiseAnd, u64t, &[v, mask]);
@@ -168,10 +153,7 @@ impl Gen {
             // ds_add_f32 / ds_add_rtn_f32: an f32 add of the low halves, rounded once.
             Atomic::FAdd if !x2 => {
                 let (u, f) = (self.t.u32, self.t.f32);
-                let (o, d) = (
-                    self.op(Op::UConvert, u, &[old]),
-                    self.op(Op::UConvert, u, &[data]),
-                );
+                let (o, d) = (self.op(Op::UConvert, u, &[old]), self.op(Op::UConvert, u, &[data]));
                 let (fo, fd) = (self.op(Op::Bitcast, f, &[o]), self.op(Op::Bitcast, f, &[d]));
                 let sum = self.op(Op::FAdd, f, &[fo, fd]);
                 let bits = self.op(Op::Bitcast, u, &[sum]);
@@ -183,10 +165,7 @@ impl Gen {
                     self.fminmax(true, old, data, op == Atomic::FMax)
                 } else {
                     let u = self.t.u32;
-                    let (o, d) = (
-                        self.op(Op::UConvert, u, &[old]),
-                        self.op(Op::UConvert, u, &[data]),
-                    );
+                    let (o, d) = (self.op(Op::UConvert, u, &[old]), self.op(Op::UConvert, u, &[data]));
                     let r = self.fminmax(false, o, d, op == Atomic::FMax);
                     self.op(Op::UConvert, u64t, &[r])
                 }
@@ -195,17 +174,11 @@ impl Gen {
                 // Float equality (-0 equals +0, NaN nothing): data = new value, data2 = compare.
                 let eq = if x2 {
                     let ft = self.f64t();
-                    let (a, b) = (
-                        self.op(Op::Bitcast, ft, &[old]),
-                        self.op(Op::Bitcast, ft, &[data2]),
-                    );
+                    let (a, b) = (self.op(Op::Bitcast, ft, &[old]), self.op(Op::Bitcast, ft, &[data2]));
                     self.op(Op::FOrdEqual, boolt, &[a, b])
                 } else {
                     let (u, f) = (self.t.u32, self.t.f32);
-                    let (a, b) = (
-                        self.op(Op::UConvert, u, &[old]),
-                        self.op(Op::UConvert, u, &[data2]),
-                    );
+                    let (a, b) = (self.op(Op::UConvert, u, &[old]), self.op(Op::UConvert, u, &[data2]));
                     let (a, b) = (self.op(Op::Bitcast, f, &[a]), self.op(Op::Bitcast, f, &[b]));
                     self.op(Op::FOrdEqual, boolt, &[a, b])
                 };
@@ -221,15 +194,7 @@ impl Gen {
             Atomic::Rsub => self.op(Op::ISub, u64t, &[data, old]),
             Atomic::SMin | Atomic::SMax => {
                 let (so, sd) = (sx(self, old), sx(self, data));
-                let pick_old = self.op(
-                    if op == Atomic::SMin {
-                        Op::SLessThan
-                    } else {
-                        Op::SGreaterThan
-                    },
-                    boolt,
-                    &[so, sd],
-                );
+                let pick_old = self.op(if op == Atomic::SMin { Op::SLessThan } else { Op::SGreaterThan }, boolt, &[so, sd]);
                 self.sel(u64t, pick_old, so, sd)
             }
             Atomic::UMin => self.gl(GLOp::UMin, u64t, &[wo, wd]),
@@ -282,11 +247,7 @@ impl Gen {
                 let a = self.op(Op::IAdd, u64t, &[old, data2]);
                 self.sel(u64t, ge, s, a)
             }
-            other => {
-                return Err(format!(
-                    "internal: LDS atomic {other:?} admitted by `supports` without a lowering"
-                ))
-            }
+            other => return Err(format!("internal: LDS atomic {other:?} admitted by `supports` without a lowering")),
         };
         Ok(w(self, r))
     }
@@ -319,12 +280,7 @@ impl Gen {
         if bits(raw, 17, 1) != 0 {
             return Err("GDS is not available to compute dispatches".into());
         }
-        if self.lds_bytes == 0
-            && !matches!(
-                k,
-                DsKind::Nop | DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute
-            )
-        {
+        if self.lds_bytes == 0 && !matches!(k, DsKind::Nop | DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute) {
             return Err("a DS instruction in a kernel without LDS".into());
         }
         let (off0, off1) = (bits(raw, 0, 8), bits(raw, 8, 8));
@@ -335,12 +291,7 @@ impl Gen {
         let vdst = bits(raw, 56, 8) as u16;
         match k {
             DsKind::Nop => Ok(()),
-            DsKind::Read {
-                bytes,
-                sext,
-                d16,
-                hi,
-            } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
+            DsKind::Read { bytes, sext, d16, hi } => self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                 let a = g.ds_addr(addr_r, offset, lane)?;
                 g.lds_check(a, bytes as u32);
                 if bytes >= 4 {
@@ -354,15 +305,7 @@ impl Gen {
                 }
                 let v = g.lds_read32(a);
                 let (z, w) = (g.c32(0), g.c32(8 * bytes as u32));
-                let mut v = g.op(
-                    if sext {
-                        Op::BitFieldSExtract
-                    } else {
-                        Op::BitFieldUExtract
-                    },
-                    g.t.u32,
-                    &[v, z, w],
-                );
+                let mut v = g.op(if sext { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, g.t.u32, &[v, z, w]);
                 if d16 {
                     let old = g.rd_v(vdst, lane)?;
                     v = g.merge_half(old, v, hi);
@@ -447,12 +390,7 @@ impl Gen {
                     let (x, y) = (g.vdata64(d0, lane, x2)?, g.vdata64(d1, lane, x2)?);
                     // gfx10 ds_cmpst: DATA0 is the compare value, DATA1 the new value; gfx11
                     // ds_cmpstore: new, then compare.
-                    let (data, data2) =
-                        if !cmpstore && matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) {
-                            (y, x)
-                        } else {
-                            (x, y)
-                        };
+                    let (data, data2) = if !cmpstore && matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap) { (y, x) } else { (x, y) };
                     let old = g.lds_read64(a, x2);
                     let new = g.atomic_apply(op, x2, old, data, data2)?;
                     g.lds_write64(a, new, x2);
@@ -462,9 +400,7 @@ impl Gen {
                     Ok(())
                 })
             }
-            DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => {
-                self.lane_permute(k, addr_r, d0, vdst, offset)
-            }
+            DsKind::Swizzle | DsKind::Permute | DsKind::Bpermute => self.lane_permute(k, addr_r, d0, vdst, offset),
             // M0[15:0] + offset + 4 × lane: one dword per lane, no address VGPR.
             DsKind::ReadAddtid | DsKind::WriteAddtid => {
                 let m0 = self.m0_base(offset);
@@ -490,22 +426,12 @@ impl Gen {
     /// The LDS half of a FLAT atomic: the lanes whose address lies in the shared aperture, in
     /// lane order as DS atomics run (`lanes_in_order`); the other lanes' accesses were made in
     /// device memory before, and the two never touch the same bytes.
-    pub(super) fn flat_atomic_lds(
-        &mut self,
-        vaddr: u16,
-        offset: u64,
-        op: Atomic,
-        x2: bool,
-        vdata: u16,
-        ret: Option<u16>,
-    ) -> Lowered {
+    pub(super) fn flat_atomic_lds(&mut self, vaddr: u16, offset: u64, op: Atomic, x2: bool, vdata: u16, ret: Option<u16>) -> Lowered {
         if self.lds_bytes == 0 {
             // No LDS: such an address is out of bounds, as in the emulator.
             return self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                 let (is_lds, _) = g.flat_lds_address(vaddr, offset, lane)?;
-                g.if_then(is_lds, &mut |g: &mut Gen| {
-                    g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS)
-                });
+                g.if_then(is_lds, &mut |g: &mut Gen| g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS));
                 Ok(())
             });
         }
@@ -516,11 +442,7 @@ impl Gen {
                 r = (|| {
                     g.lds_check(a, if x2 { 8 } else { 4 });
                     let data = g.vdata64(vdata, lane, x2)?;
-                    let data2 = if op == Atomic::CmpSwap {
-                        g.vdata64(vdata + if x2 { 2 } else { 1 }, lane, x2)?
-                    } else {
-                        data
-                    };
+                    let data2 = if op == Atomic::CmpSwap { g.vdata64(vdata + if x2 { 2 } else { 1 }, lane, x2)? } else { data };
                     let old = g.lds_read64(a, x2);
                     let new = g.atomic_apply(op, x2, old, data, data2)?;
                     g.lds_write64(a, new, x2);
@@ -542,9 +464,7 @@ impl Gen {
     fn lane_permute(&mut self, k: DsKind, addr_r: u16, d0: u16, vdst: u16, offset: u32) -> Lowered {
         for r in [addr_r, d0, vdst] {
             if r as u32 >= self.vgprs {
-                return Err(format!(
-                    "v{r} is beyond the registers this kernel was given"
-                ));
+                return Err(format!("v{r} is beyond the registers this kernel was given"));
             }
         }
         let spare = self.spare_row();
@@ -568,11 +488,7 @@ impl Gen {
                     g.op(Op::BitwiseOr, u, &[base, pick])
                 } else {
                     // The and/or/xor bit-mask mode.
-                    let (and, or, xor) = (
-                        g.c32(offset & 31),
-                        g.c32(offset >> 5 & 31),
-                        g.c32(offset >> 10 & 31),
-                    );
+                    let (and, or, xor) = (g.c32(offset & 31), g.c32(offset >> 5 & 31), g.c32(offset >> 10 & 31));
                     let low = g.op(Op::BitwiseAnd, u, &[lane, c31]);
                     let low = g.op(Op::BitwiseAnd, u, &[low, and]);
                     let low = g.op(Op::BitwiseOr, u, &[low, or]);
@@ -646,9 +562,7 @@ impl Gen {
     /// wave takes the workgroup's LDS lock (other waves' atomics wait), then lane j runs in
     /// step j of a loop, with a subgroup barrier between steps.
     fn lanes_in_order(&mut self, body: &mut dyn FnMut(&mut Gen, Word) -> Lowered) -> Lowered {
-        let Some(me) = self.own_lane else {
-            return self.lanes_loop(true, body);
-        };
+        let Some(me) = self.own_lane else { return self.lanes_loop(true, body) };
         let shared = self.waves > 1;
         if shared {
             self.lds_lock(me, true);
@@ -684,15 +598,9 @@ impl Gen {
         let lane0 = self.op(Op::IEqual, boolt, &[me, z]);
         if !acquire {
             self.subgroup_barrier();
-            let sem = self.c32(
-                (rspirv::spirv::MemorySemantics::RELEASE
-                    | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY)
-                    .bits(),
-            );
+            let sem = self.c32((rspirv::spirv::MemorySemantics::RELEASE | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY).bits());
             let lock = self.lds_lock;
-            self.if_then(lane0, &mut |g: &mut Gen| {
-                g.b.atomic_store(lock, scope, sem, z).unwrap()
-            });
+            self.if_then(lane0, &mut |g: &mut Gen| g.b.atomic_store(lock, scope, sem, z).unwrap());
             return;
         }
         let lp = self.loop_begin();
@@ -700,20 +608,11 @@ impl Gen {
         let (header, cont, merge) = (lp.header, lp.cont, lp.merge);
         let f = self.b.constant_false(boolt);
         self.b.store(self.got_lock, f, None, []).unwrap();
-        let (sem, relaxed) = (
-            self.c32(
-                (rspirv::spirv::MemorySemantics::ACQUIRE
-                    | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY)
-                    .bits(),
-            ),
-            self.c32(0),
-        );
+        let (sem, relaxed) = (self.c32((rspirv::spirv::MemorySemantics::ACQUIRE | rspirv::spirv::MemorySemantics::WORKGROUP_MEMORY).bits()), self.c32(0));
         let (lock, got) = (self.lds_lock, self.got_lock);
         self.if_then(lane0, &mut |g: &mut Gen| {
             let one = g.c32(1);
-            let was =
-                g.b.atomic_compare_exchange(u, None, lock, scope, sem, relaxed, one, z)
-                    .unwrap();
+            let was = g.b.atomic_compare_exchange(u, None, lock, scope, sem, relaxed, one, z).unwrap();
             let ok = g.op(Op::IEqual, boolt, &[was, z]);
             g.b.store(got, ok, None, []).unwrap();
         });
@@ -747,10 +646,7 @@ impl Gen {
         let a = self.m0_base(offset);
         let exec = self.exec();
         let (lo, hi) = self.split64(exec);
-        let (lo, hi) = (
-            self.op(Op::BitCount, u, &[lo]),
-            self.op(Op::BitCount, u, &[hi]),
-        );
+        let (lo, hi) = (self.op(Op::BitCount, u, &[lo]), self.op(Op::BitCount, u, &[hi]));
         let count = self.op(Op::IAdd, u, &[lo, hi]);
         let me = self.own_lane;
         let shared = me.is_some() && self.waves > 1;

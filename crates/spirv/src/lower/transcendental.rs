@@ -71,10 +71,7 @@ impl Gen {
         let quiet = self.c32(0x40_0000);
         let qnan = self.op(Op::BitwiseOr, u, &[a, quiet]);
         let default_nan = self.c32(0x7fc0_0000);
-        let (nan, inf) = (
-            self.op(Op::IsNan, boolt, &[x]),
-            self.op(Op::IsInf, boolt, &[x]),
-        );
+        let (nan, inf) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::IsInf, boolt, &[x]));
         let r = self.sel(u, inf, default_nan, r);
         self.sel(u, nan, qnan, r)
     }
@@ -213,10 +210,7 @@ impl Gen {
         let ft = self.f64t();
         let xd = self.op(Op::FConvert, ft, &[x]);
         let (one, zero) = (self.cf64(1.0), self.cf32(0.0));
-        let (nan, inf) = (
-            self.op(Op::IsNan, boolt, &[x]),
-            self.op(Op::IsInf, boolt, &[x]),
-        );
+        let (nan, inf) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::IsInf, boolt, &[x]));
         let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
         let negative = self.op(Op::FOrdLessThan, boolt, &[x, zero]);
         let odd = self.op(Op::LogicalOr, boolt, &[nan, inf]);
@@ -231,11 +225,7 @@ impl Gen {
     fn log2_specials(&mut self, r: Word, bits: Word, tests: [Word; 4], width: u32) -> Word {
         let u = self.t.u32;
         let [nan, inf, is_zero, negative] = tests;
-        let (quiet, ninf, dnan) = if width == 16 {
-            (0x200, 0xfc00, 0xfe00)
-        } else {
-            (0x40_0000, 0xff80_0000, 0xffc0_0000)
-        };
+        let (quiet, ninf, dnan) = if width == 16 { (0x200, 0xfc00, 0xfe00) } else { (0x40_0000, 0xff80_0000, 0xffc0_0000) };
         let quiet = self.c32(quiet);
         let qnan = self.op(Op::BitwiseOr, u, &[bits, quiet]);
         let (ninf, dnan) = (self.c32(ninf), self.c32(dnan));

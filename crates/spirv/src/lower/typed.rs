@@ -20,15 +20,7 @@ use rspirv::dr::Operand;
 use rspirv::spirv::{GLOp, Op, Word};
 
 /// The number kinds in the order a table word numbers them.
-const KINDS: [NumFmt; 7] = [
-    NumFmt::Unorm,
-    NumFmt::Snorm,
-    NumFmt::Uscaled,
-    NumFmt::Sscaled,
-    NumFmt::Uint,
-    NumFmt::Sint,
-    NumFmt::Float,
-];
+const KINDS: [NumFmt; 7] = [NumFmt::Unorm, NumFmt::Snorm, NumFmt::Uscaled, NumFmt::Sscaled, NumFmt::Uint, NumFmt::Sint, NumFmt::Float];
 
 /// Table word of a valid format: bit 31.
 const VALID: u32 = 1 << 31;
@@ -39,11 +31,7 @@ const VALID: u32 = 1 << 31;
 pub(super) fn table_word(gen: Generation, n: u32) -> u32 {
     BufFormat::from_number(gen, n).map_or(0, |f| {
         let kind = KINDS.iter().position(|&k| k == f.num).unwrap_or(0) as u32;
-        f.widths
-            .iter()
-            .take(4)
-            .enumerate()
-            .fold(VALID | kind << 24, |w, (c, &width)| w | width << (6 * c))
+        f.widths.iter().take(4).enumerate().fold(VALID | kind << 24, |w, (c, &width)| w | width << (6 * c))
     })
 }
 
@@ -72,14 +60,7 @@ impl Gen {
 
     /// `buffer/tbuffer_load/store_format_*`: `comps` components, with `d16` two to a register
     /// (`hi`: the one component in the high half).
-    pub(super) fn typed_buffer(
-        &mut self,
-        st: &Step,
-        store: bool,
-        comps: u8,
-        d16: bool,
-        hi: bool,
-    ) -> Lowered {
+    pub(super) fn typed_buffer(&mut self, st: &Step, store: bool, comps: u8, d16: bool, hi: bool) -> Lowered {
         let raw = st.inst.raw;
         let mut place = self.vmem_place(st, 0)?;
         let Place::Buffer { rs, size, .. } = &mut place else {
@@ -104,18 +85,13 @@ impl Gen {
             let (c12, m7f) = (self.c32(12), self.c32(0x7f));
             let n = self.op(Op::ShiftRightLogical, u, &[word3, c12]);
             let n = self.op(Op::BitwiseAnd, u, &[n, m7f]);
-            let p = self
-                .b
-                .access_chain(self.t.fn_u32, None, self.format_table, [n])
-                .unwrap();
+            let p = self.b.access_chain(self.t.fn_u32, None, self.format_table, [n]).unwrap();
             let word = self.b.load(u, None, p, None, []).unwrap();
             let valid = self.c32(VALID);
             let v = self.op(Op::BitwiseAnd, u, &[word, valid]);
             let z = self.c32(0);
             let invalid = self.op(Op::IEqual, self.t.bool, &[v, z]);
-            self.if_then(invalid, &mut |g: &mut Gen| {
-                g.fail(crate::STATUS_BUFFER_FORMAT)
-            });
+            self.if_then(invalid, &mut |g: &mut Gen| g.fail(crate::STATUS_BUFFER_FORMAT));
             // Bytes per element: the widths' sum, rounded up to bytes.
             let mut bits = z;
             for c in 0..4 {
@@ -160,15 +136,7 @@ impl Gen {
                 let a = g.op(Op::IAdd, u64t, &[addr, oi]);
                 let a = g.sel(u64t, ok, a, g.slot);
                 let p = g.b.convert_u_to_ptr(p8, None, a).unwrap();
-                let x =
-                    g.b.load(
-                        u8t,
-                        None,
-                        p,
-                        Some(rspirv::spirv::MemoryAccess::ALIGNED),
-                        [Operand::LiteralBit32(1)],
-                    )
-                    .unwrap();
+                let x = g.b.load(u8t, None, p, Some(rspirv::spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
                 let x = g.op(Op::UConvert, u, &[x]);
                 let z = g.c32(0);
                 let x = g.sel(u, ok, x, z);
@@ -203,19 +171,11 @@ impl Gen {
                         let a = g.op(Op::IAdd, u64t, &[addr, oi]);
                         let put = |g: &mut Gen| {
                             let p = g.b.convert_u_to_ptr(p8, None, a).unwrap();
-                            g.b.store(
-                                p,
-                                x,
-                                Some(rspirv::spirv::MemoryAccess::ALIGNED),
-                                [Operand::LiteralBit32(1)],
-                            )
-                            .unwrap();
+                            g.b.store(p, x, Some(rspirv::spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
                         };
                         match lay {
                             Layout::Known(_) => put(g),
-                            Layout::Runtime(_) => {
-                                g.if_then(inside[i as usize], &mut |g: &mut Gen| put(g))
-                            }
+                            Layout::Runtime(_) => g.if_then(inside[i as usize], &mut |g: &mut Gen| put(g)),
                         }
                     }
                 };
@@ -242,13 +202,7 @@ impl Gen {
                     let s = g.op(Op::BitwiseAnd, u, &[s, m7]);
                     // `rdna_emu::bufmt::dst_sel`: 1 = one, 4..7 = X..W, else 0.
                     let mut r = g.c32(0);
-                    for (k, &val) in [
-                        (1, &one),
-                        (4, &vals[0]),
-                        (5, &vals[1]),
-                        (6, &vals[2]),
-                        (7, &vals[3]),
-                    ] {
+                    for (k, &val) in [(1, &one), (4, &vals[0]), (5, &vals[1]), (6, &vals[2]), (7, &vals[3])] {
                         let kc = g.c32(k);
                         let is = g.op(Op::IEqual, boolt, &[s, kc]);
                         r = g.sel(u, is, val, r);
@@ -331,11 +285,7 @@ impl Gen {
             Layout::Known(f) => {
                 let w = f.widths.get(c).copied().unwrap_or(0);
                 let pos: u32 = f.widths.iter().take(c).sum();
-                let has = if w > 0 {
-                    self.b.constant_true(self.t.bool)
-                } else {
-                    self.b.constant_false(self.t.bool)
-                };
+                let has = if w > 0 { self.b.constant_true(self.t.bool) } else { self.b.constant_false(self.t.bool) };
                 (Width::Known(w), self.c32(pos), has)
             }
             Layout::Runtime(word) => {
@@ -402,9 +352,7 @@ impl Gen {
         }
         // The emulator refuses stores to 11- and 10-bit floats.
         let refused = match (lay, w) {
-            (Layout::Known(f), Width::Known(w)) => {
-                (f.num == NumFmt::Float && w != 32 && w != 16).then(|| self.b.constant_true(boolt))
-            }
+            (Layout::Known(f), Width::Known(w)) => (f.num == NumFmt::Float && w != 32 && w != 16).then(|| self.b.constant_true(boolt)),
             (Layout::Runtime(word), Width::Runtime(wid)) => {
                 let k = self.runtime_kind(*word);
                 let f = self.c32(6);
@@ -463,11 +411,7 @@ impl Gen {
                 let (u, u64t) = (self.t.u32, self.t.u64);
                 let one = self.c32(1);
                 let w = self.gl(GLOp::UMax, u, &[w, one]);
-                let bits = if signed {
-                    self.op(Op::ISub, u, &[w, one])
-                } else {
-                    w
-                };
+                let bits = if signed { self.op(Op::ISub, u, &[w, one]) } else { w };
                 let bits = self.op(Op::UConvert, u64t, &[bits]);
                 let one64 = self.c64(1);
                 let p = self.op(Op::ShiftLeftLogical, u64t, &[one64, bits]);
@@ -603,15 +547,7 @@ impl Gen {
                 let m = self.norm_scale(w, signed);
                 let x = self.op(Op::FMul, ft, &[x, m]);
                 let r = rint(self, x);
-                self.op(
-                    if signed {
-                        Op::ConvertFToS
-                    } else {
-                        Op::ConvertFToU
-                    },
-                    u,
-                    &[r],
-                )
+                self.op(if signed { Op::ConvertFToS } else { Op::ConvertFToU }, u, &[r])
             }
             NumFmt::Uscaled | NumFmt::Sscaled => {
                 let signed = kind == NumFmt::Sscaled;
@@ -625,15 +561,7 @@ impl Gen {
                     zero
                 };
                 let r = clamp(self, r, lo, m);
-                self.op(
-                    if signed {
-                        Op::ConvertFToS
-                    } else {
-                        Op::ConvertFToU
-                    },
-                    u,
-                    &[r],
-                )
+                self.op(if signed { Op::ConvertFToS } else { Op::ConvertFToU }, u, &[r])
             }
             NumFmt::Uint | NumFmt::Sint => v,
             NumFmt::Float => match w {

@@ -45,31 +45,23 @@ pub(crate) enum Out {
 pub(crate) fn out_of(op: VOp) -> Option<Out> {
     use VOp::*;
     Some(match op {
-        MovB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | LshlrevB32 | LshrrevB32 | AshrrevI32
-        | AndB32 | OrB32 | XorB32 | NotB32 | XnorB32 | LshlOrB32 | LshlAddU32 | AddLshlU32
-        | Add3U32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | MulLoU32 | MulHiU32 | MulHiI32
-        | MulU32U24 | MulI32I24 | MulHiU32U24 | MulHiI32I24 | MadU32U24 | MadI32I24
-        | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32
-        | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32
-        | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32 | MinU32 | MaxU32 | Min3I32 | Max3I32
-        | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32
-        | BcntU32B32 | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32
-        | FrexpExpI32F64 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32 | CvtPknormI16F32
-        | CvtPknormU16F32 | CvtPknormI16F16 | CvtPknormU16F16 | Dot2U32U16 | Dot4cI32I8
-        | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | CvtI32I16 | CvtU32U16 | CvtPkI16F32
-        | CvtPkU16F32 => Out::U32,
-        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16 | CvtNormI16F16
-        | CvtNormU16F16 | MovB16 => Out::U16,
+        MovB32 | AddNcU32 | SubNcU32 | SubrevNcU32 | LshlrevB32 | LshrrevB32 | AshrrevI32 | AndB32 | OrB32 | XorB32 | NotB32 | XnorB32 | LshlOrB32
+        | LshlAddU32 | AddLshlU32 | Add3U32 | AndOrB32 | Or3B32 | Xor3B32 | XadU32 | MulLoU32 | MulHiU32 | MulHiI32 | MulU32U24 | MulI32I24
+        | MulHiU32U24 | MulHiI32I24 | MadU32U24 | MadI32I24 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32
+        | SubrevCoCiU32 | MbcntLoU32B32 | MbcntHiU32B32 | BfeU32 | BfeI32 | BfiB32 | BfmB32 | AlignbitB32 | AlignbyteB32 | MinI32 | MaxI32
+        | MinU32 | MaxU32 | Min3I32 | Max3I32 | Min3U32 | Max3U32 | Med3I32 | Med3U32 | BfrevB32 | FfbhU32 | FfblB32 | FfbhI32 | BcntU32B32
+        | CvtU32F32 | CvtI32F32 | CvtU32F64 | CvtI32F64 | FrexpExpI32F32 | FrexpExpI32F64 | CvtPkU16U32 | CvtPkI16I32 | CvtPkU8F32
+        | CvtPknormI16F32 | CvtPknormU16F32 | CvtPknormI16F16 | CvtPknormU16F16 | Dot2U32U16 | Dot4cI32I8 | MaxminI32 | MinmaxI32 | MaxminU32
+        | MinmaxU32 | CvtI32I16 | CvtU32U16 | CvtPkI16F32 | CvtPkU16F32 => Out::U32,
+        SatPkU8I16 | AndB16 | OrB16 | XorB16 | NotB16 | CndmaskB16 | CvtNormI16F16 | CvtNormU16F16 | MovB16 => Out::U16,
         MaxminF16 | MinmaxF16 | Dot2F16F16 => Out::F16,
         CvtOffF32I4 | Dot2F32F16 | Dot2cF32F16 | MaxminF32 | MinmaxF32 | MullitF32 => Out::F32,
-        AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16
-        | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 | Min3I16 | Max3I16
-        | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
+        AddNcU16 | SubNcU16 | AddNcI16 | SubNcI16 | MulLoU16 | MadU16 | MadI16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16
+        | MaxU16 | Min3I16 | Max3I16 | Min3U16 | Max3U16 | Med3I16 | Med3U16 => Out::U16,
         MadU32U16 | MadI32I16 => Out::U32,
-        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | FmamkF16 | FmaakF16 | MinF16
-        | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16 | CeilF16
-        | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16
-        | LdexpF16 | Min3F16 | Max3F16 | Med3F16 | CvtF16U16 | CvtF16I16 => Out::F16,
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | FmamkF16 | FmaakF16 | MinF16 | MaxF16 | CvtF16F32 | DivFixupF16 | SinF16 | CosF16 | ExpF16 | LogF16
+        | CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16
+        | CvtF16U16 | CvtF16I16 => Out::F16,
         CvtU16F16 | CvtI16F16 | FrexpExpI16F16 => Out::U16,
         CvtF32F16 | CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => Out::F32,
         SadU8 | SadHiU8 | MsadU8 | SadU16 | SadU32 | LerpU8 | PermB32 => Out::U32,
@@ -78,17 +70,13 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
         PackB32F16 | CvtPkrtzF16F32 => Out::U32,
         DivFixupF32 | DivScaleF32 | DivFmasF32 => Out::F32,
         DivFixupF64 | DivScaleF64 | DivFmasF64 | RcpF64 | RsqF64 => Out::F64,
-        AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32
-        | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32 | CvtF32I32 | CvtF32Ubyte0
-        | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32
-        | CeilF32 | RndneF32 | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32
-        | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 | RsqF32 | FmaLegacyF32
-        | FmacLegacyF32 => Out::F32,
+        AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmacF32 | FmaF32 | FmamkF32 | FmaakF32 | MinF32 | MaxF32 | Min3F32 | Max3F32 | CvtF32U32
+        | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3 | CvtF32F64 | TruncF32 | FloorF32 | CeilF32 | RndneF32
+        | RcpF32 | RcpIflagF32 | LdexpF32 | FrexpMantF32 | FractF32 | Med3F32 | SqrtF32 | SinF32 | CosF32 | ExpF32 | LogF32 | RsqF32 | FmaLegacyF32 | FmacLegacyF32 => Out::F32,
         AddNcI32 | SubNcI32 | CvtFlrI32F32 | CvtRpiI32F32 => Out::U32,
         MadU64U32 | MadI64I32 | LshlrevB64 | LshrrevB64 | AshrrevI64 => Out::U64,
-        AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32
-        | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64 | FrexpMantF64 | SqrtF64
-        | FractF64 | TrigPreopF64 => Out::F64,
+        AddF64 | MulF64 | FmaF64 | MinF64 | MaxF64 | LdexpF64 | CvtF64F32 | CvtF64I32 | CvtF64U32 | TruncF64 | FloorF64 | CeilF64 | RndneF64
+        | FrexpMantF64 | SqrtF64 | FractF64 | TrigPreopF64 => Out::F64,
         _ => return None,
     })
 }
@@ -96,36 +84,18 @@ pub(crate) fn out_of(op: VOp) -> Option<Out> {
 /// VGPR-indexed moves: M0 adds to the source and/or destination register number.
 pub(super) fn indexes_vgprs(op: VOp) -> bool {
     use VOp::*;
-    matches!(
-        op,
-        MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32 | SwaprelB32
-    )
+    matches!(op, MovrelsB32 | MovreldB32 | MovrelsdB32 | Movrelsd2B32 | SwaprelB32)
 }
 
 /// Operations whose third source is a lane mask (VCC, or SRC2 in VOP3), not a lane value.
 pub(super) fn reads_mask(op: VOp) -> bool {
     use VOp::*;
-    matches!(
-        op,
-        CndmaskB32 | CndmaskB16 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32
-    )
+    matches!(op, CndmaskB32 | CndmaskB16 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32)
 }
 
 pub(super) fn writes_carry(op: VOp) -> bool {
     use VOp::*;
-    matches!(
-        op,
-        AddCoU32
-            | SubCoU32
-            | SubrevCoU32
-            | AddCoCiU32
-            | SubCoCiU32
-            | SubrevCoCiU32
-            | MadU64U32
-            | MadI64I32
-            | DivScaleF64
-            | DivScaleF32
-    )
+    matches!(op, AddCoU32 | SubCoU32 | SubrevCoU32 | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32 | DivScaleF64 | DivScaleF32)
 }
 
 impl Gen {
@@ -135,11 +105,7 @@ impl Gen {
         // Each float operation rounds on its own: a driver must not fuse a multiply and an add.
         if matches!(code, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) {
             self.b.decorate(id, Decoration::NoContraction, []);
-            let id = if matches!(code, Op::FAdd | Op::FSub) {
-                self.zero_sign(code == Op::FSub, ty, args[0], args[1], id)
-            } else {
-                id
-            };
+            let id = if matches!(code, Op::FAdd | Op::FSub) { self.zero_sign(code == Op::FSub, ty, args[0], args[1], id) } else { id };
             return self.nan_of_operands(ty, args[0], args[1], id);
         }
         id
@@ -150,11 +116,7 @@ impl Gen {
     /// giving -0 for +0 - +0, despite NoContraction and SignedZeroInfNanPreserve.)
     fn zero_sign(&mut self, sub: bool, ty: Word, a: Word, b: Word, r: Word) -> Word {
         let wide = ty != self.t.f32;
-        let (ut, sign) = if wide {
-            (self.t.u64, self.c64(1 << 63))
-        } else {
-            (self.t.u32, self.c32(1 << 31))
-        };
+        let (ut, sign) = if wide { (self.t.u64, self.c64(1 << 63)) } else { (self.t.u32, self.c32(1 << 31)) };
         let boolt = self.t.bool;
         let zero = if wide { self.cf64(0.0) } else { self.cf32(0.0) };
         let neg_zero = self.b.value(Op::Bitcast, ty, None, &[sign]);
@@ -166,11 +128,7 @@ impl Gen {
         };
         let (sa, sb) = (sign_of(self, a), sign_of(self, b));
         // The second operand's sign as added: flipped for a difference.
-        let sb = if sub {
-            self.b.value(Op::LogicalNot, boolt, None, &[sb])
-        } else {
-            sb
-        };
+        let sb = if sub { self.b.value(Op::LogicalNot, boolt, None, &[sb]) } else { sb };
         let both = self.b.value(Op::LogicalAnd, boolt, None, &[sa, sb]);
         let z = self.b.value(Op::Select, ty, None, &[both, neg_zero, zero]);
         let is_zero = self.b.value(Op::FOrdEqual, boolt, None, &[r, zero]);
@@ -180,11 +138,7 @@ impl Gen {
     /// A NaN result as the emulator's host gives it: the first operand's NaN if it is one,
     /// else the second's, quieted (drivers may return any NaN: lavapipe clears the sign).
     fn nan_of_operands(&mut self, ty: Word, a: Word, b: Word, r: Word) -> Word {
-        let (ut, quiet) = if ty == self.t.f32 {
-            (self.t.u32, self.c32(1 << 22))
-        } else {
-            (self.t.u64, self.c64(1 << 51))
-        };
+        let (ut, quiet) = if ty == self.t.f32 { (self.t.u32, self.c32(1 << 22)) } else { (self.t.u64, self.c64(1 << 51)) };
         let boolt = self.t.bool;
         let quieted = |g: &mut Gen, x: Word| {
             let bits = g.b.value(Op::Bitcast, ut, None, &[x]);
@@ -212,11 +166,7 @@ impl Gen {
     /// before its one rounding): the product is exact in f64.
     pub(super) fn fma32_odd(&mut self, x: Word, y: Word, z: Word) -> Word {
         let ft = self.f64t();
-        let (x, y, z) = (
-            self.op(Op::FConvert, ft, &[x]),
-            self.op(Op::FConvert, ft, &[y]),
-            self.op(Op::FConvert, ft, &[z]),
-        );
+        let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
         let p = self.op(Op::FMul, ft, &[x, y]);
         self.round_to_odd_sum(p, z)
     }
@@ -246,19 +196,13 @@ impl Gen {
         let lsb = self.op(Op::BitwiseAnd, u64t, &[bits, one]);
         let z64 = self.c64(0);
         let even = self.op(Op::IEqual, boolt, &[lsb, z64]);
-        let (inf, nan) = (
-            self.op(Op::IsInf, boolt, &[s]),
-            self.op(Op::IsNan, boolt, &[s]),
-        );
+        let (inf, nan) = (self.op(Op::IsInf, boolt, &[s]), self.op(Op::IsNan, boolt, &[s]));
         let special = self.op(Op::LogicalOr, boolt, &[inf, nan]);
         let finite = self.op(Op::LogicalNot, boolt, &[special]);
         let fix = self.op(Op::LogicalAnd, boolt, &[inexact, even]);
         let fix = self.op(Op::LogicalAnd, boolt, &[fix, finite]);
         // Toward the error: up in magnitude when it has the sum's sign.
-        let (s_neg, e_neg) = (
-            self.op(Op::FOrdLessThan, boolt, &[s, zero]),
-            self.op(Op::FOrdLessThan, boolt, &[err, zero]),
-        );
+        let (s_neg, e_neg) = (self.op(Op::FOrdLessThan, boolt, &[s, zero]), self.op(Op::FOrdLessThan, boolt, &[err, zero]));
         let away = self.op(Op::LogicalEqual, boolt, &[s_neg, e_neg]);
         let up = self.op(Op::IAdd, u64t, &[bits, one]);
         let down = self.op(Op::ISub, u64t, &[bits, one]);
@@ -270,15 +214,7 @@ impl Gen {
     /// A GLSL.std.450 instruction.
     pub(super) fn gl(&mut self, f: GLOp, ty: Word, args: &[Word]) -> Word {
         let glsl = self.glsl;
-        self.b
-            .ext_inst(
-                ty,
-                None,
-                glsl,
-                f as u32,
-                args.iter().map(|&a| Operand::IdRef(a)),
-            )
-            .unwrap()
+        self.b.ext_inst(ty, None, glsl, f as u32, args.iter().map(|&a| Operand::IdRef(a))).unwrap()
     }
 
     /// The 64-bit float type (declaring the capability on first use).
@@ -291,11 +227,7 @@ impl Gen {
     }
 
     /// A type declared once, remembered here by a small key.
-    pub(super) fn cached_type(
-        &mut self,
-        key: CachedType,
-        make: impl FnOnce(&mut crate::emit::Builder) -> Word,
-    ) -> Word {
+    pub(super) fn cached_type(&mut self, key: CachedType, make: impl FnOnce(&mut crate::emit::Builder) -> Word) -> Word {
         if let Some(&t) = self.type_cache.get(&key) {
             return t;
         }
@@ -306,18 +238,12 @@ impl Gen {
 
     pub(super) fn cf32(&mut self, v: f32) -> Word {
         let t = self.t.f32;
-        *self
-            .consts
-            .entry((t, v.to_bits() as u64))
-            .or_insert_with(|| self.b.constant_bit32(t, v.to_bits()))
+        *self.consts.entry((t, v.to_bits() as u64)).or_insert_with(|| self.b.constant_bit32(t, v.to_bits()))
     }
 
     pub(super) fn cf64(&mut self, v: f64) -> Word {
         let t = self.f64t();
-        *self
-            .consts
-            .entry((t, v.to_bits()))
-            .or_insert_with(|| self.b.constant_bit64(t, v.to_bits()))
+        *self.consts.entry((t, v.to_bits())).or_insert_with(|| self.b.constant_bit64(t, v.to_bits()))
     }
 
     pub(super) fn as_f32(&mut self, u: Word) -> Word {
@@ -345,61 +271,27 @@ impl Gen {
     /// gives that NaN quieted (IEEE mode), a quiet NaN loses to a number, -0 orders below +0.
     pub(super) fn fminmax(&mut self, wide: bool, a: Word, b: Word, max: bool) -> Word {
         let (ut, boolt) = (if wide { self.t.u64 } else { self.t.u32 }, self.t.bool);
-        let (fa, fb) = if wide {
-            (self.as_f64(a), self.as_f64(b))
-        } else {
-            (self.as_f32(a), self.as_f32(b))
-        };
-        let (na, nb) = (
-            self.op(Op::IsNan, boolt, &[fa]),
-            self.op(Op::IsNan, boolt, &[fb]),
-        );
-        let quiet_bit = if wide {
-            self.c64(1 << 51)
-        } else {
-            self.c32(1 << 22)
-        };
+        let (fa, fb) = if wide { (self.as_f64(a), self.as_f64(b)) } else { (self.as_f32(a), self.as_f32(b)) };
+        let (na, nb) = (self.op(Op::IsNan, boolt, &[fa]), self.op(Op::IsNan, boolt, &[fb]));
+        let quiet_bit = if wide { self.c64(1 << 51) } else { self.c32(1 << 22) };
         let zero = if wide { self.c64(0) } else { self.c32(0) };
-        let (qa, qb) = (
-            self.op(Op::BitwiseAnd, ut, &[a, quiet_bit]),
-            self.op(Op::BitwiseAnd, ut, &[b, quiet_bit]),
-        );
-        let (qa0, qb0) = (
-            self.op(Op::IEqual, boolt, &[qa, zero]),
-            self.op(Op::IEqual, boolt, &[qb, zero]),
-        );
-        let (sa, sb) = (
-            self.op(Op::LogicalAnd, boolt, &[na, qa0]),
-            self.op(Op::LogicalAnd, boolt, &[nb, qb0]),
-        );
+        let (qa, qb) = (self.op(Op::BitwiseAnd, ut, &[a, quiet_bit]), self.op(Op::BitwiseAnd, ut, &[b, quiet_bit]));
+        let (qa0, qb0) = (self.op(Op::IEqual, boolt, &[qa, zero]), self.op(Op::IEqual, boolt, &[qb, zero]));
+        let (sa, sb) = (self.op(Op::LogicalAnd, boolt, &[na, qa0]), self.op(Op::LogicalAnd, boolt, &[nb, qb0]));
         let any_snan = self.op(Op::LogicalOr, boolt, &[sa, sb]);
         let nan = self.sel(ut, na, a, b);
         let quieted = self.op(Op::BitwiseOr, ut, &[nan, quiet_bit]);
         // Ordered: a < b, or equal with a negative and b not.
         let lt = self.op(Op::FOrdLessThan, boolt, &[fa, fb]);
         let eq = self.op(Op::FOrdEqual, boolt, &[fa, fb]);
-        let sign = if wide {
-            self.c64(1 << 63)
-        } else {
-            self.c32(1 << 31)
-        };
-        let (ga, gb) = (
-            self.op(Op::BitwiseAnd, ut, &[a, sign]),
-            self.op(Op::BitwiseAnd, ut, &[b, sign]),
-        );
-        let (neg_a, neg_b) = (
-            self.op(Op::INotEqual, boolt, &[ga, zero]),
-            self.op(Op::INotEqual, boolt, &[gb, zero]),
-        );
+        let sign = if wide { self.c64(1 << 63) } else { self.c32(1 << 31) };
+        let (ga, gb) = (self.op(Op::BitwiseAnd, ut, &[a, sign]), self.op(Op::BitwiseAnd, ut, &[b, sign]));
+        let (neg_a, neg_b) = (self.op(Op::INotEqual, boolt, &[ga, zero]), self.op(Op::INotEqual, boolt, &[gb, zero]));
         let pos_b = self.op(Op::LogicalNot, boolt, &[neg_b]);
         let z = self.op(Op::LogicalAnd, boolt, &[neg_a, pos_b]);
         let z = self.op(Op::LogicalAnd, boolt, &[eq, z]);
         let lt = self.op(Op::LogicalOr, boolt, &[lt, z]);
-        let ordered = if max {
-            self.sel(ut, lt, b, a)
-        } else {
-            self.sel(ut, lt, a, b)
-        };
+        let ordered = if max { self.sel(ut, lt, b, a) } else { self.sel(ut, lt, a, b) };
         let r = self.sel(ut, nb, a, ordered);
         let r = self.sel(ut, na, b, r);
         self.sel(ut, any_snan, quieted, r)
@@ -412,11 +304,7 @@ impl Gen {
         use VOp::*;
         let (u, f, boolt) = (self.t.u32, self.t.f32, self.t.bool);
         let (x, y, z) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
-        let (ax, ay, az) = (
-            self.gl(GLOp::FAbs, f, &[x]),
-            self.gl(GLOp::FAbs, f, &[y]),
-            self.gl(GLOp::FAbs, f, &[z]),
-        );
+        let (ax, ay, az) = (self.gl(GLOp::FAbs, f, &[x]), self.gl(GLOp::FAbs, f, &[y]), self.gl(GLOp::FAbs, f, &[z]));
         let zx = self.op(Op::FOrdGreaterThanEqual, boolt, &[az, ax]);
         let zy = self.op(Op::FOrdGreaterThanEqual, boolt, &[az, ay]);
         let zmaj = self.op(Op::LogicalAnd, boolt, &[zx, zy]);
@@ -424,24 +312,13 @@ impl Gen {
         let nz = self.op(Op::LogicalNot, boolt, &[zmaj]);
         let ymaj = self.op(Op::LogicalAnd, boolt, &[nz, yx]);
         let zero = self.cf32(0.0);
-        let (xn, yn, zn) = (
-            self.op(Op::FOrdLessThan, boolt, &[x, zero]),
-            self.op(Op::FOrdLessThan, boolt, &[y, zero]),
-            self.op(Op::FOrdLessThan, boolt, &[z, zero]),
-        );
+        let (xn, yn, zn) = (self.op(Op::FOrdLessThan, boolt, &[x, zero]), self.op(Op::FOrdLessThan, boolt, &[y, zero]), self.op(Op::FOrdLessThan, boolt, &[z, zero]));
         let sign = self.c32(1 << 31);
         let neg = |g: &mut Gen, v: Word| g.op(Op::BitwiseXor, u, &[v, sign]);
         match op {
             CubeidF32 => {
                 let k = |g: &mut Gen, v: f32| g.c32(v.to_bits());
-                let (k0, k1, k2, k3, k4, k5) = (
-                    k(self, 0.0),
-                    k(self, 1.0),
-                    k(self, 2.0),
-                    k(self, 3.0),
-                    k(self, 4.0),
-                    k(self, 5.0),
-                );
+                let (k0, k1, k2, k3, k4, k5) = (k(self, 0.0), k(self, 1.0), k(self, 2.0), k(self, 3.0), k(self, 4.0), k(self, 5.0));
                 let xs = self.sel(u, xn, k1, k0);
                 let ys = self.sel(u, yn, k3, k2);
                 let zs = self.sel(u, zn, k5, k4);
@@ -478,16 +355,8 @@ impl Gen {
     /// values above 2^50 keep their fractions.)
     pub(super) fn round_int(&mut self, bits: Word, wide: bool, trunc: bool) -> Word {
         let boolt = self.t.bool;
-        let (ft, ut) = if wide {
-            (self.f64t(), self.t.u64)
-        } else {
-            (self.t.f32, self.t.u32)
-        };
-        let x = if wide {
-            self.as_f64(bits)
-        } else {
-            self.as_f32(bits)
-        };
+        let (ft, ut) = if wide { (self.f64t(), self.t.u64) } else { (self.t.f32, self.t.u32) };
+        let x = if wide { self.as_f64(bits) } else { self.as_f32(bits) };
         let c = |g: &mut Gen, v: f64| if wide { g.cf64(v) } else { g.cf32(v as f32) };
         let a = self.gl(GLOp::FAbs, ft, &[x]);
         let big = c(self, if wide { 2f64.powi(52) } else { 2f64.powi(23) });
@@ -503,24 +372,12 @@ impl Gen {
         };
         let small = self.op(Op::FOrdLessThan, boolt, &[a, big]);
         let r = self.sel(ft, small, r, a);
-        let r = if wide {
-            self.from_f64(r)
-        } else {
-            self.from_f32(r)
-        };
-        let sign = if wide {
-            self.c64(1 << 63)
-        } else {
-            self.c32(1 << 31)
-        };
+        let r = if wide { self.from_f64(r) } else { self.from_f32(r) };
+        let sign = if wide { self.c64(1 << 63) } else { self.c32(1 << 31) };
         let s = self.op(Op::BitwiseAnd, ut, &[bits, sign]);
         let r = self.op(Op::BitwiseOr, ut, &[r, s]);
         let nan = self.op(Op::IsNan, boolt, &[x]);
-        let quiet = if wide {
-            self.c64(1 << 51)
-        } else {
-            self.c32(1 << 22)
-        };
+        let quiet = if wide { self.c64(1 << 51) } else { self.c32(1 << 22) };
         let q = self.op(Op::BitwiseOr, ut, &[bits, quiet]);
         self.sel(ut, nan, q, r)
     }
@@ -532,11 +389,7 @@ impl Gen {
         let c = |g: &mut Gen, v: f64| if wide { g.cf64(v) } else { g.cf32(v as f32) };
         let t = self.gl(GLOp::Trunc, ft, &[x]);
         let nan = self.op(Op::IsNan, boolt, &[x]);
-        let (lo, hi) = if signed {
-            (-2147483648.0, 2147483648.0)
-        } else {
-            (0.0, 4294967296.0)
-        };
+        let (lo, hi) = if signed { (-2147483648.0, 2147483648.0) } else { (0.0, 4294967296.0) };
         let (clo, chi) = (c(self, lo), c(self, hi));
         let below = self.op(Op::FOrdLessThanEqual, boolt, &[t, clo]);
         let above = self.op(Op::FOrdGreaterThanEqual, boolt, &[t, chi]);
@@ -546,24 +399,8 @@ impl Gen {
         // Convert only an in-range value (out of range the conversion is undefined).
         let zero_f = c(self, 0.0);
         let safe = self.sel(ft, inside, t, zero_f);
-        let v = self.op(
-            if signed {
-                Op::ConvertFToS
-            } else {
-                Op::ConvertFToU
-            },
-            u,
-            &[safe],
-        );
-        let (vlo, vhi, z) = if signed {
-            (
-                self.c32(i32::MIN as u32),
-                self.c32(i32::MAX as u32),
-                self.c32(0),
-            )
-        } else {
-            (self.c32(0), self.c32(u32::MAX), self.c32(0))
-        };
+        let v = self.op(if signed { Op::ConvertFToS } else { Op::ConvertFToU }, u, &[safe]);
+        let (vlo, vhi, z) = if signed { (self.c32(i32::MIN as u32), self.c32(i32::MAX as u32), self.c32(0)) } else { (self.c32(0), self.c32(u32::MAX), self.c32(0)) };
         let v = self.sel(u, below, vlo, v);
         let v = self.sel(u, above, vhi, v);
         self.sel(u, nan, z, v)
@@ -591,16 +428,8 @@ impl Gen {
         let (mut r, mut k) = (x, n);
         for _ in 0..2 {
             for up in [true, false] {
-                let (lim, step) = if up {
-                    (self.c32(1000), self.cf64(2f64.powi(1000)))
-                } else {
-                    (self.c32(-1000i32 as u32), self.cf64(2f64.powi(-1000)))
-                };
-                let go = self.op(
-                    if up { Op::SGreaterThan } else { Op::SLessThan },
-                    boolt,
-                    &[k, lim],
-                );
+                let (lim, step) = if up { (self.c32(1000), self.cf64(2f64.powi(1000))) } else { (self.c32(-1000i32 as u32), self.cf64(2f64.powi(-1000))) };
+                let go = self.op(if up { Op::SGreaterThan } else { Op::SLessThan }, boolt, &[k, lim]);
                 let scaled = self.op(Op::FMul, ft, &[r, step]);
                 r = self.sel(ft, go, scaled, r);
                 let moved = self.op(Op::ISub, i, &[k, lim]);
@@ -616,17 +445,7 @@ impl Gen {
     pub(super) fn two_over_pi_table(&mut self) -> Word {
         const WORDS: usize = 85;
         let digits = rdna_emu::valu::TWO_OVER_PI.as_bytes();
-        let words: Vec<u32> = (0..WORDS)
-            .map(|w| {
-                (0..8).fold(0u32, |acc, k| {
-                    acc << 4
-                        | digits
-                            .get(8 * w + k)
-                            .and_then(|c| (*c as char).to_digit(16))
-                            .unwrap_or(0)
-                })
-            })
-            .collect();
+        let words: Vec<u32> = (0..WORDS).map(|w| (0..8).fold(0u32, |acc, k| acc << 4 | digits.get(8 * w + k).and_then(|c| (*c as char).to_digit(16)).unwrap_or(0))).collect();
         self.u32_table(&words)
     }
 
@@ -638,15 +457,8 @@ impl Gen {
         let n = self.c32(words.len() as u32);
         let arr = self.b.type_array(u32t, n);
         let table = self.b.constant_composite(arr, &ids);
-        let ptr = self
-            .b
-            .type_pointer(None, rspirv::spirv::StorageClass::Function, arr);
-        self.b.variable(
-            ptr,
-            None,
-            rspirv::spirv::StorageClass::Function,
-            Some(table),
-        )
+        let ptr = self.b.type_pointer(None, rspirv::spirv::StorageClass::Function, arr);
+        self.b.variable(ptr, None, rspirv::spirv::StorageClass::Function, Some(table))
     }
 
     /// `v_trig_preop_f64` as `rdna_emu::valu::trig_preop`: the 53 bits of 2/π from bit
@@ -674,9 +486,7 @@ impl Gen {
         let word = |g: &mut Self, k: u32| {
             let kc = g.c32(k);
             let idx = g.op(Op::IAdd, i, &[w, kc]);
-            let p =
-                g.b.access_chain(fn_u32, None, g.two_over_pi, [idx])
-                    .unwrap();
+            let p = g.b.access_chain(fn_u32, None, g.two_over_pi, [idx]).unwrap();
             let v = g.b.load(i, None, p, None, []).unwrap();
             g.op(Op::UConvert, u64t, &[v])
         };
@@ -747,60 +557,27 @@ impl Gen {
     }
 
     /// Source `i` of a VALU instruction for one lane, 32 or 64 bits wide, with abs/neg applied.
-    pub(super) fn vsrc(
-        &mut self,
-        st: &Step,
-        m: &Mods,
-        i: usize,
-        lane: Word,
-    ) -> Result<Word, String> {
+    pub(super) fn vsrc(&mut self, st: &Step, m: &Mods, i: usize, lane: Word) -> Result<Word, String> {
         let wide = st.sw[i] >= 2;
-        let mut v = if wide {
-            self.src64(st.src[i], Some(lane))?
-        } else {
-            self.src32(st.src[i], Some(lane))?
-        };
+        let mut v = if wide { self.src64(st.src[i], Some(lane))? } else { self.src32(st.src[i], Some(lane))? };
         if st.inst.format.is_sdwa() && i < 2 && !wide {
             // SDWA source selection: a byte or word, zero- or sign-extended.
             let raw = st.inst.raw;
-            let (sel, sext) = if i == 0 {
-                ((raw >> 48) & 7, (raw >> 51) & 1 != 0)
-            } else {
-                ((raw >> 56) & 7, (raw >> 59) & 1 != 0)
-            };
+            let (sel, sext) = if i == 0 { ((raw >> 48) & 7, (raw >> 51) & 1 != 0) } else { ((raw >> 56) & 7, (raw >> 59) & 1 != 0) };
             if sel <= 5 {
-                let (sh, w) = if sel <= 3 {
-                    (8 * sel as u32, 8)
-                } else {
-                    (16 * (sel as u32 - 4), 16)
-                };
+                let (sh, w) = if sel <= 3 { (8 * sel as u32, 8) } else { (16 * (sel as u32 - 4), 16) };
                 let (o, cw) = (self.c32(sh), self.c32(w));
-                v = self.op(
-                    if sext {
-                        Op::BitFieldSExtract
-                    } else {
-                        Op::BitFieldUExtract
-                    },
-                    self.t.u32,
-                    &[v, o, cw],
-                );
+                v = self.op(if sext { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, self.t.u32, &[v, o, cw]);
             }
         }
-        if m.op_sel >> i & 1 != 0
-            && matches!(st.imm[i], rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16)
-            && !wide
-        {
+        if m.op_sel >> i & 1 != 0 && matches!(st.imm[i], rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16) && !wide {
             let (c16, lo16) = (self.c32(16), self.c32(0xffff));
             let hi = self.op(Op::ShiftRightLogical, self.t.u32, &[v, c16]);
             v = self.op(Op::BitwiseAnd, self.t.u32, &[hi, lo16]);
         }
         let sb = sign_bit(st.imm[i], st.sw[i]) as u64;
         let ty = if wide { self.t.u64 } else { self.t.u32 };
-        let bit = if wide {
-            self.c64(1 << sb)
-        } else {
-            self.c32(1 << sb)
-        };
+        let bit = if wide { self.c64(1 << sb) } else { self.c32(1 << sb) };
         if m.abs >> i & 1 != 0 {
             let nb = self.op(Op::Not, ty, &[bit]);
             v = self.op(Op::BitwiseAnd, ty, &[v, nb]);
@@ -820,11 +597,7 @@ impl Gen {
         if dst_sel > 5 {
             return Ok(v);
         }
-        let (sh, w) = if dst_sel <= 3 {
-            (8 * dst_sel as u32, 8)
-        } else {
-            (16 * (dst_sel as u32 - 4), 16)
-        };
+        let (sh, w) = if dst_sel <= 3 { (8 * dst_sel as u32, 8) } else { (16 * (dst_sel as u32 - 4), 16) };
         let fm = ((1u64 << w) - 1) as u32;
         let (cfm, csh) = (self.c32(fm), self.c32(sh));
         let part = self.op(Op::BitwiseAnd, u, &[v, cfm]);
@@ -864,25 +637,15 @@ impl Gen {
         if op == PkFmacF16 {
             // The VOP2 form: both halves from the low and high halves of each source; with DPP,
             // src0 permuted as the emulator reads it.
-            let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() {
-                Some(self.dpp_gather(st, &m)?)
-            } else {
-                None
-            };
-            let m = Mods {
-                op_sel: 0,
-                op_sel_hi: 7,
-                ..m
-            };
+            let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
+            let m = Mods { op_sel: 0, op_sel_hi: 7, ..m };
             return self.packed_dpp(st, op, &m, dpp);
         }
         // Wave-level operations: one lane read or written, not a loop.
         match op {
             SwapB32 => {
                 // Each enabled lane exchanges its two registers.
-                let Src::Vgpr(r) = st.src[0] else {
-                    return Err("v_swap_b32 of a non-VGPR".into());
-                };
+                let Src::Vgpr(r) = st.src[0] else { return Err("v_swap_b32 of a non-VGPR".into()) };
                 let d = st.dst;
                 return self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                     let (x, y) = (g.rd_v(r, lane)?, g.rd_v(d, lane)?);
@@ -893,9 +656,7 @@ impl Gen {
             MqsadU32U8 => {
                 // Four masked byte SADs (a's bytes from k against b's), each plus dword k of the
                 // 128-bit accumulator S2, into VDST..VDST+3.
-                let Src::Vgpr(acc) = st.src[2] else {
-                    return Err("v_mqsad_u32_u8 with a non-VGPR accumulator".into());
-                };
+                let Src::Vgpr(acc) = st.src[2] else { return Err("v_mqsad_u32_u8 with a non-VGPR accumulator".into()) };
                 let st2 = st.clone();
                 return self.lanes_loop(true, &mut |g: &mut Gen, lane: Word| {
                     let (u, u64t) = (g.t.u32, g.t.u64);
@@ -921,15 +682,9 @@ impl Gen {
         if indexes_vgprs(op) {
             return self.indexed_move(st, op);
         }
-        let Some(out) = out_of(op) else {
-            return Err(format!(
-                "internal: vector operation {op:?} admitted by `supports` without a lowering"
-            ));
-        };
+        let Some(out) = out_of(op) else { return Err(format!("internal: vector operation {op:?} admitted by `supports` without a lowering")) };
         if (m.clamp || m.omod != 0) && !matches!(out, Out::F32 | Out::F64 | Out::F16) {
-            return Err(format!(
-                "clamp on the integer operation {op:?} is not recompiled yet"
-            ));
+            return Err(format!("clamp on the integer operation {op:?} is not recompiled yet"));
         }
         // v_div_fmas reads VCC whatever its encoding, besides its three sources.
         let mask_in = if reads_mask(op) {
@@ -940,11 +695,7 @@ impl Gen {
             None
         };
         // DPP: src0 as permuted across lanes, gathered in the spare row, and the lanes written.
-        let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() {
-            Some(self.dpp_gather(st, &m)?)
-        } else {
-            None
-        };
+        let dpp = if st.inst.format.is_dpp16() || st.inst.format.is_dpp8() { Some(self.dpp_gather(st, &m)?) } else { None };
         let carry = writes_carry(op);
         if carry {
             self.mask_begin();
@@ -955,17 +706,11 @@ impl Gen {
             let n = if reads_mask(op) { 2 } else { st.nsrc as usize };
             let mut s = [0; 3];
             for (i, v) in s.iter_mut().enumerate().take(n) {
-                *v = if i == 0 && dpp.is_some() {
-                    g.rd_row(g.spare_row(), lane)
-                } else {
-                    g.vsrc(st, &m, i, lane)?
-                };
+                *v = if i == 0 && dpp.is_some() { g.rd_row(g.spare_row(), lane) } else { g.vsrc(st, &m, i, lane)? };
             }
             // Two-address forms: accumulate into VDST, or take the literal constant K.
             match op {
-                FmacF32 | FmacF16 | FmacLegacyF32 | Dot2cF32F16 | Dot4cI32I8 => {
-                    s[2] = g.rd_v(st.dst, lane)?
-                }
+                FmacF32 | FmacF16 | FmacLegacyF32 | Dot2cF32F16 | Dot4cI32I8 => s[2] = g.rd_v(st.dst, lane)?,
                 FmamkF32 | FmamkF16 => {
                     s[2] = s[1];
                     s[1] = g.c32(st.inst.literal.unwrap_or(0));
@@ -1029,9 +774,7 @@ impl Gen {
     /// index past v255 stops the run with [`crate::STATUS_VGPR_INDEX`] whatever EXEC is.
     fn indexed_move(&mut self, st: &Step, op: VOp) -> Lowered {
         use VOp::*;
-        let Src::Vgpr(s) = st.src[0] else {
-            return Err("a VGPR-indexed move of a non-VGPR".into());
-        };
+        let Src::Vgpr(s) = st.src[0] else { return Err("a VGPR-indexed move of a non-VGPR".into()) };
         let (u, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
         let m0 = self.rd_s(super::M0);
         let two = matches!(op, Movrelsd2B32 | SwaprelB32);
@@ -1093,25 +836,12 @@ impl Gen {
         // The DPP dword follows the first (VOP1/VOP2/VOPC) or the first two (VOP3, where the
         // src0 field naming DPP8 with fetch-inactive is in the second).
         let vop3 = st.inst.format.is_vop3();
-        let raw = if vop3 {
-            (st.inst.ext as u64) << 32
-        } else {
-            st.inst.raw
-        };
-        let src0_field = if vop3 {
-            (st.inst.raw >> 32) as u32 & 0x1ff
-        } else {
-            st.inst.raw as u32 & 0x1ff
-        };
+        let raw = if vop3 { (st.inst.ext as u64) << 32 } else { st.inst.raw };
+        let src0_field = if vop3 { (st.inst.raw >> 32) as u32 & 0x1ff } else { st.inst.raw as u32 & 0x1ff };
         let bits = |lo: u32, n: u32| ((raw >> lo) & ((1u64 << n) - 1)) as u32;
         let dpp8 = st.inst.format.is_dpp8();
-        let fi = if dpp8 {
-            src0_field == rdna_isa::src::DPP8_FI as u32
-        } else {
-            bits(50, 1) != 0
-        };
-        let (ctrl, bound_ctrl, bank_mask, row_mask) =
-            (bits(40, 9), bits(51, 1) != 0, bits(56, 4), bits(60, 4));
+        let fi = if dpp8 { src0_field == rdna_isa::src::DPP8_FI as u32 } else { bits(50, 1) != 0 };
+        let (ctrl, bound_ctrl, bank_mask, row_mask) = (bits(40, 9), bits(51, 1) != 0, bits(56, 4), bits(60, 4));
         let lanes = self.lanes;
         let exec = self.exec();
         let spare = self.spare_row();
@@ -1231,11 +961,7 @@ impl Gen {
                 g.sel(u, enabled, v, mine)
             };
             g.wr_row(spare, l, v);
-            let write = if bound_ctrl || dpp8 {
-                enabled
-            } else {
-                g.op(Op::LogicalAnd, boolt, &[enabled, ok])
-            };
+            let write = if bound_ctrl || dpp8 { enabled } else { g.op(Op::LogicalAnd, boolt, &[enabled, ok]) };
             g.mask_set(l, write);
             Ok(())
         })?;
@@ -1248,9 +974,7 @@ impl Gen {
     /// source (unless op_sel[0], fetch inactive) writes 0 with op_sel[1] (bound_ctrl), else
     /// nothing.
     fn permlane16(&mut self, st: &Step, m: &Mods, x16: bool) -> Lowered {
-        let Src::Vgpr(r) = st.src[0] else {
-            return Err("v_permlane of a non-VGPR".into());
-        };
+        let Src::Vgpr(r) = st.src[0] else { return Err("v_permlane of a non-VGPR".into()) };
         if r as u32 >= self.vgprs || st.dst as u32 >= self.vgprs {
             return Err("a v_permlane register beyond the registers this kernel was given".into());
         }
@@ -1266,11 +990,7 @@ impl Gen {
             let (u, u64t, boolt) = (g.t.u32, g.t.u64, g.t.bool);
             let (m15, n15, c16, c2) = (g.c32(15), g.c32(!15), g.c32(16), g.c32(2));
             let row = g.op(Op::BitwiseAnd, u, &[l, n15]);
-            let row = if x16 {
-                g.op(Op::BitwiseXor, u, &[row, c16])
-            } else {
-                row
-            };
+            let row = if x16 { g.op(Op::BitwiseXor, u, &[row, c16]) } else { row };
             let i = g.op(Op::BitwiseAnd, u, &[l, m15]);
             let sh = g.op(Op::ShiftLeftLogical, u, &[i, c2]);
             let sh = g.op(Op::UConvert, u64t, &[sh]);
@@ -1291,11 +1011,7 @@ impl Gen {
             let z = g.c32(0);
             let v = g.sel(u, ok, v, z);
             g.wr_row(spare, l, v);
-            let write = if bound_ctrl {
-                g.b.constant_true(boolt)
-            } else {
-                ok
-            };
+            let write = if bound_ctrl { g.b.constant_true(boolt) } else { ok };
             g.mask_set(l, write);
             Ok(())
         })?;
@@ -1358,22 +1074,14 @@ impl Gen {
         if m.clamp {
             x = self.clamp01(x, wide);
         }
-        if wide {
-            self.from_f64(x)
-        } else {
-            self.from_f32(x)
-        }
+        if wide { self.from_f64(x) } else { self.from_f32(x) }
     }
 
     /// The clamp output modifier on a float (f32, or f64 with `wide`): limited to [0, 1], NaN
     /// to +0, -0 kept.
     pub(super) fn clamp01(&mut self, x: Word, wide: bool) -> Word {
         let ft = if wide { self.f64t() } else { self.t.f32 };
-        let (z, one) = if wide {
-            (self.cf64(0.0), self.cf64(1.0))
-        } else {
-            (self.cf32(0.0), self.cf32(1.0))
-        };
+        let (z, one) = if wide { (self.cf64(0.0), self.cf64(1.0)) } else { (self.cf32(0.0), self.cf32(1.0)) };
         let boolt = self.t.bool;
         let nan = self.op(Op::IsNan, boolt, &[x]);
         let lo = self.op(Op::FOrdLessThan, boolt, &[x, z]);
@@ -1384,13 +1092,7 @@ impl Gen {
     }
 
     /// One lane of `op` on its (modified) sources; 32- or 64-bit integer result bits.
-    pub(super) fn lane_op(
-        &mut self,
-        op: VOp,
-        [a, b, c]: [Word; 3],
-        mask_in: Option<Word>,
-        lane: Word,
-    ) -> Result<Word, String> {
+    pub(super) fn lane_op(&mut self, op: VOp, [a, b, c]: [Word; 3], mask_in: Option<Word>, lane: Word) -> Result<Word, String> {
         use VOp::*;
         if let Some(r) = self.byte_op(op, [a, b, c]) {
             return Ok(r);
@@ -1413,8 +1115,7 @@ impl Gen {
             // c + lo·lo, then + hi·hi, in f32 (products of two bf16 are exact); for the bf16
             // result each sum is rounded to bf16 (`half::bf16::from_f32`), as the emulator.
             Dot2F32Bf16 | Dot2Bf16Bf16 => {
-                let [al, ah, bl, bh] = [(a, false), (a, true), (b, false), (b, true)]
-                    .map(|(v, hi)| self.bf16_to_f32(v, hi));
+                let [al, ah, bl, bh] = [(a, false), (a, true), (b, false), (b, true)].map(|(v, hi)| self.bf16_to_f32(v, hi));
                 let lo = self.op(Op::FMul, f, &[al, bl]);
                 let hi = self.op(Op::FMul, f, &[ah, bh]);
                 if op == Dot2F32Bf16 {
@@ -1461,10 +1162,7 @@ impl Gen {
                 let r = self.op(Op::FConvert, f, &[q]);
                 let r = self.from_f32(r);
                 let zero = self.cf32(0.0);
-                let (nan, neg) = (
-                    self.op(Op::IsNan, boolt, &[x]),
-                    self.op(Op::FOrdLessThan, boolt, &[x, zero]),
-                );
+                let (nan, neg) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::FOrdLessThan, boolt, &[x, zero]));
                 let is_zero = self.op(Op::FOrdEqual, boolt, &[x, zero]);
                 let inf = self.op(Op::IsInf, boolt, &[x]);
                 let quiet = self.c32(1 << 22);
@@ -1486,15 +1184,9 @@ impl Gen {
                 let (x, y, cf) = (self.as_f32(a), self.as_f32(b), self.as_f32(c));
                 let fused = self.fma32(x, y, cf);
                 let zero = self.cf32(0.0);
-                let (zx, zy) = (
-                    self.op(Op::FOrdEqual, boolt, &[x, zero]),
-                    self.op(Op::FOrdEqual, boolt, &[y, zero]),
-                );
+                let (zx, zy) = (self.op(Op::FOrdEqual, boolt, &[x, zero]), self.op(Op::FOrdEqual, boolt, &[y, zero]));
                 let zf = self.op(Op::LogicalOr, boolt, &[zx, zy]);
-                let (cn, cz) = (
-                    self.op(Op::IsNan, boolt, &[cf]),
-                    self.op(Op::FOrdEqual, boolt, &[cf, zero]),
-                );
+                let (cn, cz) = (self.op(Op::IsNan, boolt, &[cf]), self.op(Op::FOrdEqual, boolt, &[cf, zero]));
                 let quiet = self.c32(1 << 22);
                 let cq = self.op(Op::BitwiseOr, u, &[c, quiet]);
                 let z32 = self.c32(0);
@@ -1533,14 +1225,8 @@ impl Gen {
                 let root = self.gl(GLOp::Sqrt, ft, &[x]);
                 let r = self.from_f64(root);
                 let zero = self.cf64(0.0);
-                let (nan, neg) = (
-                    self.op(Op::IsNan, boolt, &[x]),
-                    self.op(Op::FOrdLessThan, boolt, &[x, zero]),
-                );
-                let (is_zero, inf) = (
-                    self.op(Op::FOrdEqual, boolt, &[x, zero]),
-                    self.op(Op::IsInf, boolt, &[x]),
-                );
+                let (nan, neg) = (self.op(Op::IsNan, boolt, &[x]), self.op(Op::FOrdLessThan, boolt, &[x, zero]));
+                let (is_zero, inf) = (self.op(Op::FOrdEqual, boolt, &[x, zero]), self.op(Op::IsInf, boolt, &[x]));
                 let keep = self.op(Op::LogicalOr, boolt, &[is_zero, inf]);
                 let r = self.sel(u64t, keep, a, r);
                 let dnan = self.c64(0xfff8_0000_0000_0000);
@@ -1553,8 +1239,7 @@ impl Gen {
                 let (x, y, z) = (self.f16_to_f32(a), self.f16_to_f32(b), self.f16_to_f32(c));
                 self.fma16(x, y, z)
             }
-            CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16
-            | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16 => {
+            CeilF16 | FloorF16 | TruncF16 | RndneF16 | SqrtF16 | RcpF16 | RsqF16 | FractF16 | FrexpMantF16 | LdexpF16 | Min3F16 | Max3F16 | Med3F16 => {
                 // As the emulator: the f16 operands widened to f32 (exactly), the f32 operation,
                 // then one rounding to f16. (f16 results that are integers or mantissas are exact.)
                 let wide = |g: &mut Gen, v: Word| {
@@ -1671,11 +1356,7 @@ impl Gen {
                 // rounded, as lavapipe's and NVIDIA's are; the corpus checks both).
                 let ft = self.f64t();
                 let (one, x) = (self.cf64(1.0), self.as_f64(a));
-                let x = if op == RsqF64 {
-                    self.gl(GLOp::Sqrt, ft, &[x])
-                } else {
-                    x
-                };
+                let x = if op == RsqF64 { self.gl(GLOp::Sqrt, ft, &[x]) } else { x };
                 let r = self.op(Op::FDiv, ft, &[one, x]);
                 self.from_f64(r)
             }
@@ -1741,15 +1422,7 @@ impl Gen {
             }
             CvtF64I32 | CvtF64U32 => {
                 let ft = self.f64t();
-                let r = self.op(
-                    if op == CvtF64U32 {
-                        Op::ConvertUToF
-                    } else {
-                        Op::ConvertSToF
-                    },
-                    ft,
-                    &[a],
-                );
+                let r = self.op(if op == CvtF64U32 { Op::ConvertUToF } else { Op::ConvertSToF }, ft, &[a]);
                 self.from_f64(r)
             }
             TruncF64 => self.round_int(a, true, true),
@@ -1758,11 +1431,7 @@ impl Gen {
             RndneF64 => self.round_int(a, true, false),
             FrexpMantF64 => self.frexp64(a).0,
             TrigPreopF64 => self.trig_preop(a, b),
-            _ => {
-                return Err(format!(
-                    "internal: {op:?} is listed as lowered but has no lowering"
-                ))
-            }
+            _ => return Err(format!("internal: {op:?} is listed as lowered but has no lowering")),
         })
     }
 }

@@ -19,28 +19,16 @@ pub(super) const WMMA_SPARE_ROWS: u32 = 8;
 
 /// The WMMA operations lowered.
 pub(crate) fn is_wmma(op: VOp) -> bool {
-    matches!(
-        op,
-        VOp::WmmaF32F16
-            | VOp::WmmaF32Bf16
-            | VOp::WmmaF16F16
-            | VOp::WmmaBf16Bf16
-            | VOp::WmmaI32Iu8
-            | VOp::WmmaI32Iu4
-    )
+    matches!(op, VOp::WmmaF32F16 | VOp::WmmaF32Bf16 | VOp::WmmaF16F16 | VOp::WmmaBf16Bf16 | VOp::WmmaI32Iu8 | VOp::WmmaI32Iu4)
 }
 
 impl Gen {
     pub(super) fn wmma(&mut self, st: &Step, op: VOp, m: &Mods) -> Lowered {
         use VOp::*;
         if self.lanes != 32 {
-            return Err(
-                "WMMA in wave64 is not recompiled (the emulator does not run it either)".into(),
-            );
+            return Err("WMMA in wave64 is not recompiled (the emulator does not run it either)".into());
         }
-        let (Src::Vgpr(ra), Src::Vgpr(rb)) = (st.src[0], st.src[1]) else {
-            return Err("WMMA sources must be VGPRs".into());
-        };
+        let (Src::Vgpr(ra), Src::Vgpr(rb)) = (st.src[0], st.src[1]) else { return Err("WMMA sources must be VGPRs".into()) };
         let float = matches!(op, WmmaF32F16 | WmmaF32Bf16 | WmmaF16F16 | WmmaBf16Bf16);
         if float && (m.neg != 0 || m.neg_hi != 0) {
             return Err("WMMA with negated float inputs is not recompiled (the emulator does not run it either)".into());
@@ -70,15 +58,7 @@ impl Gen {
             let (at, width) = (g.c32(bits * (k % per_reg)), g.c32(bits));
             match op {
                 WmmaI32Iu8 | WmmaI32Iu4 => {
-                    let x = g.op(
-                        if signed {
-                            Op::BitFieldSExtract
-                        } else {
-                            Op::BitFieldUExtract
-                        },
-                        u,
-                        &[w, at, width],
-                    );
+                    let x = g.op(if signed { Op::BitFieldSExtract } else { Op::BitFieldUExtract }, u, &[w, at, width]);
                     g.op(Op::SConvert, u64t, &[x])
                 }
                 _ => {
@@ -107,11 +87,7 @@ impl Gen {
                     Src::Vgpr(rc) => g.rd_row(rc + v, lane),
                     other => g.src32(other, None)?,
                 };
-                let (add, mul, ty) = if float {
-                    (Op::FAdd, Op::FMul, g.f64t())
-                } else {
-                    (Op::IAdd, Op::IMul, u64t)
-                };
+                let (add, mul, ty) = if float { (Op::FAdd, Op::FMul, g.f64t()) } else { (Op::IAdd, Op::IMul, u64t) };
                 let mut sum = None;
                 for k in 0..16 {
                     let x = elem(g, &a_words, k, a_signed);
@@ -134,24 +110,12 @@ impl Gen {
                     WmmaF16F16 | WmmaBf16Bf16 => {
                         let c16 = g.c32(if hi_half { 16 } else { 0 });
                         let ch = g.op(Op::ShiftRightLogical, u, &[c_raw, c16]);
-                        let c = if op == WmmaF16F16 {
-                            g.f16_to_f32(ch)
-                        } else {
-                            g.bf16_to_f32(ch, false)
-                        };
+                        let c = if op == WmmaF16F16 { g.f16_to_f32(ch) } else { g.bf16_to_f32(ch, false) };
                         let c = g.op(Op::FConvert, ty, &[c]);
                         let s = g.op(Op::FAdd, ty, &[sum, c]);
-                        let h = if op == WmmaF16F16 {
-                            g.f64_to_f16(s)
-                        } else {
-                            g.f64_to_bf16(s)
-                        };
+                        let h = if op == WmmaF16F16 { g.f64_to_f16(s) } else { g.f64_to_bf16(s) };
                         // The other half is C's register's (0 for a C that is not a VGPR).
-                        let old = if matches!(src_c, Src::Vgpr(_)) {
-                            c_raw
-                        } else {
-                            g.c32(0)
-                        };
+                        let old = if matches!(src_c, Src::Vgpr(_)) { c_raw } else { g.c32(0) };
                         g.merge_half(old, h, hi_half)
                     }
                     _ => {
