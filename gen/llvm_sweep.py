@@ -201,7 +201,8 @@ FORMATS = [
         prefix=[(59, 2, 0b11), (14, 1, 1)]),
     Fmt("DS", 2, [(26, 6, 0b110110)], [(18, 8)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
-         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))]),
+         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))],
+        alt_prefix=[(17, 1, 1)]),  # the GWS operations and ds_ordered_count exist only with gds
     Fmt("FLAT", 2, [(26, 6, 0b110111), (14, 2, 0)], [(18, 7)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
          ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7D, 0x7D))]),
@@ -302,7 +303,8 @@ FORMATS_GFX11 = [
         prefix=[(59, 2, 0b11), (14, 1, 1), (72, 24, 0xFAC688)]),
     Fmt("DS", 2, [(26, 6, 0b110110)], [(18, 8)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
-         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))]),
+         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))],
+        alt_prefix=[(17, 1, 1)]),  # the GWS operations and ds_ordered_count exist only with gds
     Fmt("FLAT", 2, [(26, 6, 0b110111), (16, 2, 0)], [(18, 7)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
          ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7C, 0x7C))]),
@@ -436,7 +438,8 @@ FORMATS_GFX9 = [
         prefix=[(59, 2, 0b11), (14, 1, 1)]),
     Fmt("DS", 2, [(26, 6, 0b110110)], [(17, 8)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
-         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))]),
+         ("data0", 40, 8, "vgpr", V(24, 28)), ("data1", 48, 8, "vgpr", V(32, 36))],
+        alt_prefix=[(16, 1, 1)]),  # the GWS operations and ds_ordered_count exist only with gds
     Fmt("FLAT", 2, [(26, 6, 0b110111), (14, 2, 0)], [(18, 7)],
         [("vdst", 56, 8, "vgpr", V(40, 44)), ("addr", 32, 8, "vgpr", V(16, 20)),
          ("data", 40, 8, "vgpr", V(24, 28)), ("saddr", 48, 7, "sreg7", V(0x7F, 0x7F))]),

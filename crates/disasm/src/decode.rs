@@ -299,6 +299,11 @@ impl Decoder {
             }
             // gfx12 VBUFFER: with idxen and offen the address is a pair, which cannot start at v255.
             Format::Mubuf | Format::Mtbuf if gen == Generation::Gfx12 => bits(raw, 62, 2) != 3 || ext & 0xff != 255,
+            // The GWS operations and ds_ordered_count work on GDS: they exist only with the gds bit
+            // (bit 16 on gfx8/gfx9, bit 17 on gfx6/gfx7 and gfx10+).
+            Format::Ds if entry.name.starts_with("ds_gws_") || entry.name == "ds_ordered_count" => {
+                bits(raw, if matches!(gen, Generation::Gfx8 | Generation::Gfx9) { 16 } else { 17 }, 1) != 0
+            }
             // VOPD is a wave32 encoding.
             Format::Vopd => !self.target.wave64 && vopd_ok(isa, raw),
             // FLAT (segment 0) has no scalar address: the SADDR field must hold null (0x7d).

@@ -9,6 +9,7 @@
 //! assert_eq!(rdna_disasm::to_text(&inst, PrintOptions::default()), "v_mov_b32_e32 v1, v2");
 //! ```
 
+pub mod aim;
 pub mod decode;
 pub mod hex;
 pub mod print;
