@@ -1,0 +1,369 @@
+//! The assembler: LLVM AMDGPU assembly text → machine code, for every target the decoder knows.
+//!
+//! There are no encoding tables here. Each opcode's encoder is learned from the decoder and the
+//! printer ([`model`]): which bits carry which operand or modifier, and what text each value
+//! prints as. An instruction is assembled by looking its pieces up in those tables and is accepted
+//! only if printing the result gives the input back, so `rdna asm` accepts exactly the text
+//! `rdna dis` (and llvm-mc-19) prints, and assembling printed text returns the bytes it came from.
+//!
+//! ```
+//! let bytes = rdna_asm::assemble_one("gfx1030", "v_mov_b32_e32 v1, v2").unwrap();
+//! assert_eq!(bytes, [0x02, 0x03, 0x02, 0x7e]);
+//! ```
+
+pub mod model;
+pub mod syntax;
+
+use std::collections::HashMap;
+
+use rdna_disasm::Decoder;
+use rdna_isa::{Class, Format, Isa, OpEntry, Target};
+
+use model::{render, Model, Render, Words};
+use syntax::{Slot, Stmt};
+
+/// Why text did not assemble. Lines and columns count from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{col}: {message}")]
+pub struct AsmError {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// An assembler for one target; it learns each opcode's encoder on first use and keeps it.
+pub struct Assembler {
+    dec: Decoder,
+    /// Mnemonic → the (tables, format, entry) that print it.
+    index: HashMap<&'static str, Vec<(Isa, Format, &'static OpEntry)>>,
+    models: HashMap<(Format, u16, Isa), Option<Box<Model>>>,
+    buf: String,
+}
+
+/// The output of [`Assembler::assemble`]: the bytes and where each source line's instruction went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    pub bytes: Vec<u8>,
+    /// (source line, byte offset, length) for each instruction or data directive.
+    pub lines: Vec<(usize, usize, usize)>,
+}
+
+impl Assembler {
+    pub fn new(target: Target) -> Assembler {
+        let mut index: HashMap<&'static str, Vec<(Isa, Format, &'static OpEntry)>> = HashMap::new();
+        let mut isas = vec![target.isa];
+        isas.extend(target.fallback);
+        for isa in isas {
+            for f in Format::ALL {
+                for e in isa.tables().get(f).entries {
+                    // The target's own tables win over its fallback's.
+                    if isa != target.isa && target.isa.tables().get(f).get(e.op as u32).is_some() {
+                        continue;
+                    }
+                    index.entry(e.name).or_default().push((isa, f, e));
+                }
+            }
+        }
+        Assembler { dec: Decoder::new(target), index, models: HashMap::new(), buf: String::new() }
+    }
+
+    pub fn target(&self) -> Target {
+        self.dec.target
+    }
+
+    fn model(&mut self, isa: Isa, f: Format, e: &'static OpEntry) -> Option<&Model> {
+        let dec = self.dec;
+        self.models
+            .entry((f, e.op, isa))
+            .or_insert_with(|| Model::learn(&dec, isa, f, e).map(Box::new))
+            .as_deref()
+    }
+
+    /// The candidate entries for a mnemonic: as written, else with the encoding suffixes LLVM
+    /// lets one leave out (`_e32` before `_e64`, as llvm-mc prefers the shorter encoding).
+    fn candidates(&self, mnemonic: &str) -> Vec<(Isa, Format, &'static OpEntry)> {
+        if let Some(c) = self.index.get(mnemonic) {
+            return c.clone();
+        }
+        let mut out = Vec::new();
+        for suffix in ["_e32", "_e64"] {
+            if let Some(c) = self.index.get(format!("{mnemonic}{suffix}").as_str()) {
+                out.extend(c.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Assembles one instruction (`text` without comments or labels); `line` numbers the error.
+    pub fn assemble_stmt(&mut self, text: &str, line: usize) -> Result<Vec<u8>, AsmError> {
+        let err = |col: usize, message: String| AsmError { line, col: col + 1, message };
+        let clean = syntax::strip_block_comments(text).into_owned();
+        let Some(mut stmt) = syntax::split(&clean, 0) else { return Err(err(0, "expected an instruction".into())) };
+        let candidates = self.candidates(&stmt.mnemonic);
+        if candidates.is_empty() {
+            return Err(err(
+                stmt.mnemonic_col,
+                format!("unknown instruction '{}' for {}", stmt.mnemonic, self.dec.target.name),
+            ));
+        }
+        let wanted = stmt.mnemonic.clone();
+        let mut best: Option<(usize, Stmt, &'static OpEntry)> = None;
+        for (isa, f, e) in candidates {
+            stmt.mnemonic = e.name.to_string();
+            let dec = self.dec;
+            let mut buf = std::mem::take(&mut self.buf);
+            let result = match self.model(isa, f, e) {
+                Some(m) => try_model(&dec, m, &stmt, &mut buf),
+                None => Err(None),
+            };
+            self.buf = buf;
+            match result {
+                Ok(bytes) => return Ok(bytes),
+                Err(Some(printed)) => {
+                    let score = agreement(&stmt, &printed);
+                    if best.as_ref().map_or(true, |b| score > b.0) {
+                        best = Some((score, printed, e));
+                    }
+                }
+                Err(None) => {}
+            }
+        }
+        stmt.mnemonic = wanted;
+        // Name the first piece of the input the closest candidate could not reproduce.
+        if let Some((_, printed, e)) = best {
+            for a in &stmt.atoms {
+                if printed.get(&a.slot).map(|p| &p.text) != Some(&a.text) {
+                    let what = match a.slot {
+                        Slot::Pos(i) => match e.operands.get(i as usize) {
+                            Some(op) => format!("operand {} of {} takes {}", i + 1, e.name, describe(op)),
+                            None => format!("{} takes {} operands", e.name, e.operands.len()),
+                        },
+                        Slot::Key(..) => format!("not a modifier {} takes here", e.name),
+                    };
+                    return Err(err(a.col, format!("invalid '{}': {what}", a.text)));
+                }
+            }
+            if let Some(p) = printed.atoms.iter().find(|p| stmt.get(&p.slot).is_none()) {
+                let col = stmt.atoms.last().map(|a| a.col + a.text.len()).unwrap_or(stmt.mnemonic_col + stmt.mnemonic.len());
+                return Err(err(col, format!("missing operand: {} expects '{}' here", e.name, p.text)));
+            }
+        }
+        Err(err(stmt.mnemonic_col, format!("'{}' cannot be encoded for {}", text.trim(), self.dec.target.name)))
+    }
+
+    /// Assembles a whole source: instructions, labels (`name:`), `.text`, `.long`/`.word`/
+    /// `.short`/`.byte` data and comments (`;`, `//`, `#`, `/* */`). Branch operands may name labels.
+    pub fn assemble(&mut self, source: &str) -> Result<Output, AsmError> {
+        // Pass 1: sizes and label addresses (branches are always one dword).
+        let mut labels: HashMap<String, usize> = HashMap::new();
+        let mut items: Vec<(usize, String, usize)> = Vec::new(); // (line, text, offset)
+        let mut off = 0usize;
+        let mut out = Output::default();
+        for (ln, raw) in source.lines().enumerate() {
+            let line = ln + 1;
+            let no_block = syntax::strip_block_comments(raw);
+            let mut text = syntax::strip_line_comment(&no_block).to_string();
+            // Labels.
+            loop {
+                let t = text.trim_start();
+                let Some(colon) = t.find(':') else { break };
+                let name = &t[..colon];
+                if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_.$".contains(c)) || name.starts_with(|c: char| c.is_ascii_digit()) {
+                    break;
+                }
+                if labels.insert(name.to_string(), off).is_some() {
+                    let col = raw.find(name).unwrap_or(0) + 1;
+                    return Err(AsmError { line, col, message: format!("label '{name}' defined twice") });
+                }
+                text = t[colon + 1..].to_string();
+            }
+            let t = text.trim();
+            if t.is_empty() {
+                continue;
+            }
+            let col = raw.find(t).unwrap_or(0);
+            if let Some(d) = t.strip_prefix('.') {
+                let (name, args) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
+                let size = match name {
+                    "long" | "word" | "int" => 4,
+                    "short" | "hword" => 2,
+                    "byte" => 1,
+                    "quad" => 8,
+                    "text" | "globl" | "global" | "p2align" | "align" | "amdgcn_target" | "amdhsa_code_object_version" | "section" | "type" | "size" => {
+                        if matches!(name, "p2align" | "align") {
+                            let n = args.split(',').next().and_then(|a| model::parse_int(a.trim())).unwrap_or(0);
+                            let align = if name == "p2align" { 1usize << n.clamp(0, 16) } else { n.max(1) as usize };
+                            let pad = (align - off % align) % align;
+                            items.push((line, format!(".pad {pad}"), off));
+                            off += pad;
+                        }
+                        continue;
+                    }
+                    _ => {
+                        return Err(AsmError { line, col: col + 1, message: format!("unsupported directive '.{name}'") })
+                    }
+                };
+                let n = args.split(',').filter(|a| !a.trim().is_empty()).count();
+                items.push((line, t.to_string(), off));
+                off += size * n;
+                continue;
+            }
+            items.push((line, format!("{}{}", " ".repeat(col), t), off));
+            // Instruction sizes need a first assembly; labels are sized as 0.
+            let probe = replace_labels(&items.last().unwrap().1, &labels, off, true);
+            off += self.assemble_stmt(&probe, line)?.len();
+        }
+        // Pass 2: the bytes.
+        for (line, text, at) in items {
+            debug_assert_eq!(out.bytes.len(), at);
+            let t = text.trim();
+            if let Some(pad) = t.strip_prefix(".pad ") {
+                let n: usize = pad.parse().unwrap_or(0);
+                // Code is padded with s_nop-free zero bytes only where not a whole dword.
+                out.bytes.extend(std::iter::repeat(0).take(n));
+                continue;
+            }
+            if let Some(d) = t.strip_prefix('.') {
+                let (name, args) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
+                let size = match name {
+                    "long" | "word" | "int" => 4,
+                    "short" | "hword" => 2,
+                    "byte" => 1,
+                    _ => 8,
+                };
+                let start = out.bytes.len();
+                for a in args.split(',').filter(|a| !a.trim().is_empty()) {
+                    let v = model::parse_int(a.trim()).ok_or_else(|| AsmError {
+                        line,
+                        col: text.find(a.trim()).unwrap_or(0) + 1,
+                        message: format!("expected a number, found '{}'", a.trim()),
+                    })?;
+                    out.bytes.extend_from_slice(&v.to_le_bytes()[..size]);
+                }
+                out.lines.push((line, start, out.bytes.len() - start));
+                continue;
+            }
+            let resolved = replace_labels(&text, &labels, at, false);
+            if resolved.contains('\u{0}') {
+                return Err(AsmError { line, col: 1, message: "unknown label".into() });
+            }
+            let bytes = self.assemble_stmt(&resolved, line)?;
+            out.lines.push((line, at, bytes.len()));
+            out.bytes.extend_from_slice(&bytes);
+        }
+        Ok(out)
+    }
+}
+
+/// Encodes `stmt` with `m`: Ok(bytes) when printing them gives `stmt` back, else the closest
+/// text reached (None when nothing printed).
+fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<Vec<u8>, Option<Stmt>> {
+    let mut closest = None;
+    let check = |w: &Words, closest: &mut Option<Stmt>, buf: &mut String| -> Option<Vec<u8>> {
+        if let Render::Text(s, len) = render(dec, m.format, m.entry, w, buf) {
+            if same_text(&s, stmt) {
+                return Some(bytes_of(w, len));
+            }
+            *closest = Some(s);
+        }
+        None
+    };
+    // Over the base encoding's tables, then over tables relearned where the first try landed
+    // (pieces that depend on each other, such as an image's data width on its dmask).
+    let first = m.solve(dec, stmt, &m.base, buf);
+    if let Some(b) = check(&first.words, &mut closest, buf) {
+        return Ok(b);
+    }
+    let again = m.relearn(dec, &first.words, buf);
+    let second = again.solve(dec, stmt, &first.words, buf);
+    if let Some(b) = check(&second.words, &mut closest, buf) {
+        return Ok(b);
+    }
+    // Values that move other text (SMEM's null offset register): try each, relearning over it.
+    for &g in &second.missing {
+        for &v in &m.groups[g].structural {
+            let mut start = second.words;
+            model::set_value(&mut start, &m.groups[g].bits, v);
+            let third = m.relearn(dec, &start, buf);
+            let s = third.solve(dec, stmt, &start, buf);
+            if let Some(b) = check(&s.words, &mut closest, buf) {
+                return Ok(b);
+            }
+            let fourth = third.relearn(dec, &s.words, buf);
+            let s = fourth.solve(dec, stmt, &s.words, buf);
+            if let Some(b) = check(&s.words, &mut closest, buf) {
+                return Ok(b);
+            }
+        }
+    }
+    Err(closest)
+}
+
+fn same_text(a: &Stmt, b: &Stmt) -> bool {
+    a.atoms.len() == b.atoms.len() && a.atoms.iter().all(|x| b.get(&x.slot).map(|y| &y.text) == Some(&x.text))
+}
+
+fn agreement(input: &Stmt, printed: &Stmt) -> usize {
+    input.atoms.iter().filter(|a| printed.get(&a.slot).map(|p| &p.text) == Some(&a.text)).count()
+}
+
+fn bytes_of(w: &Words, len: usize) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).take(len).collect()
+}
+
+/// What an operand takes, for error messages.
+fn describe(op: &rdna_isa::Operand) -> String {
+    let regs = |p: &str| if op.width > 1 { format!("{p}[N:N+{}]", op.width - 1) } else { format!("{p}N") };
+    match op.class {
+        Class::Vgpr => format!("a VGPR ({})", regs("v")),
+        Class::Vgpr16 => "a 16-bit VGPR half (vN.l or vN.h)".into(),
+        Class::Agpr => format!("an AGPR ({})", regs("a")),
+        Class::Sgpr => format!("a scalar operand ({}, vcc, exec, m0, ttmp or a constant)", regs("s")),
+        Class::Other => "an immediate".into(),
+    }
+}
+
+/// Replaces label names in a branch's operand by the branch distance in dwords, printed as the
+/// printer prints SOPP immediates (unsigned 16-bit). `sizing`: labels not yet defined count as 0.
+fn replace_labels(text: &str, labels: &HashMap<String, usize>, at: usize, sizing: bool) -> String {
+    let t = text.trim_start();
+    let Some((mn, rest)) = t.split_once(char::is_whitespace) else { return text.to_string() };
+    let op = rest.trim();
+    let is_name = !op.is_empty()
+        && op.chars().all(|c| c.is_ascii_alphanumeric() || "_.$".contains(c))
+        && !op.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+    if !mn.to_ascii_lowercase().starts_with("s_") || !is_name || model::parse_int(op).is_some() {
+        return text.to_string();
+    }
+    match labels.get(op) {
+        Some(&target) => {
+            let dist = (target as i64 - (at as i64 + 4)) / 4;
+            format!("{mn} {}", dist as i16 as u16)
+        }
+        None if sizing => format!("{mn} 0"),
+        None => format!("{mn} \u{0}"),
+    }
+}
+
+/// Assembles one instruction for a target named as `--mcpu` takes it (a test helper: see the
+/// [`asm!`] macro).
+pub fn assemble_one(mcpu: &str, text: &str) -> Result<Vec<u8>, AsmError> {
+    let target = Target::from_name(mcpu).ok_or_else(|| AsmError { line: 1, col: 1, message: format!("unknown target '{mcpu}'") })?;
+    Assembler::new(target).assemble_stmt(text, 1)
+}
+
+/// Assembles instruction text for a target, panicking with the error on failure: for tests.
+///
+/// ```
+/// let b = rdna_asm::asm!("gfx1100", "s_mov_b32 s0, 1");
+/// assert_eq!(b, [0x81, 0x00, 0x80, 0xbe]);
+/// ```
+#[macro_export]
+macro_rules! asm {
+    ($mcpu:expr, $text:expr) => {
+        match $crate::assemble_one($mcpu, $text) {
+            Ok(b) => b,
+            Err(e) => panic!("asm!({}, {:?}): {}", $mcpu, $text, e),
+        }
+    };
+}
