@@ -26,6 +26,17 @@ fn main() {
             if let Render::Text(s, _) = render(&dec, f, e, &sol.words, &mut buf) {
                 println!("  solved {:08x?} -> {} (missing {:?})", &sol.words, s.render(), sol.missing);
             }
+            let mut sol = sol;
+            for round in 2..5 {
+                let again = m.relearn(&dec, &sol.words, &mut buf);
+                for g in again.groups.iter().skip(m.groups.len()) {
+                    println!("  new group {:?} bits {:?} slots {:?}", g.kind, g.bits, g.slots);
+                }
+                sol = again.solve(&dec, &stmt, &sol.words, &mut buf);
+                if let Render::Text(s, _) = render(&dec, f, e, &sol.words, &mut buf) {
+                    println!("  round {round} {:08x?} -> {} (missing {:?})", &sol.words, s.render(), sol.missing);
+                }
+            }
         }
     }
 }

@@ -274,14 +274,22 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
     if let Some(b) = check(&first.words, &mut closest, buf) {
         return Ok(b);
     }
-    let again = m.relearn(dec, &first.words, buf);
-    let second = again.solve(dec, stmt, &first.words, buf);
-    if let Some(b) = check(&second.words, &mut closest, buf) {
-        return Ok(b);
+    let mut second = first;
+    for _ in 0..3 {
+        let again = m.relearn(dec, &second.words, buf);
+        let next = again.solve(dec, stmt, &second.words, buf);
+        if let Some(b) = check(&next.words, &mut closest, buf) {
+            return Ok(b);
+        }
+        let stuck = next.words == second.words;
+        second = next;
+        if stuck {
+            break;
+        }
     }
     // Values that move other text (SMEM's null offset register): try each, relearning over it.
     for &g in &second.missing {
-        for &v in &m.groups[g].structural {
+        for &v in m.groups.get(g).map(|x| x.structural.as_slice()).unwrap_or(&[]) {
             let mut start = second.words;
             model::set_value(&mut start, &m.groups[g].bits, v);
             let third = m.relearn(dec, &start, buf);

@@ -325,8 +325,8 @@ impl Model {
                     // Bits that put something around an operand (`-`, `|..|`) stay single: each is
                     // one decoration.
                     let joins = !wrap
-                        && mods.last().is_some_and(|(bits, cs, _)| {
-                            adjacent(bits) && slots.iter().any(|x| cs.contains(x)) && bits.len() < 32
+                        && mods.last().is_some_and(|(bits, cs, last_wrap)| {
+                            !last_wrap && adjacent(bits) && slots.iter().any(|x| cs.contains(x)) && bits.len() < 32
                         });
                     if joins {
                         let (bits, cs, _) = mods.last_mut().unwrap();
@@ -510,25 +510,54 @@ impl Model {
         }
         let mut seen: Vec<(u32, Stmt)> = Vec::with_capacity(1 << n);
         let mut slots: Vec<Slot> = Vec::new();
+        let mut counts: Vec<usize> = Vec::new();
         for v in 0..(1u32 << n) {
             let mut w = *ctx;
             set_value(&mut w, &group.bits, v);
-            w[lit_index] = 0;
             if let Render::Text(s, len) = render(dec, format, entry, &w, buf) {
                 if len > ctx_len && len == 4 * (lit_index + 1) && matches!(group.kind, Kind::Operand { .. }) {
                     group.literal_values.push(v);
                 }
                 for x in changed_slots(&ctx_stmt, &s) {
-                    if !slots.contains(&x) {
-                        slots.push(x);
+                    match slots.iter().position(|y| *y == x) {
+                        Some(i) => counts[i] += 1,
+                        None => {
+                            slots.push(x);
+                            counts.push(1);
+                        }
                     }
                 }
                 seen.push((v, s));
             }
         }
-        if slots.is_empty() {
-            // The value does not show in the text where it is, but it is the base's own text.
-            slots = project_slots_of_kind(&group.kind, &ctx_stmt);
+        // An operand is keyed by where it prints (a few of its values may disturb other
+        // operands, such as an image's data registers running past v255).
+        if matches!(group.kind, Kind::Operand { .. }) && slots.len() > 1 {
+            let best = (0..slots.len()).max_by_key(|&i| counts[i]).unwrap();
+            if let Slot::Pos(_) = slots[best] {
+                let keep = slots[best].clone();
+                slots.retain(|s| matches!(s, Slot::Key(..)) || *s == keep);
+            }
+        }
+        // An operand printed as one element of a list (`[v1, v2, v3]`, an image's NSA addresses)
+        // is keyed by that element.
+        if let (Kind::Operand { .. }, [slot @ Slot::Pos(_)], None) = (&group.kind, slots.as_slice(), &group.elem) {
+            let base_text = ctx_stmt.get(slot).map(|a| a.text.clone()).unwrap_or_default();
+            if base_text.starts_with('[') {
+                let mut idx: Option<usize> = None;
+                let mut one = true;
+                for (_, s) in &seen {
+                    let t = s.get(slot).map(|a| a.text.as_str()).unwrap_or("");
+                    for i in (0..64).filter(|&i| list_elem_any(t, i) != list_elem_any(&base_text, i)) {
+                        if *idx.get_or_insert(i) != i {
+                            one = false;
+                        }
+                    }
+                }
+                if let (true, Some(i)) = (one, idx) {
+                    group.elem = Some((slot.clone(), i));
+                }
+            }
         }
         group.slots = slots;
         group.table.clear();
@@ -710,8 +739,18 @@ impl Model {
                         .min()
                 })
             } else {
+                // Keyed by the modifier's own text; among equal texts, the value whose effect on
+                // the operands has the input's shape (an image's NSA address list).
                 let proj = project(input, &key_slots);
-                g.table.iter().filter(|(k, _)| project_kv(k, &key_slots) == proj).map(|(_, v)| *v).min()
+                let others: Vec<Slot> = g.slots.iter().filter(|s| !key_slots.contains(s)).cloned().collect();
+                let want: Vec<(Slot, String)> = project(input, &others).into_iter().map(|(s, t)| (s, shape(&t))).collect();
+                let fits = g.table.iter().filter(|(k, _)| project_kv(k, &key_slots) == proj);
+                let shaped = fits
+                    .clone()
+                    .filter(|(k, _)| project_kv(k, &others).into_iter().map(|(s, t)| (s, shape(&t))).collect::<Vec<_>>() == want)
+                    .map(|(_, v)| *v)
+                    .min();
+                shaped.or_else(|| fits.map(|(_, v)| *v).min())
             };
             let found = found.or_else(|| {
                 // LLVM's default DPP control when none is written: the identity quad_perm.
@@ -811,6 +850,7 @@ impl Model {
             return self.clone_shallow(self.base, self.base_stmt.clone());
         };
         let mut m = self.clone_shallow(*ctx, stmt);
+        m.extend_words(dec, ctx, buf);
         for g in 0..m.groups.len() {
             if !matches!(m.groups[g].kind, Kind::Operand { .. } | Kind::Modifier) {
                 continue;
@@ -822,6 +862,41 @@ impl Model {
             m.enumerate(dec, g, &c, buf);
         }
         m
+    }
+
+    /// Where `ctx` is longer than the base encoding (an image with NSA address dwords), the new
+    /// dwords' bytes become groups, one per list element they change.
+    fn extend_words(&mut self, dec: &Decoder, ctx: &Words, buf: &mut String) {
+        let Render::Text(stmt, len) = render(dec, self.format, self.entry, ctx, buf) else { return };
+        let Some(inst) = decode_words(dec, ctx) else { return };
+        if inst.literal.is_some() || len / 4 <= self.nwords {
+            return;
+        }
+        let have: Vec<u16> = self.groups.iter().flat_map(|g| g.bits.iter().copied()).collect();
+        let mut per_elem: Vec<(Slot, usize, Vec<u16>)> = Vec::new();
+        for b in (self.nwords * 32) as u16..(len / 4 * 32) as u16 {
+            if have.contains(&b) {
+                continue;
+            }
+            let mut w = *ctx;
+            flip(&mut w, b);
+            let Render::Text(s, _) = render(dec, self.format, self.entry, &w, buf) else { continue };
+            let ch = changed_slots(&stmt, &s);
+            let [slot] = ch.as_slice() else { continue };
+            let (Some(a), Some(x)) = (stmt.get(slot), s.get(slot)) else { continue };
+            let Some(i) = (0..64).find(|&i| list_elem(&a.text, i) != list_elem(&x.text, i)) else { continue };
+            match per_elem.iter_mut().find(|(s2, i2, _)| s2 == slot && *i2 == i) {
+                Some(e) => e.2.push(b),
+                None => per_elem.push((slot.clone(), i, vec![b])),
+            }
+        }
+        for (slot, i, bits) in per_elem {
+            if bits.len() <= 9 {
+                let mut g = Group::new(bits, Kind::Operand { index: usize::MAX });
+                g.elem = Some((slot, i));
+                self.groups.push(g);
+            }
+        }
     }
 
     fn clone_shallow(&self, base: Words, base_stmt: Stmt) -> Model {
@@ -872,10 +947,18 @@ impl Group {
     }
 }
 
-/// The i-th element of `key:[a,b,c]`.
+/// The i-th element of `key:[a,b,c]` or `[a, b, c]`.
 fn list_elem(text: &str, i: usize) -> Option<&str> {
-    let inner = text.split_once(":[")?.1.strip_suffix(']')?;
-    inner.split(',').nth(i)
+    list_elem_any(text, i)
+}
+
+fn list_elem_any(text: &str, i: usize) -> Option<&str> {
+    let inner = match text.split_once(":[") {
+        Some((_, r)) => r,
+        None => text.strip_prefix('[')?,
+    }
+    .strip_suffix(']')?;
+    inner.split(',').nth(i).map(str::trim)
 }
 
 /// Text with its digits and hex numbers reduced to `#`: `v[4:7]` and `v[0:3]` have one shape.
@@ -902,10 +985,6 @@ fn shape(t: &str) -> String {
 
 fn project_kv(k: &[(Slot, String)], slots: &[Slot]) -> Vec<(Slot, String)> {
     k.iter().filter(|(s, _)| slots.contains(s)).cloned().collect()
-}
-
-fn project_slots_of_kind(_kind: &Kind, _stmt: &Stmt) -> Vec<Slot> {
-    Vec::new()
 }
 
 /// The slots whose text differs between two statements (present in one only counts).
