@@ -118,7 +118,12 @@ impl Assembler {
             };
             self.buf = buf;
             match result {
-                Ok(bytes) => return Ok(bytes),
+                Ok(mut bytes) => {
+                    if f == Format::Exp {
+                        exp_pairs_as_llvm(&stmt, &mut bytes);
+                    }
+                    return Ok(bytes);
+                }
                 Err(Some(printed)) => {
                     let score = agreement(&stmt, &printed);
                     if best.as_ref().map_or(true, |b| score > b.0) {
@@ -307,8 +312,11 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
     Err(closest)
 }
 
-fn same_text(a: &Stmt, b: &Stmt) -> bool {
-    a.atoms.len() == b.atoms.len() && a.atoms.iter().all(|x| b.get(&x.slot).map(|y| &y.text) == Some(&x.text))
+/// Whether `printed` says what `input` says: the same pieces, apart from modifiers the input left
+/// out that print at their defaults.
+fn same_text(printed: &Stmt, input: &Stmt) -> bool {
+    input.atoms.iter().all(|x| printed.get(&x.slot).map(|y| &y.text) == Some(&x.text))
+        && printed.atoms.iter().all(|y| input.get(&y.slot).is_some() || model::DEFAULTS.contains(&y.text.as_str()))
 }
 
 fn agreement(input: &Stmt, printed: &Stmt) -> usize {
@@ -317,6 +325,26 @@ fn agreement(input: &Stmt, printed: &Stmt) -> usize {
 
 fn bytes_of(w: &Words, len: usize) -> Vec<u8> {
     w.iter().flat_map(|x| x.to_le_bytes()).take(len).collect()
+}
+
+/// llvm-mc reads a compressed export's sources in pairs: the first and third operands name the
+/// two registers and enable both bits of their pair; the second and fourth are not read. (The
+/// disassembly shows each enable bit on its own, so this text does not round-trip in LLVM either.)
+fn exp_pairs_as_llvm(stmt: &Stmt, bytes: &mut [u8]) {
+    if bytes.len() < 8 || !stmt.atoms.iter().any(|a| a.text == "compr") {
+        return;
+    }
+    let on = |i: u8| stmt.get(&Slot::Pos(i)).is_some_and(|a| a.text != "off");
+    let en = if on(1) { 3 } else { 0 } | if on(3) { 0xc } else { 0 };
+    bytes[0] = (bytes[0] & 0xf0) | en;
+    if en & 3 == 0 {
+        bytes[4] = 0;
+    }
+    if en & 0xc == 0 {
+        bytes[5] = 0;
+    }
+    bytes[6] = 0;
+    bytes[7] = 0;
 }
 
 /// What an operand takes, for error messages.

@@ -23,6 +23,9 @@ use crate::syntax::{self, Slot, Stmt};
 pub const WORDS: usize = 6;
 pub type Words = [u32; WORDS];
 
+/// Modifiers LLVM always prints but lets one leave out, at their default values.
+pub const DEFAULTS: [&str; 3] = ["quad_perm:[0,1,2,3]", "row_mask:0xf", "bank_mask:0xf"];
+
 /// Groups wider than this are enumerated only when they are not plain numbers.
 const ENUMERATE_BITS: usize = 13;
 /// The widest group enumerated at all (a 16-bit SOPP/SOPK immediate).
@@ -109,8 +112,8 @@ fn probe_bit(dec: &Decoder, format: Format, entry: &OpEntry, ctx: &Words, ctx_st
             };
             Probe::Changes(changed, wrap)
         }
-        Render::Invalid => Probe::Invalid,
-        Render::Other => Probe::Nothing,
+        // Another instruction counts as invalid here: together with other bits it may be valid.
+        Render::Invalid | Render::Other => Probe::Invalid,
     }
 }
 
@@ -197,7 +200,7 @@ pub struct Model {
     pub groups: Vec<Group>,
     /// For each operand group, its decoration groups and, per combination of their values
     /// (index = combination, bit i = the i-th decoration's value 1), how the text changes.
-    wraps: HashMap<usize, (Vec<usize>, Vec<Option<Wrap>>)>,
+    wraps: HashMap<usize, (Vec<usize>, Vec<Vec<Wrap>>)>,
 }
 
 struct Rng(u64);
@@ -288,8 +291,12 @@ impl Model {
         // destination shows only with glc): probe them again with every flag that stays valid set.
         let mut rich = base;
         for (b, p) in &probes {
-            if let Probe::Changes(slots, _) = p {
-                if slots.iter().any(|s| matches!(s, Slot::Key(..)) && base_stmt.get(s).is_none()) {
+            if let Probe::Changes(slots, wrap) = p {
+                // Flags that add a modifier, and bits that switch what an operand names (SDWA's
+                // VOPC destination: vcc, or the SDST field).
+                let adds_key = slots.iter().any(|s| matches!(s, Slot::Key(..)) && base_stmt.get(s).is_none());
+                let selects = !wrap && matches!(slots.as_slice(), [Slot::Pos(_)]);
+                if adds_key || selects {
                     let mut t = rich;
                     flip(&mut t, *b);
                     if matches!(render(dec, format, entry, &t, &mut buf), Render::Text(..)) {
@@ -318,6 +325,7 @@ impl Model {
         // alone join an adjacent group.
         let mut mods: Vec<(Vec<u16>, Vec<Slot>, bool)> = Vec::new();
         let mut fragile: Vec<u16> = Vec::new();
+        let mut leftover: Vec<Vec<u16>> = Vec::new();
         for (b, p) in probes {
             let adjacent = |bits: &Vec<u16>| *bits.last().unwrap() + 1 == b && b % 32 != 0;
             match p {
@@ -347,16 +355,26 @@ impl Model {
                     }
                 }
                 Probe::Invalid => {
-                    if mods.last().is_some_and(|(bits, _, _)| adjacent(bits) && bits.len() < 12) {
+                    if mods.last().is_some_and(|(bits, cs, wrap)| {
+                        !wrap && adjacent(bits) && bits.len() < 12 && cs.iter().any(|s| matches!(s, Slot::Key(..)))
+                    }) {
                         mods.last_mut().unwrap().0.push(b);
                     } else {
-                        if fragile.last().is_some_and(|&f| f + 1 != b) {
-                            fragile.clear();
+                        if fragile.last().is_some_and(|&f| f + 1 != b || b % 32 == 0) {
+                            leftover.push(std::mem::take(&mut fragile));
                         }
                         fragile.push(b);
                     }
                 }
                 Probe::Nothing => {}
+            }
+        }
+        // Runs of bits that are invalid alone may be valid together (DPP8's src0 0xE9 and 0xEA):
+        // small ones get a group of their own, kept if it prints anything.
+        leftover.push(fragile);
+        for run in leftover {
+            if (2..=4).contains(&run.len()) {
+                mods.push((run, Vec::new(), false));
             }
         }
         // Groups apart in the encoding that print in one modifier (VOP3P's op_sel_hi: two bits in
@@ -401,9 +419,16 @@ impl Model {
             });
             // A bit that changes only an operand's text, not around it, selects what the field
             // names (SDWA's `s` bit: the 8-bit field is then an SGPR): part of the operand.
+            let simple = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             let selects = || {
                 let [Slot::Pos(p)] = slots.as_slice() else { return None };
-                (!wrap && bits.len() <= 2)
+                // Both texts plain register names (not `v[0:1]` becoming `[v0, v0]`).
+                let mut w = base;
+                flip(&mut w, bits[0]);
+                let Render::Text(after, _) = render(&dec, format, entry, &w, &mut String::new()) else { return None };
+                let before_t = model.base_stmt.get(&Slot::Pos(*p)).map(|a| a.text.as_str()).unwrap_or("");
+                let after_t = after.get(&Slot::Pos(*p)).map(|a| a.text.as_str()).unwrap_or("");
+                (!wrap && bits.len() == 1 && simple(before_t) && simple(after_t))
                     .then(|| {
                         model.groups.iter().position(|g| {
                             matches!(g.kind, Kind::Operand { .. }) && g.slots.contains(&Slot::Pos(*p)) && g.bits.len() + bits.len() <= 12
@@ -563,6 +588,11 @@ impl Model {
         group.table.clear();
         for (v, s) in &seen {
             let k = group.key(s);
+            // Where a literal can be had, llvm-mc reads hex text as one: an inline float
+            // constant printed as its 16-bit pattern (0x3800 for 0.5) is not what it picks.
+            if !group.literal_values.is_empty() && !group.literal_values.contains(v) && k.iter().any(|(_, t)| t.starts_with("0x")) {
+                continue;
+            }
             group.table.entry(k).or_insert(*v);
         }
     }
@@ -664,17 +694,16 @@ impl Model {
             if decos.is_empty() {
                 continue;
             }
-            let plain = self.base_stmt.get(&Slot::Pos(p)).map(|a| a.text.clone()).unwrap_or_default();
             let mut decos = decos;
-            let mut wraps = self.learn_wraps(dec, &decos, p, &plain, buf);
+            let mut wraps = self.learn_wraps(dec, o, &decos, p, buf);
             // A group is a decoration only where its own change is a wrap.
-            let keep: Vec<usize> = (0..decos.len()).filter(|&i| wraps[1 << i].is_some()).map(|i| decos[i]).collect();
+            let keep: Vec<usize> = (0..decos.len()).filter(|&i| !wraps[1 << i].is_empty()).map(|i| decos[i]).collect();
             if keep.len() != decos.len() {
                 if keep.is_empty() {
                     continue;
                 }
                 decos = keep;
-                wraps = self.learn_wraps(dec, &decos, p, &plain, buf);
+                wraps = self.learn_wraps(dec, o, &decos, p, buf);
             }
             for &d in &decos {
                 self.groups[d].kind = Kind::Decoration { of: o };
@@ -685,17 +714,41 @@ impl Model {
 
     /// How each combination of the decoration groups `decos` changes operand `p`'s text; each
     /// group counts as on (value: all its bits) or off.
-    fn learn_wraps(&self, dec: &Decoder, decos: &[usize], p: u8, plain: &str, buf: &mut String) -> Vec<Option<Wrap>> {
-        let mut wraps = vec![None; 1 << decos.len()];
-        for (c, wrap) in wraps.iter_mut().enumerate().skip(1) {
-            let mut w = self.base;
-            for (i, &d) in decos.iter().enumerate() {
-                let all = (1u32 << self.groups[d].bits.len()) - 1;
-                set_value(&mut w, &self.groups[d].bits, if c >> i & 1 != 0 { all } else { 0 });
+    fn learn_wraps(&self, dec: &Decoder, o: usize, decos: &[usize], p: u8, buf: &mut String) -> Vec<Vec<Wrap>> {
+        // The operand's base value, and constants: LLVM writes `neg(1)` where `-1` would read as
+        // another constant.
+        let g = &self.groups[o];
+        let mut values = vec![get_value(&self.base, &g.bits)];
+        let mut pick = |want: fn(&str) -> bool| {
+            if let Some(v) = g.table.iter().filter(|(k, _)| k.iter().any(|(_, t)| want(t))).map(|(_, v)| *v).min() {
+                if !values.contains(&v) {
+                    values.push(v);
+                }
             }
-            if let Render::Text(s, _) = render(dec, self.format, self.entry, &w, buf) {
-                if let Some(a) = s.get(&Slot::Pos(p)) {
-                    *wrap = Wrap::learn(plain, &a.text);
+        };
+        pick(|t| parse_int(t).is_some_and(|n| n > 0));
+        pick(|t| t.contains('.'));
+        let mut wraps = vec![Vec::new(); 1 << decos.len()];
+        for v in values {
+            let mut plain_w = self.base;
+            set_value(&mut plain_w, &g.bits, v);
+            for &d in decos {
+                set_value(&mut plain_w, &self.groups[d].bits, 0);
+            }
+            let Render::Text(ps, _) = render(dec, self.format, self.entry, &plain_w, buf) else { continue };
+            let Some(plain) = ps.get(&Slot::Pos(p)).map(|a| a.text.clone()) else { continue };
+            for (c, list) in wraps.iter_mut().enumerate().skip(1) {
+                let mut w = plain_w;
+                for (i, &d) in decos.iter().enumerate() {
+                    let all = (1u32 << self.groups[d].bits.len()) - 1;
+                    set_value(&mut w, &self.groups[d].bits, if c >> i & 1 != 0 { all } else { 0 });
+                }
+                if let Render::Text(s, _) = render(dec, self.format, self.entry, &w, buf) {
+                    if let Some(wr) = s.get(&Slot::Pos(p)).and_then(|a| Wrap::learn(&plain, &a.text)) {
+                        if !list.iter().any(|x| format!("{x:?}") == format!("{wr:?}")) {
+                            list.push(wr);
+                        }
+                    }
                 }
             }
         }
@@ -726,6 +779,13 @@ impl Model {
                 continue;
             }
             let key_slots: Vec<Slot> = g.slots.iter().filter(|s| matches!(s, Slot::Key(..))).cloned().collect();
+            // A modifier left out takes LLVM's default (the identity quad_perm, all rows and banks).
+            if !key_slots.is_empty() && key_slots.iter().all(|s| input.get(s).is_none()) {
+                if let Some(v) = g.table.iter().find(|(k, _)| k.iter().any(|(_, t)| DEFAULTS.contains(&t.as_str()))).map(|(_, v)| *v) {
+                    set_value(&mut w, &g.bits, v);
+                    continue;
+                }
+            }
             let found = if key_slots.is_empty() || key_slots.len() == g.slots.len() {
                 let proj = project(input, &g.slots);
                 g.table.get(&proj).copied().or_else(|| {
@@ -752,13 +812,6 @@ impl Model {
                     .min();
                 shaped.or_else(|| fits.map(|(_, v)| *v).min())
             };
-            let found = found.or_else(|| {
-                // LLVM's default DPP control when none is written: the identity quad_perm.
-                let none_written = key_slots.iter().all(|s| input.get(s).is_none());
-                none_written
-                    .then(|| g.table.iter().find(|(k, _)| k.iter().any(|(_, t)| t == "quad_perm:[0,1,2,3]")).map(|(_, v)| *v))
-                    .flatten()
-            });
             match found {
                 Some(v) => set_value(&mut w, &g.bits, v),
                 None => missing.push(gi),
@@ -788,7 +841,7 @@ impl Model {
                 let mut combos: Vec<u32> = (1..wraps.len() as u32).collect();
                 combos.sort_by_key(|c| c.count_ones());
                 for c in combos {
-                    if let Some(inner) = wraps[c as usize].as_ref().and_then(|wr| wr.strip(text)) {
+                    for inner in wraps[c as usize].iter().filter_map(|wr| wr.strip(text)) {
                         let mut pr = proj.clone();
                         for (s, t) in pr.iter_mut() {
                             if *s == Slot::Pos(p) {
@@ -858,6 +911,12 @@ impl Model {
             let mut c = *ctx;
             if m.groups[g].linear.is_some() {
                 set_value(&mut c, &m.groups[g].bits.clone(), 0);
+            }
+            // An operand's table is keyed by its plain text: its decorations off.
+            if let Some((decos, _)) = m.wraps.get(&g) {
+                for &d in decos {
+                    set_value(&mut c, &m.groups[d].bits.clone(), 0);
+                }
             }
             m.enumerate(dec, g, &c, buf);
         }

@@ -28,10 +28,10 @@ pub fn format_ident(f: Format) -> (u32, u32) {
         Format::Vopc => (0xfe00_0000, 0x7c00_0000),
         // Extended forms are reached through VOP1/VOP2/VOPC's src0 and sampled there.
         Format::Vop1Dpp16 => (0xfe00_01ff, 0x7e00_00fa),
-        Format::Vop1Dpp8 => (0xfe00_01fe, 0x7e00_00e8 | 1),
+        Format::Vop1Dpp8 => (0xfe00_01fc, 0x7e00_00e8),
         Format::Vop1Sdwa => (0xfe00_01ff, 0x7e00_00f9),
         Format::Vop2Dpp16 => (0x8000_01ff, 0x0000_00fa),
-        Format::Vop2Dpp8 => (0x8000_01fe, 0x0000_00e9),
+        Format::Vop2Dpp8 => (0x8000_01fc, 0x0000_00e8),
         Format::Vop2Sdwa => (0x8000_01ff, 0x0000_00f9),
         Format::VopcSdwa => (0xfe00_01ff, 0x7c00_00f9),
         Format::Vop3 => (0xfc00_0000, 0xd400_0000),
@@ -47,7 +47,7 @@ pub fn format_ident(f: Format) -> (u32, u32) {
         Format::Mimg => (0xfc00_0000, 0xf000_0000),
         // gfx11 only.
         Format::VopcDpp16 => (0xfe00_01ff, 0x7c00_00fa),
-        Format::VopcDpp8 => (0xfe00_01fe, 0x7c00_00e8 | 1),
+        Format::VopcDpp8 => (0xfe00_01fc, 0x7c00_00e8),
         Format::Vop3Dpp16 | Format::Vop3Dpp8 => (0xfc00_0000, 0xd400_0000),
         Format::Vopd => (0xfc00_0000, 0xc800_0000),
         Format::Vinterp => (0xff80_0000, 0xcd00_0000),
@@ -136,7 +136,8 @@ pub fn aimed_gfx11(f: Format, op: u32, fill: Fill) -> [u32; 5] {
         // FLAT needs SADDR = null (124 on gfx11).
         Format::Flat => w[1] = (w[1] & !(0x7f << 16)) | 0x7c << 16,
         Format::Vop3Dpp16 | Format::Vop3pDpp16 => w[1] = (w[1] & !0x1ff) | 0xfa,
-        Format::Vop3Dpp8 | Format::Vop3pDpp8 => w[1] = (w[1] & !0x1ff) | 0xe9,
+        // DPP8 is src0 0xE9, or 0xEA to fetch inactive lanes: bits 1:0 stay free.
+        Format::Vop3Dpp8 | Format::Vop3pDpp8 => w[1] = (w[1] & !0x1fc) | 0xe8,
         _ => {}
     }
     w
