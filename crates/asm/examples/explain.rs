@@ -12,7 +12,7 @@ fn main() {
     let stmt = rdna_asm::syntax::split(&rdna_asm::syntax::strip_block_comments(text), 0).unwrap();
     let mut buf = String::new();
     for f in Format::ALL {
-        for e in target.isa.tables().get(f).entries.iter().filter(|e| e.name == stmt.mnemonic) {
+        for e in target.isa.tables().get(f).entries.iter().filter(|e| e.name == stmt.mnemonic || (f == Format::Vopd && stmt.mnemonic.starts_with("v_dual"))) {
             println!("== {f:?} op {}", e.op);
             let Some(m) = Model::learn(&dec, target.isa, f, e) else {
                 println!("  no valid encoding found");

@@ -61,6 +61,12 @@ impl Assembler {
                         continue;
                     }
                     index.entry(e.name).or_default().push((isa, f, e));
+                    // VOPD's one entry prints as its X operation's name.
+                    if f == Format::Vopd {
+                        for x in isa.tables().vopd.map(|v| v.0.as_slice()).unwrap_or(&[]).iter().filter(|x| !x.is_empty()) {
+                            index.entry(x).or_default().push((isa, f, e));
+                        }
+                    }
                 }
             }
         }
@@ -109,7 +115,13 @@ impl Assembler {
         let wanted = stmt.mnemonic.clone();
         let mut best: Option<(usize, Stmt, &'static OpEntry)> = None;
         for (isa, f, e) in candidates {
-            stmt.mnemonic = e.name.to_string();
+            if f != Format::Vopd {
+                // A suffix the input left out (`_e32`) is the candidate's.
+                stmt.mnemonic = e.name.to_string();
+                if let Some(a) = stmt.atoms.iter_mut().find(|a| a.slot == Slot::Mnemonic) {
+                    a.text = e.name.to_string();
+                }
+            }
             let dec = self.dec;
             let mut buf = std::mem::take(&mut self.buf);
             let result = match self.model(isa, f, e) {
@@ -133,7 +145,10 @@ impl Assembler {
                 Err(None) => {}
             }
         }
-        stmt.mnemonic = wanted;
+        stmt.mnemonic = wanted.clone();
+        if let Some(a) = stmt.atoms.iter_mut().find(|a| a.slot == Slot::Mnemonic) {
+            a.text = wanted;
+        }
         // Name the first piece of the input the closest candidate could not reproduce.
         if let Some((_, printed, e)) = best {
             for a in &stmt.atoms {
@@ -144,6 +159,7 @@ impl Assembler {
                             None => format!("{} takes {} operands", e.name, e.operands.len()),
                         },
                         Slot::Key(..) => format!("not a modifier {} takes here", e.name),
+                        Slot::Mnemonic => format!("not an operation {} pairs", e.name),
                     };
                     return Err(err(a.col, format!("invalid '{}': {what}", a.text)));
                 }

@@ -105,7 +105,10 @@ fn probe_bit(dec: &Decoder, format: Format, entry: &OpEntry, ctx: &Words, ctx_st
             }
             let wrap = match changed.as_slice() {
                 [slot @ Slot::Pos(_)] => match (ctx_stmt.get(slot), s.get(slot)) {
-                    (Some(a), Some(b)) => b.text.len() > a.text.len() && b.text.contains(a.text.as_str()),
+                    (Some(a), Some(b)) => b.text.split_once(a.text.as_str()).is_some_and(|(pre, suf)| {
+                        // Something other than more digits around it: `-v1`, `|v1|`, not `v17`.
+                        (pre.to_string() + suf).chars().any(|c| !c.is_ascii_alphanumeric())
+                    }),
                     _ => false,
                 },
                 _ => false,
@@ -356,7 +359,7 @@ impl Model {
                 }
                 Probe::Invalid => {
                     if mods.last().is_some_and(|(bits, cs, wrap)| {
-                        !wrap && adjacent(bits) && bits.len() < 12 && cs.iter().any(|s| matches!(s, Slot::Key(..)))
+                        !wrap && adjacent(bits) && bits.len() < 12 && (bits.len() > 1 || cs.iter().any(|s| matches!(s, Slot::Key(..))))
                     }) {
                         mods.last_mut().unwrap().0.push(b);
                     } else {
@@ -557,12 +560,14 @@ impl Model {
         }
         // An operand is keyed by where it prints (a few of its values may disturb other
         // operands, such as an image's data registers running past v255).
-        if matches!(group.kind, Kind::Operand { .. }) && slots.len() > 1 {
-            let best = (0..slots.len()).max_by_key(|&i| counts[i]).unwrap();
-            if let Slot::Pos(_) = slots[best] {
-                let keep = slots[best].clone();
-                slots.retain(|s| matches!(s, Slot::Key(..)) || *s == keep);
-            }
+        let keyed = slots.iter().any(|s| matches!(s, Slot::Key(..) | Slot::Mnemonic));
+        if (matches!(group.kind, Kind::Operand { .. }) || !keyed) && slots.len() > 1 {
+            let most = counts.iter().copied().max().unwrap_or(0);
+            let keep: Vec<Slot> = (0..slots.len())
+                .filter(|&i| matches!(slots[i], Slot::Key(..)) || counts[i] * 4 >= most)
+                .map(|i| slots[i].clone())
+                .collect();
+            slots = keep;
         }
         // An operand printed as one element of a list (`[v1, v2, v3]`, an image's NSA addresses)
         // is keyed by that element.
@@ -778,7 +783,7 @@ impl Model {
                 }
                 continue;
             }
-            let key_slots: Vec<Slot> = g.slots.iter().filter(|s| matches!(s, Slot::Key(..))).cloned().collect();
+            let key_slots: Vec<Slot> = g.slots.iter().filter(|s| matches!(s, Slot::Key(..) | Slot::Mnemonic)).cloned().collect();
             // A modifier left out takes LLVM's default (the identity quad_perm, all rows and banks).
             if !key_slots.is_empty() && key_slots.iter().all(|s| input.get(s).is_none()) {
                 if let Some(v) = g.table.iter().find(|(k, _)| k.iter().any(|(_, t)| DEFAULTS.contains(&t.as_str()))).map(|(_, v)| *v) {
@@ -928,7 +933,15 @@ impl Model {
     fn extend_words(&mut self, dec: &Decoder, ctx: &Words, buf: &mut String) {
         let Render::Text(stmt, len) = render(dec, self.format, self.entry, ctx, buf) else { return };
         let Some(inst) = decode_words(dec, ctx) else { return };
-        if inst.literal.is_some() || len / 4 <= self.nwords {
+        if inst.literal.is_some() {
+            // A literal the base did not have (VOPD's fmaak): a 32-bit numeric group.
+            let lit = (len / 4 - 1) as u16 * 32;
+            if !self.groups.iter().any(|g| g.bits.contains(&lit)) {
+                self.groups.push(Group::new((lit..lit + 32).collect(), Kind::Modifier));
+            }
+            return;
+        }
+        if len / 4 <= self.nwords {
             return;
         }
         let have: Vec<u16> = self.groups.iter().flat_map(|g| g.bits.iter().copied()).collect();

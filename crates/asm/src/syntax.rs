@@ -5,6 +5,8 @@
 /// Where an atom sits in an instruction's text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Slot {
+    /// The mnemonic itself (VOPD's `v_dual_*` names change with its opcode bits).
+    Mnemonic,
     /// The first token of the i-th comma-separated operand.
     Pos(u8),
     /// A further token (a modifier such as `offset:16`, `glc`, `lgkmcnt(0)`), by its key (the
@@ -40,11 +42,15 @@ impl Stmt {
         let mut last_pos = None;
         for a in &self.atoms {
             match a.slot {
+                Slot::Mnemonic => continue,
                 Slot::Pos(i) => {
                     s.push_str(if last_pos.is_some() { ", " } else { " " });
                     last_pos = Some(i);
                 }
-                Slot::Key(..) => s.push(' '),
+                Slot::Key(..) => {
+                    s.push(' ');
+                    last_pos = None;
+                }
             }
             s.push_str(&a.text);
         }
@@ -171,9 +177,24 @@ pub fn split(text: &str, base_col: usize) -> Option<Stmt> {
     if let Some(s) = tok_start.take() {
         push(s, rest.len(), seg, &mut first_in_seg, &mut atoms);
     }
-    // Number the operands in order.
+    atoms.insert(0, Atom { slot: Slot::Mnemonic, text: mnemonic.clone(), col: base_col + lead });
+    // Number the operands in order. VOPD's second half (`:: v_dual_y ...`) has its mnemonic as a
+    // key and its operands numbered from 32, so that the first half's operand count does not
+    // move them.
     let mut n = 0u8;
+    let mut after_pair = false;
     for a in atoms.iter_mut() {
+        if a.text == "::" {
+            a.slot = Slot::Key("::".into(), 0);
+            after_pair = true;
+            n = 32;
+            continue;
+        }
+        if after_pair {
+            a.slot = Slot::Key("dual_y".into(), 0);
+            after_pair = false;
+            continue;
+        }
         if let Slot::Pos(_) = a.slot {
             a.slot = Slot::Pos(n);
             n = n.saturating_add(1);
@@ -194,6 +215,7 @@ mod tests {
         assert_eq!(
             slots,
             vec![
+                (Slot::Mnemonic, "buffer_load_dword"),
                 (Slot::Pos(0), "v1"),
                 (Slot::Pos(1), "off"),
                 (Slot::Pos(2), "s[4:7]"),
@@ -202,17 +224,27 @@ mod tests {
                 (Slot::Key("glc".into(), 0), "glc"),
             ]
         );
-        assert_eq!(s.atoms[2].col, 26);
+        assert_eq!(s.atoms[3].col, 26);
         assert_eq!(s.render(), "buffer_load_dword v1, off, s[4:7], s1 offset:16 glc");
     }
 
     #[test]
     fn brackets_and_parentheses_keep_their_commas() {
         let s = split("s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 1)", 0).unwrap();
-        assert_eq!(s.atoms[1].text, "hwreg(HW_REG_MODE, 0, 1)");
+        assert_eq!(s.atoms[2].text, "hwreg(HW_REG_MODE, 0, 1)");
         let s = split("v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf", 0).unwrap();
-        assert_eq!(s.atoms[2].text, "quad_perm:[0,1,2,3]");
-        assert_eq!(s.atoms[3].slot, Slot::Key("row_mask".into(), 0));
+        assert_eq!(s.atoms[3].text, "quad_perm:[0,1,2,3]");
+        assert_eq!(s.atoms[4].slot, Slot::Key("row_mask".into(), 0));
+    }
+
+    #[test]
+    fn vopd_halves_number_their_operands_apart() {
+        let text = "v_dual_add_f32 v0, v1, v2 :: v_dual_mul_f32 v3, v4, v5";
+        let s = split(text, 0).unwrap();
+        assert_eq!(s.get(&Slot::Key("dual_y".into(), 0)).unwrap().text, "v_dual_mul_f32");
+        assert_eq!(s.get(&Slot::Pos(32)).unwrap().text, "v3");
+        assert_eq!(s.get(&Slot::Pos(2)).unwrap().text, "v2");
+        assert_eq!(s.render(), text);
     }
 
     #[test]
