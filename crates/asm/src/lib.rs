@@ -114,7 +114,29 @@ impl Assembler {
         }
         let wanted = stmt.mnemonic.clone();
         let mut best: Option<(usize, Stmt, &'static OpEntry)> = None;
-        for (isa, f, e) in candidates {
+        // A result whose text carries an "Invalid register" note (a VGPR the short encoding
+        // cannot reach) is kept only if no VOP3 form takes the text: llvm-mc picks that one.
+        let mut noted: Option<Vec<u8>> = None;
+        let mut queue = candidates;
+        let mut widened = false;
+        let mut next = 0;
+        loop {
+            if next == queue.len() {
+                if noted.is_none() || widened {
+                    break;
+                }
+                widened = true;
+                for suffix in ["_e64_dpp", "_e64"] {
+                    if let Some(c) = self.index.get(format!("{wanted}{suffix}").as_str()) {
+                        queue.extend(c.iter().copied());
+                    }
+                }
+                if next == queue.len() {
+                    break;
+                }
+            }
+            let (isa, f, e) = queue[next];
+            next += 1;
             if f != Format::Vopd {
                 // A suffix the input left out (`_e32`) is the candidate's.
                 stmt.mnemonic = e.name.to_string();
@@ -130,11 +152,20 @@ impl Assembler {
             };
             self.buf = buf;
             match result {
-                Ok(mut bytes) => {
+                Ok((mut bytes, invalid_note)) => {
                     if f == Format::Exp {
                         exp_pairs_as_llvm(&stmt, &mut bytes);
                     }
-                    return Ok(bytes);
+                    // A VOP3 v_cmpx writes EXEC; from gfx10 on llvm-mc puts exec_lo in the
+                    // unprinted destination field.
+                    let vop3 = matches!(f, Format::Vop3 | Format::Vop3Dpp16 | Format::Vop3Dpp8);
+                    if vop3 && e.name.starts_with("v_cmpx") && !self.dec.target.generation.is_gcn() {
+                        bytes[0] = 0x7e;
+                    }
+                    if !invalid_note {
+                        return Ok(bytes);
+                    }
+                    noted.get_or_insert(bytes);
                 }
                 Err(Some(printed)) => {
                     let score = agreement(&stmt, &printed);
@@ -144,6 +175,9 @@ impl Assembler {
                 }
                 Err(None) => {}
             }
+        }
+        if let Some(bytes) = noted {
+            return Ok(bytes);
         }
         stmt.mnemonic = wanted.clone();
         if let Some(a) = stmt.atoms.iter_mut().find(|a| a.slot == Slot::Mnemonic) {
@@ -278,12 +312,12 @@ impl Assembler {
 
 /// Encodes `stmt` with `m`: Ok(bytes) when printing them gives `stmt` back, else the closest
 /// text reached (None when nothing printed).
-fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<Vec<u8>, Option<Stmt>> {
+fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<(Vec<u8>, bool), Option<Stmt>> {
     let mut closest = None;
-    let check = |w: &Words, closest: &mut Option<Stmt>, buf: &mut String| -> Option<Vec<u8>> {
+    let check = |w: &Words, closest: &mut Option<Stmt>, buf: &mut String| -> Option<(Vec<u8>, bool)> {
         if let Render::Text(s, len) = render(dec, m.format, m.entry, w, buf) {
             if same_text(&s, stmt) {
-                return Some(bytes_of(w, len));
+                return Some((bytes_of(w, len), buf.contains("Invalid register")));
             }
             *closest = Some(s);
         }

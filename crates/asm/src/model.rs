@@ -518,8 +518,12 @@ impl Model {
                     contrib.push(0); // an ignored bit (the upper half of a 16-bit literal)
                     continue;
                 }
-                let [slot] = ch.as_slice() else { break };
+                // One slot, or several showing the same number (VOPD's shared literal).
+                let slot = &ch[0];
                 let Some((prefix, num)) = s.get(slot).and_then(|a| numeric(&a.text)) else { break };
+                if ch[1..].iter().any(|x| s.get(x).map(|a| &a.text) != s.get(slot).map(|a| &a.text)) {
+                    break;
+                }
                 let base_num = ctx_stmt.get(slot).and_then(|a| numeric(&a.text)).map(|x| x.1).unwrap_or(0);
                 if slot_prefix.get_or_insert_with(|| (slot.clone(), prefix.clone())) != &(slot.clone(), prefix) {
                     break;

@@ -68,10 +68,9 @@ pub fn strip_block_comments(line: &str) -> std::borrow::Cow<'_, str> {
     let mut rest = line;
     while let Some(i) = rest.find("/*") {
         out.push_str(&rest[..i]);
-        // Keep columns: blank the comment out instead of removing it.
+        // Removed, not blanked: a note can sit inside an operand (`|s0/*Invalid register*/|`).
         match rest[i + 2..].find("*/") {
             Some(j) => {
-                out.extend(std::iter::repeat(' ').take(j + 4));
                 rest = &rest[i + 2 + j + 2..];
             }
             None => {
@@ -248,8 +247,9 @@ mod tests {
     }
 
     #[test]
-    fn comments_are_removed_and_columns_kept() {
-        assert_eq!(strip_block_comments("v_mov_b32 v1, /*x*/ v2"), "v_mov_b32 v1,       v2");
+    fn comments_are_removed() {
+        assert_eq!(strip_block_comments("v_mov_b32 v1, /*x*/ v2"), "v_mov_b32 v1,  v2");
+        assert_eq!(strip_block_comments("v_add_f32 v0, |s0/*Invalid register*/|, v1"), "v_add_f32 v0, |s0|, v1");
         assert_eq!(strip_line_comment("s_nop 0 ; wait"), "s_nop 0 ");
         assert_eq!(strip_line_comment("s_nop 0 // wait"), "s_nop 0 ");
     }
