@@ -359,6 +359,32 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
             }
         }
     }
+    // Small groups that change how the operands print, every combination pinned in turn.
+    let switches = m.switches();
+    let total: usize = switches.iter().map(|&g| m.groups[g].bits.len()).sum();
+    if total > 0 {
+        for combo in 1u32..(1 << total) {
+            let mut start = m.base;
+            let mut k = 0;
+            for &g in &switches {
+                let n = m.groups[g].bits.len();
+                model::set_value(&mut start, &m.groups[g].bits, combo >> k & ((1 << n) - 1));
+                k += n;
+            }
+            if !matches!(render(dec, m.format, m.entry, &start, buf), Render::Text(..)) {
+                continue;
+            }
+            let mut words = start;
+            for _ in 0..2 {
+                let again = m.relearn(dec, &words, buf);
+                let s = again.solve_pinned(dec, stmt, &words, &switches, buf);
+                if let Some(b) = check(&s.words, &mut closest, buf) {
+                    return Ok(b);
+                }
+                words = s.words;
+            }
+        }
+    }
     Err(closest)
 }
 

@@ -183,6 +183,9 @@ pub struct Group {
     /// Values that move other pieces of the text (SMEM's null offset register, after which the
     /// offset prints as an operand): worth a second try when the text is not found as it is.
     pub structural: Vec<u32>,
+    /// The encoding the group's table is learned over, where that is not the base (a field that
+    /// shows only with other flags on).
+    ctx: Option<Words>,
 }
 
 /// What [`Model::solve`] found.
@@ -289,10 +292,26 @@ impl Model {
                 Some(j) => operand_bits[j].push(b),
                 None => probes.push((b, probe_bit(dec, format, entry, &base, &base_stmt, b, &mut buf))),
             }
+            if std::env::var_os("RDNA_ASM_DEBUG").is_some() {
+                eprintln!("bit {b}: owner {owner:?} {:?}", probes.last().filter(|p| p.0 == b).map(|p| match &p.1 { Probe::Changes(s, w) => format!("{s:?} {w}"), Probe::Invalid => "invalid".into(), Probe::Nothing => "nothing".into() }));
+            }
+        }
+        // A bit that changes nothing right below one that does is the field's low bit (a
+        // register pair's, ignored on its own): it goes with the field.
+        for i in 0..probes.len().saturating_sub(1) {
+            let (b, next) = (probes[i].0, probes[i + 1].0);
+            if matches!(probes[i].1, Probe::Nothing) && next == b + 1 && next % 32 != 0 {
+                if let Probe::Changes(..) = probes[i + 1].1 {
+                    probes[i].1 = Probe::Invalid;
+                }
+            }
         }
         // Bits that change nothing may matter once other modifiers are on (a returning atomic's
         // destination shows only with glc): probe them again with every flag that stays valid set.
         let mut rich = base;
+        let mut rich_found: Vec<u16> = Vec::new();
+        for _round in 0..3 {
+        let before = rich;
         for (b, p) in &probes {
             if let Probe::Changes(slots, wrap) = p {
                 // Flags that add a modifier, and bits that switch what an operand names (SDWA's
@@ -308,14 +327,19 @@ impl Model {
                 }
             }
         }
-        if rich != base {
-            if let Render::Text(rich_stmt, _) = render(dec, format, entry, &rich, &mut buf) {
-                for (b, p) in probes.iter_mut() {
-                    if matches!(p, Probe::Nothing) {
-                        *p = probe_bit(dec, format, entry, &rich, &rich_stmt, *b, &mut buf);
+        if rich == before {
+            break;
+        }
+        if let Render::Text(rich_stmt, _) = render(dec, format, entry, &rich, &mut buf) {
+            for (b, p) in probes.iter_mut() {
+                if matches!(p, Probe::Nothing) {
+                    *p = probe_bit(dec, format, entry, &rich, &rich_stmt, *b, &mut buf);
+                    if !matches!(p, Probe::Nothing) {
+                        rich_found.push(*b);
                     }
                 }
             }
+        }
         }
 
         let mut groups = Vec::new();
@@ -446,7 +470,13 @@ impl Model {
                     model.groups[g].table.clear();
                     model.groups[g].literal_values.clear();
                 }
-                None => model.groups.push(Group::new(bits, Kind::Modifier)),
+                None => {
+                    // Found only with other flags on: its table is learned there too.
+                    let ctx = bits.iter().any(|b| rich_found.contains(b)).then_some(rich);
+                    let mut g = Group::new(bits, Kind::Modifier);
+                    g.ctx = ctx;
+                    model.groups.push(g);
+                }
             }
         }
         // Modifiers first, so that the operands see which groups are numeric.
@@ -457,7 +487,8 @@ impl Model {
         for g in order {
             let gr = &model.groups[g];
             if gr.kind == Kind::Modifier || (gr.table.is_empty() && gr.linear.is_none()) {
-                model.enumerate(&dec, g, &base, &mut buf);
+                let ctx = gr.ctx.unwrap_or(base);
+                model.enumerate(&dec, g, &ctx, &mut buf);
             }
         }
         model.split_lists(&dec, &mut buf);
@@ -537,13 +568,20 @@ impl Model {
                 return;
             }
         }
-        if n > ENUMERATE_MAX {
-            return;
-        }
-        let mut seen: Vec<(u32, Stmt)> = Vec::with_capacity(1 << n);
+        // Too wide to enumerate and not a number here (gfx9 SMEM's offset field naming an SGPR
+        // while the imm bit is clear): the register-sized low values.
+        let count = if n > ENUMERATE_MAX {
+            if !matches!(group.kind, Kind::Operand { .. }) {
+                return;
+            }
+            1u32 << 9
+        } else {
+            1u32 << n
+        };
+        let mut seen: Vec<(u32, Stmt)> = Vec::with_capacity(count as usize);
         let mut slots: Vec<Slot> = Vec::new();
         let mut counts: Vec<usize> = Vec::new();
-        for v in 0..(1u32 << n) {
+        for v in 0..count {
             let mut w = *ctx;
             set_value(&mut w, &group.bits, v);
             if let Render::Text(s, len) = render(dec, format, entry, &w, buf) {
@@ -721,6 +759,20 @@ impl Model {
         }
     }
 
+    /// Small modifier groups that change how operands print (gfx9 SMEM's soe and imm bits): when
+    /// solving one group at a time goes round in circles, their combinations are tried in turn.
+    pub fn switches(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut bits = 0;
+        for (gi, g) in self.groups.iter().enumerate() {
+            if g.kind == Kind::Modifier && g.bits.len() <= 2 && g.slots.iter().any(|s| matches!(s, Slot::Pos(_))) && bits + g.bits.len() <= 4 {
+                bits += g.bits.len();
+                out.push(gi);
+            }
+        }
+        out
+    }
+
     /// How each combination of the decoration groups `decos` changes operand `p`'s text; each
     /// group counts as on (value: all its bits) or off.
     fn learn_wraps(&self, dec: &Decoder, o: usize, decos: &[usize], p: u8, buf: &mut String) -> Vec<Vec<Wrap>> {
@@ -767,10 +819,15 @@ impl Model {
     /// Encodes `input` by table lookups over `start`. The caller checks the result by printing it;
     /// `missing` lists the groups whose text was not found.
     pub fn solve(&self, dec: &Decoder, input: &Stmt, start: &Words, buf: &mut String) -> Solved {
+        self.solve_pinned(dec, input, start, &[], buf)
+    }
+
+    /// [`Model::solve`] with the groups in `pinned` kept as `start` has them.
+    pub fn solve_pinned(&self, dec: &Decoder, input: &Stmt, start: &Words, pinned: &[usize], buf: &mut String) -> Solved {
         let mut w = *start;
         let mut missing = Vec::new();
         for (gi, g) in self.groups.iter().enumerate() {
-            if g.kind != Kind::Modifier {
+            if g.kind != Kind::Modifier || pinned.contains(&gi) {
                 continue;
             }
             if let Some(v) = g.linear_value(input) {
@@ -788,6 +845,12 @@ impl Model {
                 continue;
             }
             let key_slots: Vec<Slot> = g.slots.iter().filter(|s| matches!(s, Slot::Key(..) | Slot::Mnemonic)).cloned().collect();
+            // A field learned with other flags on, that prints no modifier of its own (a returning
+            // atomic's destination): its table holds only where those flags are, so it waits for
+            // the tables relearned over the input's own flags.
+            if g.ctx.is_some() && key_slots.is_empty() {
+                continue;
+            }
             // A modifier left out takes LLVM's default (the identity quad_perm, all rows and banks).
             if !key_slots.is_empty() && key_slots.iter().all(|s| input.get(s).is_none()) {
                 if let Some(v) = g.table.iter().find(|(k, _)| k.iter().any(|(_, t)| DEFAULTS.contains(&t.as_str()))).map(|(_, v)| *v) {
@@ -819,7 +882,16 @@ impl Model {
                     .filter(|(k, _)| project_kv(k, &others).into_iter().map(|(s, t)| (s, shape(&t))).collect::<Vec<_>>() == want)
                     .map(|(_, v)| *v)
                     .min();
-                shaped.or_else(|| fits.map(|(_, v)| *v).min())
+                shaped.or_else(|| fits.map(|(_, v)| *v).min()).or_else(|| {
+                    // The modifier's number belongs to another field (gfx9 SMEM's soe bit shows
+                    // `offset:` whatever the offset): match its shape.
+                    let want: Vec<(Slot, String)> = proj.iter().map(|(s, t)| (s.clone(), shape(t))).collect();
+                    g.table
+                        .iter()
+                        .filter(|(k, _)| project_kv(k, &key_slots).into_iter().map(|(s, t)| (s, shape(&t))).collect::<Vec<_>>() == want)
+                        .map(|(_, v)| *v)
+                        .min()
+                })
             };
             match found {
                 Some(v) => set_value(&mut w, &g.bits, v),
@@ -928,6 +1000,7 @@ impl Model {
                 }
             }
             m.enumerate(dec, g, &c, buf);
+            m.groups[g].ctx = None;
         }
         m
     }
@@ -999,6 +1072,7 @@ impl Group {
             linear: None,
             elem: None,
             structural: Vec::new(),
+            ctx: None,
         }
     }
 
@@ -1039,6 +1113,7 @@ fn list_elem_any(text: &str, i: usize) -> Option<&str> {
 
 /// Text with its digits and hex numbers reduced to `#`: `v[4:7]` and `v[0:3]` have one shape.
 fn shape(t: &str) -> String {
+    let t = t.strip_prefix('-').unwrap_or(t);
     let mut out = String::new();
     let b = t.as_bytes();
     let mut i = 0;
