@@ -267,14 +267,13 @@ impl Model {
             free[i] = zero[i] ^ ones[i];
         }
         let base = Self::find_base(dec, format, entry, zero, &free, &mut buf)?;
-        let Render::Text(base_stmt, base_len) = render(dec, format, entry, &base, &mut buf) else { return None };
+        let Render::Text(_, base_len) = render(dec, format, entry, &base, &mut buf) else { return None };
         let base_inst = decode_words(dec, &base)?;
         let nwords = (base_len - 4 * base_inst.literal.is_some() as usize) / 4;
 
-        // Probe each free bit: operand fields first (read through `Inst::field`), then what the
-        // others change in the text.
+        // Operand fields first (read through `Inst::field`).
         let mut operand_bits: Vec<Vec<u16>> = vec![Vec::new(); entry.operands.len()];
-        let mut probes: Vec<(u16, Probe)> = Vec::new();
+        let mut others: Vec<u16> = Vec::new();
         for b in 0..(nwords.min(5) * 32) as u16 {
             if free[b as usize / 32] >> (b % 32) & 1 == 0 {
                 continue;
@@ -290,19 +289,35 @@ impl Model {
                 .flatten();
             match owner {
                 Some(j) => operand_bits[j].push(b),
-                None => probes.push((b, probe_bit(dec, format, entry, &base, &base_stmt, b, &mut buf))),
+                None => others.push(b),
             }
-            if std::env::var_os("RDNA_ASM_DEBUG").is_some() {
-                eprintln!("bit {b}: owner {owner:?} {:?}", probes.last().filter(|p| p.0 == b).map(|p| match &p.1 { Probe::Changes(s, w) => format!("{s:?} {w}"), Probe::Invalid => "invalid".into(), Probe::Nothing => "nothing".into() }));
+        }
+        // Modifiers are probed over VGPR sources where a source can be one: `|s0|` may print
+        // differently from `|v0|`, and an accumulator bit shows only on a VGPR.
+        let mut base = base;
+        for bits in operand_bits.iter().filter(|b| b.len() == 9) {
+            let mut w = base;
+            set_value(&mut w, bits, 256);
+            if matches!(render(dec, format, entry, &w, &mut buf), Render::Text(..)) {
+                base = w;
             }
+        }
+        let Render::Text(base_stmt, _) = render(dec, format, entry, &base, &mut buf) else { return None };
+        // Then what the other bits change in the text.
+        let mut probes: Vec<(u16, Probe)> = Vec::new();
+        for b in others {
+            probes.push((b, probe_bit(dec, format, entry, &base, &base_stmt, b, &mut buf)));
         }
         // A bit that changes nothing right below one that does is the field's low bit (a
         // register pair's, ignored on its own): it goes with the field.
-        for i in 0..probes.len().saturating_sub(1) {
-            let (b, next) = (probes[i].0, probes[i + 1].0);
-            if matches!(probes[i].1, Probe::Nothing) && next == b + 1 && next % 32 != 0 {
-                if let Probe::Changes(..) = probes[i + 1].1 {
-                    probes[i].1 = Probe::Invalid;
+        for i in 0..probes.len().saturating_sub(2) {
+            let (b, n1, n2) = (probes[i].0, probes[i + 1].0, probes[i + 2].0);
+            if matches!(probes[i].1, Probe::Nothing) && n1 == b + 1 && n2 == b + 2 && n1 % 32 != 0 && n2 % 32 != 0 {
+                // ... a field of several bits, not a flag beside it.
+                if let (Probe::Changes(s1, false), Probe::Changes(s2, false)) = (&probes[i + 1].1, &probes[i + 2].1) {
+                    if s1.iter().any(|x| s2.contains(x)) {
+                        probes[i].1 = Probe::Invalid;
+                    }
                 }
             }
         }
@@ -372,9 +387,9 @@ impl Model {
                             }
                         }
                     } else {
-                        // Invalid-alone bits just below join this group.
+                        // Invalid-alone bits just below join this group (not a decoration's).
                         let mut bits: Vec<u16> = Vec::new();
-                        if fragile.last().is_some_and(|&f| f + 1 == b && b % 32 != 0) {
+                        if !wrap && fragile.last().is_some_and(|&f| f + 1 == b && b % 32 != 0) {
                             bits.extend(fragile.drain(..));
                         }
                         bits.push(b);
