@@ -262,10 +262,24 @@ impl Model {
         let mut buf = String::new();
         let zero = words_of(aimed_for(isa, format, op, Fill { words: [0; 5], choices: 0 }));
         let ones = words_of(aimed_for(isa, format, op, Fill { words: [!0; 5], choices: 0 }));
+        // Free bits: those the caller's fill reaches. A fill of ones can hide some (gfx7 clears
+        // the fields of disabled export sources, and all ones sets compr): more fills, each with
+        // one bit of the first dword cleared, and two alternating patterns.
         let mut free = [0u32; WORDS];
-        for i in 0..5 {
-            free[i] = zero[i] ^ ones[i];
+        let mut fills = vec![[!0u32; 5], [0xaaaa_aaaa; 5], [0x5555_5555; 5]];
+        for k in 0..32 {
+            let mut f = [!0u32; 5];
+            f[0] &= !(1 << k);
+            fills.push(f);
         }
+        for f in fills {
+            let w = words_of(aimed_for(isa, format, op, Fill { words: f, choices: 0 }));
+            for i in 0..5 {
+                free[i] |= zero[i] ^ w[i];
+            }
+        }
+        // The fixed bits never change; a bit set in a fill but not in the zero fill is free.
+        let _ = ones;
         let base = Self::find_base(dec, format, entry, zero, &free, &mut buf)?;
         let Render::Text(_, base_len) = render(dec, format, entry, &base, &mut buf) else { return None };
         let base_inst = decode_words(dec, &base)?;
@@ -333,13 +347,19 @@ impl Model {
                 // VOPC destination: vcc, or the SDST field).
                 let adds_key = slots.iter().any(|s| matches!(s, Slot::Key(..)) && base_stmt.get(s).is_none());
                 let selects = !wrap && matches!(slots.as_slice(), [Slot::Pos(_)]);
-                if adds_key || selects {
+                if (adds_key || selects) && !get_bit(&rich, *b) {
                     let mut t = rich;
                     flip(&mut t, *b);
                     if matches!(render(dec, format, entry, &t, &mut buf), Render::Text(..)) {
                         rich = t;
                     }
                 }
+            }
+        }
+        if std::env::var_os("RDNA_ASM_DEBUG").is_some() {
+            eprintln!("rich {rich:08x?} (before {before:08x?})");
+            for (b, p) in &probes {
+                eprintln!("  bit {b}: {}", match p { Probe::Changes(s, w) => format!("{s:?} {w}"), Probe::Invalid => "invalid".into(), Probe::Nothing => "nothing".into() });
             }
         }
         if rich == before {
@@ -652,7 +672,12 @@ impl Model {
             let k = group.key(s);
             // Where a literal can be had, llvm-mc reads hex text as one: an inline float
             // constant printed as its 16-bit pattern (0x3800 for 0.5) is not what it picks.
-            if !group.literal_values.is_empty() && !group.literal_values.contains(v) && k.iter().any(|(_, t)| t.starts_with("0x")) {
+            // Literal values are reached through the literal's text, not the table.
+            if group.literal_values.contains(v) {
+                continue;
+            }
+            let inline = (128..=254).contains(&(*v & 0x1ff));
+            if inline && !group.literal_values.is_empty() && !group.literal_values.contains(v) && k.iter().any(|(_, t)| t.starts_with("0x")) {
                 continue;
             }
             group.table.entry(k).or_insert(*v);
