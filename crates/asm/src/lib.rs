@@ -156,6 +156,12 @@ impl Assembler {
                     if f == Format::Exp {
                         exp_pairs_as_llvm(&stmt, &mut bytes);
                     }
+                    // gfx12 buffer instructions other than tbuffer carry format 1 (llvm-mc's
+                    // default, printed as nothing, like 0).
+                    let g12 = self.dec.target.generation == rdna_isa::Generation::Gfx12;
+                    if g12 && f == Format::Mubuf && bytes.len() >= 8 && bytes[6] & 0x80 == 0 && bytes[7] & 0x3f == 0 {
+                        bytes[6] |= 0x80;
+                    }
                     // A VOP3 v_cmpx writes EXEC; from gfx10 on llvm-mc puts exec_lo in the
                     // unprinted destination field.
                     let vop3 = matches!(f, Format::Vop3 | Format::Vop3Dpp16 | Format::Vop3Dpp8);

@@ -1058,12 +1058,19 @@ impl Model {
             }
             return;
         }
-        if len / 4 <= self.nwords {
+        // New dwords, or (gfx12 VIMAGE/VSAMPLE, whose further addresses sit in bytes of the third
+        // dword) a list among the operands whose elements no group prints yet.
+        let lists = stmt.atoms.iter().any(|a| matches!(a.slot, Slot::Pos(_)) && a.text.starts_with('['));
+        let from = if len / 4 > self.nwords {
+            self.nwords * 32
+        } else if lists {
+            0
+        } else {
             return;
-        }
+        };
         let have: Vec<u16> = self.groups.iter().flat_map(|g| g.bits.iter().copied()).collect();
         let mut per_elem: Vec<(Slot, usize, Vec<u16>)> = Vec::new();
-        for b in (self.nwords * 32) as u16..(len / 4 * 32) as u16 {
+        for b in from as u16..(len / 4 * 32) as u16 {
             if have.contains(&b) {
                 continue;
             }
