@@ -285,27 +285,22 @@ impl Model {
         let base_inst = decode_words(dec, &base)?;
         let nwords = (base_len - 4 * base_inst.literal.is_some() as usize) / 4;
 
-        // Operand fields first (read through `Inst::field`).
+        // Operand fields first, where the decoder reads them (`Inst::field_span`).
         let mut operand_bits: Vec<Vec<u16>> = vec![Vec::new(); entry.operands.len()];
-        let mut others: Vec<u16> = Vec::new();
-        for b in 0..(nwords.min(5) * 32) as u16 {
-            if free[b as usize / 32] >> (b % 32) & 1 == 0 {
-                continue;
-            }
-            let mut probe = base_inst;
-            if b < 64 {
-                probe.raw ^= 1 << b;
-            } else if b < 96 {
-                probe.ext ^= 1 << (b - 64);
-            }
-            let owner = (b < 96)
-                .then(|| entry.operands.iter().position(|o| probe.field(o.field) != base_inst.field(o.field)))
-                .flatten();
-            match owner {
-                Some(j) => operand_bits[j].push(b),
-                None => others.push(b),
+        let mut owned = vec![false; WORDS * 32];
+        let limit = (nwords.min(5) * 32).min(96);
+        for (j, o) in entry.operands.iter().enumerate() {
+            let (lo, width) = base_inst.field_span(o.field);
+            for b in lo as usize..(lo as usize + width as usize).min(limit) {
+                if free[b / 32] >> (b % 32) & 1 != 0 && !owned[b] {
+                    owned[b] = true;
+                    operand_bits[j].push(b as u16);
+                }
             }
         }
+        let others: Vec<u16> = (0..(nwords.min(5) * 32) as u16)
+            .filter(|&b| free[b as usize / 32] >> (b % 32) & 1 != 0 && !owned[b as usize])
+            .collect();
         // Modifiers are probed over VGPR sources where a source can be one: `|s0|` may print
         // differently from `|v0|`, and an accumulator bit shows only on a VGPR.
         let mut base = base;
@@ -476,7 +471,11 @@ impl Model {
             let below = model.groups.iter().position(|g| {
                 matches!(g.kind, Kind::Operand { .. })
                     && *g.bits.last().unwrap() + 1 == bits[0]
-                    && g.slots.iter().any(|s| slots.contains(s))
+                    && g.slots.iter().any(|s| {
+                        // A number's upper bits (an image's next address is not).
+                        let numeric_text = model.base_stmt.get(s).is_some_and(|a| numeric(&a.text).is_some());
+                        (matches!(s, Slot::Key(..)) || numeric_text) && slots.contains(s)
+                    })
                     && g.bits.len() + bits.len() <= 32
             });
             // A bit that changes only an operand's text, not around it, selects what the field
@@ -691,7 +690,12 @@ impl Model {
         let mut g = 0;
         while g < self.groups.len() {
             let gr = &self.groups[g];
-            if gr.bits.len() <= ENUMERATE_MAX || gr.linear.is_some() || !gr.table.is_empty() {
+            let wide = gr.bits.len() > ENUMERATE_MAX && gr.linear.is_none() && gr.table.is_empty();
+            // An operand field printed across several elements of a list (gfx12 image addresses).
+            let listed = gr.elem.is_none()
+                && matches!(gr.kind, Kind::Operand { .. })
+                && gr.slots.iter().any(|s| base_stmt.get(s).is_some_and(|a| a.text.starts_with('[')));
+            if !wide && !listed {
                 g += 1;
                 continue;
             }

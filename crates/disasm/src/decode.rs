@@ -569,13 +569,37 @@ impl Inst {
     #[inline]
     pub fn field(&self, field: rdna_isa::Field) -> u16 {
         use rdna_isa::Field::*;
+        let (lo, width) = self.field_span(field);
+        let v = if lo >= 64 {
+            (self.ext >> (lo - 64) & ((1u32 << width) - 1)) as u16
+        } else {
+            bits(self.raw, lo as u32, width as u32) as u16
+        };
+        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx12 | Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9) {
+            let scalar = match field {
+                Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
+                Src0 => width == 9,
+                _ => false,
+            };
+            if scalar {
+                return swap_m0_null(self.gen, v);
+            }
+        }
+        v
+    }
+
+    /// Where an operand field sits: (lowest bit, width), bits 64 and up in the third dword
+    /// ([`Inst::ext`]). Fields wider than 16 bits (SMEM offsets) read truncated through
+    /// [`Inst::field`]; the assembler uses the whole span.
+    pub fn field_span(&self, field: rdna_isa::Field) -> (u8, u8) {
+        use rdna_isa::Field::*;
         if matches!(self.format, Format::Vop3Dpp16 | Format::Vop3Dpp8 | Format::Vop3pDpp16 | Format::Vop3pDpp8) && field == Src0 {
-            return (self.ext & 0xff) as u16;
+            return (64, 8);
         }
         if self.format == Format::Mimg && field == Ssamp && self.gen != Generation::Gfx12 {
-            return bits(self.raw, MimgBits::of(self.gen).ssamp, 5) as u16;
+            return (MimgBits::of(self.gen).ssamp as u8, 5);
         }
-        let (lo, width) = match (self.gen, self.format, field) {
+        match (self.gen, self.format, field) {
             // gfx7's SMRD: SDST 21:15, SBASE 14:9, OFFSET 7:0 (bit 8: immediate).
             (Generation::Gfx7, Format::Smem, Sdata) => (15, 7),
             (Generation::Gfx7, Format::Smem, Sbase) => (9, 6),
@@ -599,23 +623,7 @@ impl Inst {
             (Generation::Gfx12, Format::Mimg, Srsrc) => (41, 9),
             (Generation::Gfx12, Format::Mimg, Ssamp) => (55, 9),
             _ => FIELD_POS[self.format as usize][field as usize],
-        };
-        let v = if lo >= 64 {
-            (self.ext >> (lo - 64) & ((1u32 << width) - 1)) as u16
-        } else {
-            bits(self.raw, lo as u32, width as u32) as u16
-        };
-        if matches!(self.gen, Generation::Gfx11 | Generation::Gfx12 | Generation::Gfx7 | Generation::Gfx8 | Generation::Gfx9) {
-            let scalar = match field {
-                Sdst | Ssrc0 | Ssrc1 | Sdata | Soffset | Saddr | Src1 | Src2 => true,
-                Src0 => width == 9,
-                _ => false,
-            };
-            if scalar {
-                return swap_m0_null(self.gen, v);
-            }
         }
-        v
     }
 
     /// A VOPD half: (X or Y operation name, vdst, src0 (9-bit source), vsrc1).
