@@ -186,6 +186,8 @@ pub struct Group {
     /// The encoding the group's table is learned over, where that is not the base (a field that
     /// shows only with other flags on).
     ctx: Option<Words>,
+    /// The slot most of the group's values change (an operand's own text).
+    primary: Option<Slot>,
 }
 
 /// What [`Model::solve`] found.
@@ -636,6 +638,7 @@ impl Model {
         }
         // An operand is keyed by where it prints (a few of its values may disturb other
         // operands, such as an image's data registers running past v255).
+        group.primary = (0..slots.len()).max_by_key(|&i| counts[i]).map(|i| slots[i].clone());
         let keyed = slots.iter().any(|s| matches!(s, Slot::Key(..) | Slot::Mnemonic));
         if (matches!(group.kind, Kind::Operand { .. }) || !keyed) && slots.len() > 1 {
             let most = counts.iter().copied().max().unwrap_or(0);
@@ -977,7 +980,15 @@ impl Model {
                     }
                 }
             }
-            let hit = options.iter().find_map(|(c, pr)| g.table.get(pr).map(|&v| (*c, v)));
+            let hit = options.iter().find_map(|(c, pr)| g.table.get(pr).map(|&v| (*c, v))).or_else(|| {
+                // A bit shared with another operand (gfx90a's acc bit for a returning atomic's
+                // destination and data) changes a second slot: match the operand's own.
+                let p = g.primary.as_ref().filter(|_| g.slots.len() > 1)?;
+                options.iter().find_map(|(c, pr)| {
+                    let want = pr.iter().find(|(s, _)| s == p)?;
+                    g.table.iter().filter(|(k, _)| k.iter().any(|x| x == want)).map(|(_, v)| *v).min().map(|v| (*c, v))
+                })
+            });
             if let Some((c, v)) = hit {
                 set_value(&mut w, &g.bits, v);
                 self.set_decorations(gi, c, &mut w);
@@ -1124,6 +1135,7 @@ impl Group {
             elem: None,
             structural: Vec::new(),
             ctx: None,
+            primary: None,
         }
     }
 
