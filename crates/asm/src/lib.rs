@@ -191,8 +191,8 @@ impl Assembler {
         }
         // Name the first piece of the input the closest candidate could not reproduce.
         if let Some((_, printed, e)) = best {
-            for a in &stmt.atoms {
-                if printed.get(&a.slot).map(|p| &p.text) != Some(&a.text) {
+            for a in stmt.atoms.iter().filter(|a| a.slot != Slot::Mnemonic) {
+                if !printed.get(&a.slot).is_some_and(|p| model::atom_equal(&p.text, &a.text)) {
                     let what = match a.slot {
                         Slot::Pos(i) => match e.operands.get(i as usize) {
                             Some(op) => format!("operand {} of {} takes {}", i + 1, e.name, describe(op)),
@@ -206,7 +206,14 @@ impl Assembler {
             }
             if let Some(p) = printed.atoms.iter().find(|p| stmt.get(&p.slot).is_none()) {
                 let col = stmt.atoms.last().map(|a| a.col + a.text.len()).unwrap_or(stmt.mnemonic_col + stmt.mnemonic.len());
-                return Err(err(col, format!("missing operand: {} expects '{}' here", e.name, p.text)));
+                let what = match p.slot {
+                    Slot::Pos(i) => match e.operands.get(i as usize) {
+                        Some(op) => format!("missing operand {} of {}: it takes {}", i + 1, e.name, describe(op)),
+                        None => format!("missing operand {} of {} (`{}` here)", i + 1, e.name, p.text),
+                    },
+                    _ => format!("{} needs `{}` here", e.name, p.text),
+                };
+                return Err(err(col, what));
             }
         }
         Err(err(stmt.mnemonic_col, format!("'{}' cannot be encoded for {}", text.trim(), self.dec.target.name)))
@@ -397,7 +404,7 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
 /// Whether `printed` says what `input` says: the same pieces, apart from modifiers the input left
 /// out that print at their defaults.
 fn same_text(printed: &Stmt, input: &Stmt) -> bool {
-    input.atoms.iter().all(|x| printed.get(&x.slot).map(|y| &y.text) == Some(&x.text))
+    input.atoms.iter().all(|x| printed.get(&x.slot).is_some_and(|y| model::atom_equal(&y.text, &x.text)))
         && printed.atoms.iter().all(|y| input.get(&y.slot).is_some() || model::DEFAULTS.contains(&y.text.as_str()))
 }
 

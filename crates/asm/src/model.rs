@@ -250,6 +250,43 @@ pub fn parse_int(t: &str) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
+/// Whether the printer's text `printed` says what the input's `written` says: the same text, or
+/// the same number written another way (`offset:0x10` for `offset:16`, `1.5` for the literal
+/// `0x3fc00000`).
+pub fn atom_equal(printed: &str, written: &str) -> bool {
+    if printed == written {
+        return true;
+    }
+    let (Some((pp, pn)), Some((wp, wn))) = (numeric(printed), split_number(written)) else { return false };
+    if pp != wp {
+        return false;
+    }
+    match wn {
+        Number::Int(n) => n == pn || (n as u32 as i64 == pn && pn >= 0 && n < 0),
+        Number::Float(f) => {
+            let p = pn as u32;
+            [(f as f32).to_bits(), (f.to_bits() >> 32) as u32, half_bits(f as f32) as u32].contains(&p)
+        }
+    }
+}
+
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+/// `prefix:number` or a bare number, the number an integer or a float.
+fn split_number(text: &str) -> Option<(String, Number)> {
+    let i = text.find(':').map(|i| i + 1).unwrap_or(0);
+    let t = &text[i..];
+    let n = match parse_int(t) {
+        Some(n) => Number::Int(n),
+        None if t.contains('.') || t.contains('e') => Number::Float(t.parse::<f64>().ok()?),
+        None => return None,
+    };
+    Some((text[..i].to_string(), n))
+}
+
 /// Splits `offset:16` into (`offset:`, 16), or a bare number into ("", n).
 fn numeric(text: &str) -> Option<(String, i64)> {
     let i = text.find(':').map(|i| i + 1).unwrap_or(0);
@@ -907,7 +944,7 @@ impl Model {
             }
             let found = if key_slots.is_empty() || key_slots.len() == g.slots.len() {
                 let proj = project(input, &g.slots);
-                g.table.get(&proj).copied().or_else(|| {
+                g.table.get(&proj).copied().or_else(|| g.lookup_numeric(&proj)).or_else(|| {
                     // A register the base did not print (an export source, a returning atomic's
                     // destination): any value of the same shape, the field itself comes later.
                     let sh: Vec<(Slot, String)> = proj.iter().map(|(s, t)| (s.clone(), shape(t))).collect();
@@ -923,7 +960,10 @@ impl Model {
                 let proj = project(input, &key_slots);
                 let others: Vec<Slot> = g.slots.iter().filter(|s| !key_slots.contains(s)).cloned().collect();
                 let want: Vec<(Slot, String)> = project(input, &others).into_iter().map(|(s, t)| (s, shape(&t))).collect();
-                let fits = g.table.iter().filter(|(k, _)| project_kv(k, &key_slots) == proj);
+                let fits = g.table.iter().filter(|(k, _)| {
+                    let kp = project_kv(k, &key_slots);
+                    kp.len() == proj.len() && kp.iter().zip(&proj).all(|(a, b)| a.0 == b.0 && atom_equal(&a.1, &b.1))
+                });
                 let shaped = fits
                     .clone()
                     .filter(|(k, _)| project_kv(k, &others).into_iter().map(|(s, t)| (s, shape(&t))).collect::<Vec<_>>() == want)
@@ -980,7 +1020,7 @@ impl Model {
                     }
                 }
             }
-            let hit = options.iter().find_map(|(c, pr)| g.table.get(pr).map(|&v| (*c, v))).or_else(|| {
+            let hit = options.iter().find_map(|(c, pr)| g.table.get(pr).map(|&v| (*c, v)).or_else(|| g.lookup_numeric(pr).map(|v| (*c, v)))).or_else(|| {
                 // A bit shared with another operand (gfx90a's acc bit for a returning atomic's
                 // destination and data) changes a second slot: match the operand's own.
                 let p = g.primary.as_ref().filter(|_| g.slots.len() > 1)?;
@@ -1006,7 +1046,9 @@ impl Model {
                             self.set_decorations(gi, *c, &mut t);
                             t[self.nwords] = lit;
                             if let Render::Text(s, _) = render(dec, self.format, self.entry, &t, buf) {
-                                if s.get(&Slot::Pos(p)).map(|a| &a.text) == input.get(&Slot::Pos(p)).map(|a| &a.text) {
+                                let got = s.get(&Slot::Pos(p)).map(|a| a.text.as_str()).unwrap_or("");
+                                let want = input.get(&Slot::Pos(p)).map(|a| a.text.as_str()).unwrap_or("");
+                                if atom_equal(got, want) || atom_equal(got, inner) {
                                     w = t;
                                     done = true;
                                     break 'lit;
@@ -1146,6 +1188,19 @@ impl Group {
             None => Some(0),
             Some(a) => a.text.strip_prefix(prefix.as_str()).and_then(parse_int).and_then(|n| decompose(contrib, n)),
         })
+    }
+
+    /// A table entry whose text is the same number as `proj`'s, written another way (a user's
+    /// `offset:0x10` where the printer writes `offset:16`).
+    fn lookup_numeric(&self, proj: &[(Slot, String)]) -> Option<u32> {
+        if proj.is_empty() || !proj.iter().any(|(_, t)| split_number(t).is_some()) {
+            return None;
+        }
+        self.table
+            .iter()
+            .filter(|(k, _)| k.len() == proj.len() && k.iter().zip(proj).all(|(a, b)| a.0 == b.0 && atom_equal(&a.1, &b.1)))
+            .map(|(_, v)| *v)
+            .min()
     }
 
     /// The group's piece of a statement's text, as its table is keyed.

@@ -223,7 +223,7 @@ mod tests {
                 (Slot::Key("glc".into(), 0), "glc"),
             ]
         );
-        assert_eq!(s.atoms[3].col, 26);
+        assert_eq!((s.atoms[3].text.as_str(), s.atoms[3].col), ("s[4:7]", 27));
         assert_eq!(s.render(), "buffer_load_dword v1, off, s[4:7], s1 offset:16 glc");
     }
 

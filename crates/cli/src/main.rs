@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rdna_disasm::{disassemble, encoding_comment, Decoder, Line, PrintOptions};
+use rdna_disasm::{disassemble, Decoder, Line, PrintOptions};
 use rdna_isa::{Format, Target};
 
 /// mimalloc: recompiling builds SPIR-V as many small allocations (rspirv's instructions and
@@ -40,6 +40,23 @@ enum Cmd {
         #[arg(long)]
         show_encoding: bool,
         /// The input file ('-' for standard input).
+        file: PathBuf,
+    },
+    /// Assemble LLVM AMDGPU assembly (the syntax llvm-mc-19 and `rdna dis` print) into machine code.
+    Asm {
+        /// Target processor (gfx1030, ...) or generation alias (rdna2).
+        #[arg(long)]
+        mcpu: String,
+        /// LLVM feature string, e.g. +wavefrontsize64.
+        #[arg(long, default_value = "")]
+        mattr: String,
+        /// Write the raw bytes here (default: none).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Print each instruction with `; encoding: [...]` as llvm-mc -show-encoding does.
+        #[arg(long)]
+        show_encoding: bool,
+        /// The source file ('-' for standard input).
         file: PathBuf,
     },
     /// ISA reference: list the instructions the decoder knows.
@@ -230,7 +247,7 @@ fn dis_stream(out: &mut impl Write, dec: &Decoder, opts: PrintOptions, code: &[u
         err = match line {
             Line::Inst { offset, len, text } => {
                 if show_enc {
-                    writeln!(out, "\t{text:<40}{}", encoding_comment(&code[offset..offset + len]))
+                    writeln!(out, "\t{}", rdna_disasm::text_with_encoding(text, &code[offset..offset + len]))
                 } else {
                     writeln!(out, "\t{text}")
                 }
@@ -331,6 +348,28 @@ fn run(cli: Cli) -> Result<(), String> {
                 dis_stream(&mut out, &dec, PrintOptions { wave64: target.wave64 }, &code, show_encoding).map_err(|e| e.to_string())?;
             } else {
                 dis_code_object(&mut out, &data, &file, mcpu.as_deref(), &mattr)?;
+            }
+        }
+        Cmd::Asm { mcpu, mattr, output, show_encoding, file } => {
+            let data = read_input(&file)?;
+            let source = String::from_utf8(data).map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+            let target = target_for(Some(&mcpu), &mattr, None)?;
+            let mut asm = rdna_asm::Assembler::new(target);
+            let assembled = asm.assemble(&source).map_err(|e| format!("{}:{e}", file.display()))?;
+            if show_encoding {
+                let dec = Decoder::new(target);
+                writeln!(out, "\t.text").map_err(|e| e.to_string())?;
+                for &(_, at, len) in &assembled.lines {
+                    let bytes = &assembled.bytes[at..at + len];
+                    let text = match dec.decode(bytes) {
+                        Ok((inst, n)) if n == len => rdna_disasm::to_text(&inst, PrintOptions { wave64: target.wave64 }),
+                        _ => format!(".byte {}", bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(",")),
+                    };
+                    writeln!(out, "\t{}", rdna_disasm::text_with_encoding(&text, bytes)).map_err(|e| e.to_string())?;
+                }
+            }
+            if let Some(path) = output {
+                std::fs::write(&path, &assembled.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             }
         }
         Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,

@@ -71,6 +71,13 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
     }
 }
 
+/// An instruction's text with its encoding comment, spaced as llvm-mc -show-encoding spaces it
+/// (the comment at column 40, or one space after a longer text).
+pub fn text_with_encoding(text: &str, bytes: &[u8]) -> String {
+    let pad = if text.len() < 40 { 40 - text.len() } else { 1 };
+    format!("{text}{:pad$}{}", "", encoding_comment(bytes))
+}
+
 /// Formats bytes as llvm-mc's `; encoding: [0x..,..]` list.
 pub fn encoding_comment(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(16 + bytes.len() * 5);
