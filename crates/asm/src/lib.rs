@@ -162,6 +162,13 @@ impl Assembler {
                     if g12 && f == Format::Mubuf && bytes.len() >= 8 && bytes[6] & 0x80 == 0 && bytes[7] & 0x3f == 0 {
                         bytes[6] |= 0x80;
                     }
+                    // VOP3P's op_sel_hi is all ones unless written; llvm-mc sets the bits of
+                    // sources an instruction does not have too (the text cannot show them).
+                    if matches!(f, Format::Vop3p | Format::Vop3pDpp16 | Format::Vop3pDpp8) && !stmt.atoms.iter().any(|a| a.text.starts_with("op_sel_hi:")) {
+                        for bit in [14u32, 59, 60] {
+                            set_if_unseen(&self.dec, f, e, &mut bytes, bit);
+                        }
+                    }
                     // A VOP3 v_cmpx writes EXEC; from gfx10 on llvm-mc puts exec_lo in the
                     // unprinted destination field.
                     let vop3 = matches!(f, Format::Vop3 | Format::Vop3Dpp16 | Format::Vop3Dpp8);
@@ -332,7 +339,10 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
             if same_text(&s, stmt) {
                 return Some((bytes_of(w, len), buf.contains("Invalid register")));
             }
-            *closest = Some(s);
+            // Keep the try that got most of the input right, for the error message.
+            if closest.as_ref().map_or(true, |c| agreement(stmt, &s) > agreement(stmt, c)) {
+                *closest = Some(s);
+            }
         }
         None
     };
@@ -434,6 +444,31 @@ fn exp_pairs_as_llvm(stmt: &Stmt, bytes: &mut [u8]) {
     }
     bytes[6] = 0;
     bytes[7] = 0;
+}
+
+/// Sets bit `bit` of `bytes` where that changes neither validity nor text.
+fn set_if_unseen(dec: &Decoder, f: Format, e: &'static OpEntry, bytes: &mut [u8], bit: u32) {
+    let (i, m) = ((bit / 8) as usize, 1u8 << (bit % 8));
+    if i >= bytes.len() || bytes[i] & m != 0 {
+        return;
+    }
+    let mut w: Words = [0; model::WORDS];
+    let mut tried = [0u8; 4 * model::WORDS];
+    tried[..bytes.len()].copy_from_slice(bytes);
+    let text = |t: &[u8; 4 * model::WORDS], w: &mut Words| {
+        for (k, x) in w.iter_mut().enumerate() {
+            *x = u32::from_le_bytes(t[4 * k..4 * k + 4].try_into().unwrap());
+        }
+        match render(dec, f, e, w, &mut String::new()) {
+            Render::Text(s, len) => Some((s.render(), len)),
+            _ => None,
+        }
+    };
+    let before = text(&tried, &mut w);
+    tried[i] |= m;
+    if before.is_some() && text(&tried, &mut w) == before {
+        bytes[i] |= m;
+    }
 }
 
 /// What an operand takes, for error messages.

@@ -428,9 +428,12 @@ impl Model {
                 Probe::Changes(slots, wrap) => {
                     // Bits that put something around an operand (`-`, `|..|`) stay single: each is
                     // one decoration.
+                    // Bits seen only over the flags-on encoding stay apart from those seen over
+                    // the base: their slots are numbered over different texts.
+                    let same_origin = |bits: &Vec<u16>| rich_found.contains(&bits[bits.len() - 1]) == rich_found.contains(&b);
                     let joins = !wrap
                         && mods.last().is_some_and(|(bits, cs, last_wrap)| {
-                            !last_wrap && adjacent(bits) && slots.iter().any(|x| cs.contains(x)) && bits.len() < 32
+                            !last_wrap && adjacent(bits) && same_origin(bits) && slots.iter().any(|x| cs.contains(x)) && bits.len() < 32
                         });
                     if joins {
                         let (bits, cs, _) = mods.last_mut().unwrap();
@@ -443,7 +446,8 @@ impl Model {
                     } else {
                         // Invalid-alone bits just below join this group (not a decoration's).
                         let mut bits: Vec<u16> = Vec::new();
-                        if !wrap && fragile.last().is_some_and(|&f| f + 1 == b && b % 32 != 0) {
+                        // (one or two: a longer run is unused fields that must stay zero).
+                        if !wrap && fragile.len() <= 2 && fragile.last().is_some_and(|&f| f + 1 == b && b % 32 != 0) {
                             bits.extend(fragile.drain(..));
                         }
                         bits.push(b);

@@ -1652,8 +1652,8 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
             }
             out.push(')');
         }
-        // gfx8: vmcnt [3:0], gfx9 adds [15:14]; expcnt [6:4]; lgkmcnt [11:8].
-        "s_waitcnt" if matches!(tables.mcpu, "gfx803" | "gfx810") => waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15),
+        // gfx6-gfx8: vmcnt [3:0], gfx9 adds [15:14]; expcnt [6:4]; lgkmcnt [11:8].
+        "s_waitcnt" if matches!(tables.mcpu, "gfx803" | "gfx810" | "gfx700" | "gfx600") => waitcnt_max(out, v & 0xf, v >> 4 & 7, v >> 8 & 0xf, 15, 15),
         "s_waitcnt" if gcn => waitcnt_max(out, (v & 0xf) | (v >> 14 & 3) << 4, v >> 4 & 7, v >> 8 & 0xf, 63, 15),
         "s_set_gpr_idx_mode" => gpr_idx_mode(v, out),
         // gfx10: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [13:8].
