@@ -141,6 +141,9 @@ enum Wrap {
 
 impl Wrap {
     fn learn(plain: &str, decorated: &str) -> Option<Wrap> {
+        if plain == decorated {
+            return None;
+        }
         if let Some(i) = decorated.find(plain) {
             return Some(Wrap::Around { pre: decorated[..i].into(), suf: decorated[i + plain.len()..].into() });
         }
@@ -511,6 +514,9 @@ impl Model {
             model.enumerate(&dec, g, &base, &mut buf);
         }
         for (bits, slots, wrap) in mods {
+            if std::env::var_os("RDNA_ASM_DEBUG").is_some() {
+                eprintln!("mod group {bits:?} {slots:?} wrap {wrap}");
+            }
             let below = model.groups.iter().position(|g| {
                 matches!(g.kind, Kind::Operand { .. })
                     && *g.bits.last().unwrap() + 1 == bits[0]
