@@ -505,6 +505,91 @@ fn replace_labels(text: &str, labels: &HashMap<String, usize>, at: usize, sizing
     }
 }
 
+/// An operand given as a value, for building instructions in code rather than text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    /// `vN`, and `v[N:N+count-1]` for several registers.
+    Vgpr(u32),
+    Vgprs(u32, u32),
+    Sgpr(u32),
+    Sgprs(u32, u32),
+    /// CDNA accumulation registers.
+    Agpr(u32),
+    Agprs(u32, u32),
+    Vcc,
+    VccLo,
+    Exec,
+    ExecLo,
+    M0,
+    Null,
+    /// An absent address (`off`).
+    Off,
+    Int(i64),
+    Float(f64),
+    /// Anything else, written as LLVM writes it (`hwreg(HW_REG_MODE, 0, 1)`, `-|v1|`).
+    Text(String),
+}
+
+impl std::fmt::Display for Operand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let range = |f: &mut std::fmt::Formatter<'_>, p: &str, first: u32, n: u32| {
+            if n <= 1 {
+                write!(f, "{p}{first}")
+            } else {
+                write!(f, "{p}[{first}:{}]", first + n - 1)
+            }
+        };
+        match self {
+            Operand::Vgpr(r) => write!(f, "v{r}"),
+            Operand::Vgprs(r, n) => range(f, "v", *r, *n),
+            Operand::Sgpr(r) => write!(f, "s{r}"),
+            Operand::Sgprs(r, n) => range(f, "s", *r, *n),
+            Operand::Agpr(r) => write!(f, "a{r}"),
+            Operand::Agprs(r, n) => range(f, "a", *r, *n),
+            Operand::Vcc => f.write_str("vcc"),
+            Operand::VccLo => f.write_str("vcc_lo"),
+            Operand::Exec => f.write_str("exec"),
+            Operand::ExecLo => f.write_str("exec_lo"),
+            Operand::M0 => f.write_str("m0"),
+            Operand::Null => f.write_str("null"),
+            Operand::Off => f.write_str("off"),
+            Operand::Int(v) => write!(f, "{v}"),
+            Operand::Float(v) if v.fract() == 0.0 && v.is_finite() => write!(f, "{v:.1}"),
+            Operand::Float(v) => write!(f, "{v}"),
+            Operand::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// The text of an instruction built from values: `mnemonic op, op, ... modifier modifier`.
+pub fn instruction_text(mnemonic: &str, operands: &[Operand], modifiers: &[&str]) -> String {
+    let ops: Vec<String> = operands.iter().map(|o| o.to_string()).collect();
+    let mut text = mnemonic.to_string();
+    if !ops.is_empty() {
+        text.push(' ');
+        text.push_str(&ops.join(", "));
+    }
+    for m in modifiers {
+        text.push(' ');
+        text.push_str(m);
+    }
+    text
+}
+
+impl Assembler {
+    /// Encodes an instruction given as values (see [`Operand`]).
+    ///
+    /// ```
+    /// use rdna_asm::{Assembler, Operand::*};
+    /// let mut asm = Assembler::new(rdna_isa::Target::from_name("gfx1030").unwrap());
+    /// let b = asm.encode("v_add_f32", &[Vgpr(1), Float(0.5), Vgpr(3)], &[]).unwrap();
+    /// assert_eq!(b, [0xf0, 0x06, 0x02, 0x06]);
+    /// ```
+    pub fn encode(&mut self, mnemonic: &str, operands: &[Operand], modifiers: &[&str]) -> Result<Vec<u8>, AsmError> {
+        self.assemble_stmt(&instruction_text(mnemonic, operands, modifiers), 1)
+    }
+}
+
 /// Assembles one instruction for a target named as `--mcpu` takes it (a test helper: see the
 /// [`asm!`] macro).
 pub fn assemble_one(mcpu: &str, text: &str) -> Result<Vec<u8>, AsmError> {

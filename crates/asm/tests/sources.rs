@@ -62,3 +62,17 @@ fn each_generation_assembles_a_kernel_body() {
         same_as_llvm(mcpu, body, mcpu);
     }
 }
+
+#[test]
+fn typed_operands_build_the_same_instructions_as_text() {
+    use rdna_asm::Operand::*;
+    let target = rdna_isa::Target::from_name("gfx1030").unwrap();
+    let mut asm = rdna_asm::Assembler::new(target);
+    let built = [
+        asm.encode("global_load_dwordx2", &[Vgprs(0, 2), Vgprs(2, 2), Off], &["offset:16"]).unwrap(),
+        asm.encode("v_cndmask_b32", &[Vgpr(1), Int(-1), Vgpr(2), VccLo], &[]).unwrap(),
+        asm.encode("s_and_b64", &[Sgprs(4, 2), Exec, Sgprs(6, 2)], &[]).unwrap(),
+    ];
+    let source = "global_load_dwordx2 v[0:1], v[2:3], off offset:16\nv_cndmask_b32 v1, -1, v2, vcc_lo\ns_and_b64 s[4:5], exec, s[6:7]\n";
+    assert_eq!(built.concat(), llvm_text("gfx1030", source, "typed"));
+}
