@@ -259,12 +259,9 @@ impl Assembler {
             let col = raw.find(t).unwrap_or(0);
             if let Some(d) = t.strip_prefix('.') {
                 let (name, args) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
-                let size = match name {
-                    "long" | "word" | "int" => 4,
-                    "short" | "hword" => 2,
-                    "byte" => 1,
-                    "quad" => 8,
-                    "text" | "globl" | "global" | "p2align" | "align" | "amdgcn_target" | "amdhsa_code_object_version" | "section" | "type" | "size" => {
+                let size = match data_size(name) {
+                    Some(size) => size,
+                    None if matches!(name, "text" | "globl" | "global" | "p2align" | "align" | "amdgcn_target" | "amdhsa_code_object_version" | "section" | "type" | "size") => {
                         if matches!(name, "p2align" | "align") {
                             let n = args.split(',').next().and_then(|a| model::parse_int(a.trim())).unwrap_or(0);
                             let align = if name == "p2align" { 1usize << n.clamp(0, 16) } else { n.max(1) as usize };
@@ -274,9 +271,7 @@ impl Assembler {
                         }
                         continue;
                     }
-                    _ => {
-                        return Err(AsmError { line, col: col + 1, message: format!("unsupported directive '.{name}'") })
-                    }
+                    None => return Err(AsmError { line, col: col + 1, message: format!("unsupported directive '.{name}'") }),
                 };
                 let n = args.split(',').filter(|a| !a.trim().is_empty()).count();
                 items.push((line, t.to_string(), off));
@@ -293,19 +288,18 @@ impl Assembler {
             debug_assert_eq!(out.bytes.len(), at);
             let t = text.trim();
             if let Some(pad) = t.strip_prefix(".pad ") {
+                // Code is padded as llvm-mc pads it: zero bytes up to a dword, then `s_nop 0`s.
                 let n: usize = pad.parse().unwrap_or(0);
-                // Code is padded with s_nop-free zero bytes only where not a whole dword.
-                out.bytes.extend(std::iter::repeat(0).take(n));
+                let zeros = n % 4;
+                out.bytes.extend(std::iter::repeat(0).take(zeros));
+                for _ in 0..n / 4 {
+                    out.bytes.extend_from_slice(&[0x00, 0x00, 0x80, 0xbf]);
+                }
                 continue;
             }
             if let Some(d) = t.strip_prefix('.') {
                 let (name, args) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
-                let size = match name {
-                    "long" | "word" | "int" => 4,
-                    "short" | "hword" => 2,
-                    "byte" => 1,
-                    _ => 8,
-                };
+                let size = data_size(name).unwrap_or(8);
                 let start = out.bytes.len();
                 for a in args.split(',').filter(|a| !a.trim().is_empty()) {
                     let v = model::parse_int(a.trim()).ok_or_else(|| AsmError {
@@ -327,6 +321,17 @@ impl Assembler {
             out.bytes.extend_from_slice(&bytes);
         }
         Ok(out)
+    }
+}
+
+/// The size of each item of a data directive (`.long 1, 2`), None for other directives.
+fn data_size(name: &str) -> Option<usize> {
+    match name {
+        "long" | "word" | "int" => Some(4),
+        "short" | "hword" => Some(2),
+        "byte" => Some(1),
+        "quad" => Some(8),
+        _ => None,
     }
 }
 

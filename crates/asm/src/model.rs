@@ -924,16 +924,9 @@ impl Model {
             if g.kind != Kind::Modifier || pinned.contains(&gi) {
                 continue;
             }
-            if let Some(v) = g.linear_value(input) {
+            if let Some(v) = g.direct_value(input) {
                 match v {
                     Some(v) => set_value(&mut w, &g.bits, v),
-                    None => missing.push(gi),
-                }
-                continue;
-            }
-            if g.elem.is_some() {
-                match g.table.get(&g.key(input)) {
-                    Some(&v) => set_value(&mut w, &g.bits, v),
                     None => missing.push(gi),
                 }
                 continue;
@@ -997,16 +990,9 @@ impl Model {
         }
         for (gi, g) in self.groups.iter().enumerate() {
             let Kind::Operand { .. } = g.kind else { continue };
-            if let Some(v) = g.linear_value(input) {
+            if let Some(v) = g.direct_value(input) {
                 match v {
                     Some(v) => set_value(&mut w, &g.bits, v),
-                    None => missing.push(gi),
-                }
-                continue;
-            }
-            if g.elem.is_some() {
-                match g.table.get(&g.key(input)) {
-                    Some(&v) => set_value(&mut w, &g.bits, v),
                     None => missing.push(gi),
                 }
                 continue;
@@ -1198,6 +1184,16 @@ impl Group {
             None => Some(0),
             Some(a) => a.text.strip_prefix(prefix.as_str()).and_then(parse_int).and_then(|n| decompose(contrib, n)),
         })
+    }
+
+    /// The value of a numeric group or one list element, looked up without the rest of the text
+    /// (Some(None): not found); None for other groups.
+    fn direct_value(&self, input: &Stmt) -> Option<Option<u32>> {
+        if let Some(v) = self.linear_value(input) {
+            return Some(v);
+        }
+        self.elem.as_ref()?;
+        Some(self.table.get(&self.key(input)).copied())
     }
 
     /// A table entry whose text is the same number as `proj`'s, written another way (a user's

@@ -76,3 +76,8 @@ fn typed_operands_build_the_same_instructions_as_text() {
     let source = "global_load_dwordx2 v[0:1], v[2:3], off offset:16\nv_cndmask_b32 v1, -1, v2, vcc_lo\ns_and_b64 s[4:5], exec, s[6:7]\n";
     assert_eq!(built.concat(), llvm_text("gfx1030", source, "typed"));
 }
+
+#[test]
+fn alignment_pads_with_s_nop() {
+    same_as_llvm("gfx1030", "s_nop 0\n.p2align 4\ns_endpgm\n", "align");
+}
