@@ -116,6 +116,17 @@ impl Assembler {
         let mut best: Option<(usize, Stmt, &'static OpEntry)> = None;
         // A result whose text carries an "Invalid register" note (a VGPR the short encoding
         // cannot reach) is kept only if no VOP3 form takes the text: llvm-mc picks that one.
+        // A modifier no candidate can print is named at once.
+        let mut keys: Vec<String> = Vec::new();
+        for &(isa, f, e) in &candidates {
+            if let Some(m) = self.model(isa, f, e) {
+                keys.extend(m.modifier_keys());
+            }
+        }
+        if let Some(a) = stmt.atoms.iter().find(|a| matches!(&a.slot, Slot::Key(k, _) if !keys.contains(k))) {
+            let name = candidates.first().map(|c| c.2.name).unwrap_or("");
+            return Err(err(a.col, format!("invalid '{}': not a modifier {name} takes here", a.text)));
+        }
         let mut noted: Option<Vec<u8>> = None;
         let mut queue = candidates;
         let mut widened = false;
@@ -339,9 +350,10 @@ fn data_size(name: &str) -> Option<usize> {
 /// text reached (None when nothing printed).
 fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<(Vec<u8>, bool), Option<Stmt>> {
     let mut closest = None;
-    let check = |w: &Words, closest: &mut Option<Stmt>, buf: &mut String| -> Option<(Vec<u8>, bool)> {
+    let check = |solved: &model::Solved, closest: &mut Option<Stmt>, buf: &mut String| -> Option<(Vec<u8>, bool)> {
+        let w = &solved.words;
         if let Render::Text(s, len) = render(dec, m.format, m.entry, w, buf) {
-            if same_text(&s, stmt) {
+            if same_text(&s, stmt, &solved.trusted) {
                 return Some((bytes_of(w, len), buf.contains("Invalid register")));
             }
             // Keep the try that got most of the input right, for the error message.
@@ -354,14 +366,14 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
     // Over the base encoding's tables, then over tables relearned where the first try landed
     // (pieces that depend on each other, such as an image's data width on its dmask).
     let first = m.solve(dec, stmt, &m.base, buf);
-    if let Some(b) = check(&first.words, &mut closest, buf) {
+    if let Some(b) = check(&first, &mut closest, buf) {
         return Ok(b);
     }
     let mut second = first;
     for _ in 0..3 {
         let again = m.relearn(dec, &second.words, buf);
         let next = again.solve(dec, stmt, &second.words, buf);
-        if let Some(b) = check(&next.words, &mut closest, buf) {
+        if let Some(b) = check(&next, &mut closest, buf) {
             return Ok(b);
         }
         let stuck = next.words == second.words;
@@ -377,12 +389,12 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
             model::set_value(&mut start, &m.groups[g].bits, v);
             let third = m.relearn(dec, &start, buf);
             let s = third.solve(dec, stmt, &start, buf);
-            if let Some(b) = check(&s.words, &mut closest, buf) {
+            if let Some(b) = check(&s, &mut closest, buf) {
                 return Ok(b);
             }
             let fourth = third.relearn(dec, &s.words, buf);
             let s = fourth.solve(dec, stmt, &s.words, buf);
-            if let Some(b) = check(&s.words, &mut closest, buf) {
+            if let Some(b) = check(&s, &mut closest, buf) {
                 return Ok(b);
             }
         }
@@ -406,7 +418,7 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
             for _ in 0..2 {
                 let again = m.relearn(dec, &words, buf);
                 let s = again.solve_pinned(dec, stmt, &words, &switches, buf);
-                if let Some(b) = check(&s.words, &mut closest, buf) {
+                if let Some(b) = check(&s, &mut closest, buf) {
                     return Ok(b);
                 }
                 words = s.words;
@@ -418,9 +430,9 @@ fn try_model(dec: &Decoder, m: &Model, stmt: &Stmt, buf: &mut String) -> Result<
 
 /// Whether `printed` says what `input` says: the same pieces, apart from modifiers the input left
 /// out that print at their defaults.
-fn same_text(printed: &Stmt, input: &Stmt) -> bool {
-    input.atoms.iter().all(|x| printed.get(&x.slot).is_some_and(|y| model::atom_equal(&y.text, &x.text)))
-        && printed.atoms.iter().all(|y| input.get(&y.slot).is_some() || model::DEFAULTS.contains(&y.text.as_str()))
+fn same_text(printed: &Stmt, input: &Stmt, trusted: &[Slot]) -> bool {
+    input.atoms.iter().all(|x| trusted.contains(&x.slot) || printed.get(&x.slot).is_some_and(|y| model::atom_equal(&y.text, &x.text)))
+        && printed.atoms.iter().all(|y| trusted.contains(&y.slot) || input.get(&y.slot).is_some() || model::DEFAULTS.contains(&y.text.as_str()))
 }
 
 fn agreement(input: &Stmt, printed: &Stmt) -> usize {

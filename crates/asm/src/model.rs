@@ -198,6 +198,8 @@ pub struct Solved {
     pub words: Words,
     /// Groups whose piece of the input was not in their table.
     pub missing: Vec<usize>,
+    /// Slots set from a plain number the printer writes another way: not compared.
+    pub trusted: Vec<Slot>,
 }
 
 /// One opcode's learned encoder.
@@ -260,6 +262,13 @@ pub fn atom_equal(printed: &str, written: &str) -> bool {
     if printed == written {
         return true;
     }
+    if let (Some(p), Some(w)) = (hwreg_parts(printed), hwreg_parts(written)) {
+        return p == w;
+    }
+    if let (Ok(p), Ok(w)) = (printed.parse::<f64>(), written.parse::<f64>()) {
+        // An inline float constant written another way (`1e0` for `1.0`).
+        return p == w && printed.contains('.');
+    }
     let (Some((pp, pn)), Some((wp, wn))) = (numeric(printed), split_number(written)) else { return false };
     if pp != wp {
         return false;
@@ -270,6 +279,18 @@ pub fn atom_equal(printed: &str, written: &str) -> bool {
             let p = pn as u32;
             [(f as f32).to_bits(), (f.to_bits() >> 32) as u32, half_bits(f as f32) as u32].contains(&p)
         }
+    }
+}
+
+/// `hwreg(NAME)`, `hwreg(NAME, OFFSET, SIZE)`: the register and the bit range, offset 0 and size
+/// 32 where left out.
+fn hwreg_parts(t: &str) -> Option<(String, i64, i64)> {
+    let inner = t.strip_prefix("hwreg(")?.strip_suffix(')')?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    match parts.as_slice() {
+        [name] => Some((name.to_string(), 0, 32)),
+        [name, off, size] => Some((name.to_string(), parse_int(off)?, parse_int(size)?)),
+        _ => None,
     }
 }
 
@@ -853,6 +874,19 @@ impl Model {
         }
     }
 
+    /// The keys of every modifier this opcode can print (`offset`, `glc`, `dmask`, ...).
+    pub fn modifier_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = Vec::new();
+        for slot in self.groups.iter().flat_map(|g| g.slots.iter()).chain(self.base_stmt.atoms.iter().map(|a| &a.slot)) {
+            if let Slot::Key(k, _) = slot {
+                if !keys.contains(k) {
+                    keys.push(k.clone());
+                }
+            }
+        }
+        keys
+    }
+
     /// Small modifier groups that change how operands print (gfx9 SMEM's soe and imm bits): when
     /// solving one group at a time goes round in circles, their combinations are tried in turn.
     pub fn switches(&self) -> Vec<usize> {
@@ -920,6 +954,7 @@ impl Model {
     pub fn solve_pinned(&self, dec: &Decoder, input: &Stmt, start: &Words, pinned: &[usize], buf: &mut String) -> Solved {
         let mut w = *start;
         let mut missing = Vec::new();
+        let mut trusted = Vec::new();
         for (gi, g) in self.groups.iter().enumerate() {
             if g.kind != Kind::Modifier || pinned.contains(&gi) {
                 continue;
@@ -1054,11 +1089,47 @@ impl Model {
                     }
                 }
             }
+            // A plain number for a structured immediate (`s_waitcnt 0`, `s_sendmsg 3`): llvm-mc
+            // takes the number as the field's value; the printed text says it another way.
+            // (Not for a field that names registers: `0x10` there is an offset's text, not s16.)
+            let names_registers = g.table.keys().flatten().any(|(_, t)| {
+                let r = t.trim_start_matches(['s', 'v', 'a']);
+                r.len() < t.len() && r.starts_with(|c: char| c.is_ascii_digit() || c == '[')
+            });
+            let immediate = match g.kind {
+                Kind::Operand { index } => self.entry.operands.get(index).is_some_and(|o| o.class == rdna_isa::Class::Other) && !names_registers,
+                _ => false,
+            };
+            if !done && immediate && g.bits.len() <= 16 && g.literal_values.is_empty() {
+                if let Some(p) = pos {
+                    let text = input.get(&Slot::Pos(p)).map(|a| a.text.as_str()).unwrap_or("");
+                    if let Some(n) = parse_int(text).filter(|&n| n >= -(1 << (g.bits.len() - 1)) && n < 1 << g.bits.len()) {
+                        set_value(&mut w, &g.bits, (n as u32) & ((1u32 << g.bits.len()) - 1));
+                        trusted.extend(self.slots_of(dec, gi, &w, buf));
+                        done = true;
+                    }
+                }
+            }
             if !done {
                 missing.push(gi);
             }
         }
-        Solved { words: w, missing }
+        Solved { words: w, missing, trusted }
+    }
+
+    /// The slots group `g` prints in over `w`.
+    fn slots_of(&self, dec: &Decoder, g: usize, w: &Words, buf: &mut String) -> Vec<Slot> {
+        let mut other = *w;
+        let bits = &self.groups[g].bits;
+        set_value(&mut other, bits, !get_value(w, bits) & ((1u32 << bits.len()) - 1));
+        match (render(dec, self.format, self.entry, w, buf), render(dec, self.format, self.entry, &other, buf)) {
+            (Render::Text(a, _), Render::Text(b, _)) => {
+                let mut s = changed_slots(&a, &b);
+                s.extend(self.groups[g].slots.iter().cloned());
+                s
+            }
+            _ => self.groups[g].slots.clone(),
+        }
     }
 
     fn set_decorations(&self, operand_group: usize, combo: u32, w: &mut Words) {
@@ -1199,7 +1270,8 @@ impl Group {
     /// A table entry whose text is the same number as `proj`'s, written another way (a user's
     /// `offset:0x10` where the printer writes `offset:16`).
     fn lookup_numeric(&self, proj: &[(Slot, String)]) -> Option<u32> {
-        if proj.is_empty() || !proj.iter().any(|(_, t)| split_number(t).is_some()) {
+        let other_spelling = |t: &str| split_number(t).is_some() || hwreg_parts(t).is_some();
+        if proj.is_empty() || !proj.iter().any(|(_, t)| other_spelling(t)) {
             return None;
         }
         self.table

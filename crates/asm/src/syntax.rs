@@ -109,7 +109,15 @@ pub fn split(text: &str, base_col: usize) -> Option<Stmt> {
     }
     let mnemonic = trimmed[..mn_end].to_ascii_lowercase();
     let mut atoms: Vec<Atom> = Vec::new();
-    let rest = &trimmed[mn_end..];
+    // `s_waitcnt vmcnt(0) & lgkmcnt(0)` and `vmcnt(0), lgkmcnt(0)` say what the printer's
+    // `vmcnt(0) lgkmcnt(0)` says (the separators become spaces, columns kept).
+    let joined;
+    let rest = if mnemonic == "s_waitcnt" {
+        joined = trimmed[mn_end..].replace(['&', ','], " ");
+        joined.as_str()
+    } else {
+        &trimmed[mn_end..]
+    };
     let rest_col = base_col + lead + mn_end;
     // Tokens: (start, end, comma_before).
     let mut depth = 0i32;

@@ -81,3 +81,21 @@ fn typed_operands_build_the_same_instructions_as_text() {
 fn alignment_pads_with_s_nop() {
     same_as_llvm("gfx1030", "s_nop 0\n.p2align 4\ns_endpgm\n", "align");
 }
+
+#[test]
+fn spellings_llvm_mc_accepts_but_does_not_print() {
+    // Joined waitcnt counters, hwreg with its default range spelled out, plain numbers for
+    // structured immediates, hex offsets, floats written another way, suffixes left out.
+    let source = "\
+s_waitcnt vmcnt(0) & lgkmcnt(0)
+s_waitcnt vmcnt(1), expcnt(2)
+s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 32)
+s_sendmsg 3
+s_waitcnt 0
+buffer_load_dword v1, off, s[4:7], s1 offset:0x10
+v_mov_b32 v0, 1e0
+v_add_f32 v1, 1.5, v2
+v_add_f32 v0, v1, v2 clamp
+";
+    same_as_llvm("gfx1030", source, "spellings");
+}
