@@ -317,6 +317,29 @@ fn numeric(text: &str) -> Option<(String, i64)> {
     Some((text[..i].to_string(), parse_int(&text[i..])?))
 }
 
+/// The bits of `format`'s encodings (opcode `op`, `isa`'s layout) that a caller's fill reaches:
+/// every bit but the format's identifying pattern and the opcode.
+pub fn free_bits(isa: Isa, format: Format, op: u32) -> Words {
+    let zero = words_of(aimed_for(isa, format, op, Fill { words: [0; 5], choices: 0 }));
+    // A fill of ones can hide some free bits (gfx7 clears the fields of disabled export sources,
+    // and all ones sets compr): more fills, each with one bit of the first dword cleared, and two
+    // alternating patterns.
+    let mut free = [0u32; WORDS];
+    let mut fills = vec![[!0u32; 5], [0xaaaa_aaaa; 5], [0x5555_5555; 5]];
+    for k in 0..32 {
+        let mut f = [!0u32; 5];
+        f[0] &= !(1 << k);
+        fills.push(f);
+    }
+    for f in fills {
+        let w = words_of(aimed_for(isa, format, op, Fill { words: f, choices: 0 }));
+        for i in 0..5 {
+            free[i] |= zero[i] ^ w[i];
+        }
+    }
+    free
+}
+
 impl Model {
     /// Learns the model of `entry` (format `format`, from `isa`'s tables) for `dec`'s target, or
     /// None where no valid encoding of it was found.
@@ -324,25 +347,7 @@ impl Model {
         let op = entry.op as u32;
         let mut buf = String::new();
         let zero = words_of(aimed_for(isa, format, op, Fill { words: [0; 5], choices: 0 }));
-        let ones = words_of(aimed_for(isa, format, op, Fill { words: [!0; 5], choices: 0 }));
-        // Free bits: those the caller's fill reaches. A fill of ones can hide some (gfx7 clears
-        // the fields of disabled export sources, and all ones sets compr): more fills, each with
-        // one bit of the first dword cleared, and two alternating patterns.
-        let mut free = [0u32; WORDS];
-        let mut fills = vec![[!0u32; 5], [0xaaaa_aaaa; 5], [0x5555_5555; 5]];
-        for k in 0..32 {
-            let mut f = [!0u32; 5];
-            f[0] &= !(1 << k);
-            fills.push(f);
-        }
-        for f in fills {
-            let w = words_of(aimed_for(isa, format, op, Fill { words: f, choices: 0 }));
-            for i in 0..5 {
-                free[i] |= zero[i] ^ w[i];
-            }
-        }
-        // The fixed bits never change; a bit set in a fill but not in the zero fill is free.
-        let _ = ones;
+        let free = free_bits(isa, format, op);
         let base = Self::find_base(dec, format, entry, zero, &free, &mut buf)?;
         let Render::Text(_, base_len) = render(dec, format, entry, &base, &mut buf) else { return None };
         let base_inst = decode_words(dec, &base)?;

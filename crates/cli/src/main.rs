@@ -59,17 +59,28 @@ enum Cmd {
         /// The source file ('-' for standard input).
         file: PathBuf,
     },
-    /// ISA reference: list the instructions the decoder knows.
+    /// ISA reference: explain an instruction (layout, operands, behaviour, example, targets,
+    /// differences between generations), list or search them, or write a browsable site.
     Isa {
-        /// Instruction name to explain.
+        /// Instruction name to explain (with or without `_e32`/`_e64`/`_dpp`/`_sdwa`).
         name: Option<String>,
+        /// Print the page as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Instructions whose name or description contain every word given.
+        #[arg(long, num_args = 1.., value_name = "WORDS")]
+        search: Option<Vec<String>>,
+        /// Write a static, searchable site (one page per instruction per generation) to DIR:
+        /// every generation, or only --arch where it is given explicitly.
+        #[arg(long, value_name = "DIR")]
+        html: Option<PathBuf>,
         /// List every instruction.
         #[arg(long)]
         list: bool,
         /// Architecture: a target name (gfx1030, gfx1100, ...), a generation (rdna1, rdna2,
         /// rdna3, rdna3.5, cdna3, ...) or LLVM's product name (fiji, ...).
-        #[arg(long, default_value = "rdna2")]
-        arch: String,
+        #[arg(long)]
+        arch: Option<String>,
         /// For every instruction: decoded, emulated, recompiled; totals and what is missing.
         #[arg(long)]
         coverage: bool,
@@ -380,17 +391,31 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
         Cmd::Isa { targets: true, .. } => list_targets(&mut out)?,
-        Cmd::Isa { name, list, arch, coverage, .. } => {
+        Cmd::Isa { name, list, arch, coverage, json, search, html, .. } => {
+            let explicit = arch.is_some();
+            let arch = arch.unwrap_or_else(|| "rdna2".to_string());
             let target = Target::lookup(&arch)?;
-            let tables = target.isa.tables();
+            let mut reference = rdna_reference::Reference::new();
             if coverage {
                 isa_coverage(&mut out, &arch, target)?;
+            } else if let Some(dir) = html {
+                let isas: Vec<rdna_isa::Isa> = if explicit { vec![target.isa] } else { rdna_isa::Isa::ALL.to_vec() };
+                let n = rdna_reference::write_site(&mut reference, &isas, &dir)?;
+                eprintln!("rdna: wrote {n} instruction pages for {} generation(s) to {}", isas.len(), dir.display());
+            } else if let Some(words) = search {
+                let hits = reference.search(target.isa, &words.join(" "));
+                if hits.is_empty() {
+                    return Err(format!("no instruction on {arch} matches '{}'", words.join(" ")));
+                }
+                for (name, desc) in hits {
+                    writeln!(out, "{name:<32} {desc}").map_err(|e| e.to_string())?;
+                }
             } else if list {
+                // Every mnemonic as LLVM prints it (encoding suffixes included).
+                let tables = target.isa.tables();
                 let mut names: Vec<&str> = Vec::new();
                 for f in Format::ALL {
-                    for e in tables.get(f).entries {
-                        names.push(e.name);
-                    }
+                    names.extend(tables.get(f).entries.iter().map(|e| e.name));
                 }
                 if let Some((x, y)) = tables.vopd {
                     names.extend(x.iter().chain(y.iter()).filter(|n| !n.is_empty()));
@@ -401,40 +426,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     writeln!(out, "{n}").map_err(|e| e.to_string())?;
                 }
             } else if let Some(name) = name {
-                let mut found = false;
-                for f in Format::ALL {
-                    for e in tables.get(f).entries.iter().filter(|e| e.name == name) {
-                        found = true;
-                        writeln!(out, "{}  ({} opcode {})", e.name, f.name(), e.op).map_err(|e| e.to_string())?;
-                        for op in e.operands {
-                            writeln!(
-                                out,
-                                "  {:<8} {:<7} {:?} x{} {:?}",
-                                op.field.name(),
-                                if e.writes(op.field) { "written" } else { "read" },
-                                op.class,
-                                op.width,
-                                op.imm
-                            )
-                            .map_err(|e| e.to_string())?;
-                        }
-                    }
-                }
-                if !found {
-                    return Err(format!("no instruction named '{name}' in {arch}"));
-                }
-                // The same instruction on every swept target, grouped by layout.
-                let groups = rdna_isa::layouts_of(&name);
-                writeln!(out, "\nencodings on every swept target:").map_err(|e| e.to_string())?;
-                for (layout, isas) in &groups {
-                    let names: Vec<&str> = isas.iter().map(|i| i.name()).collect();
-                    writeln!(out, "  {}: {layout}", names.join(" ")).map_err(|e| e.to_string())?;
-                }
-                if groups.len() > 1 {
-                    writeln!(out, "not the same in every generation: {} layouts", groups.len()).map_err(|e| e.to_string())?;
-                }
+                let page = reference.page(target.isa, &name)?;
+                let text = if json { rdna_reference::to_json(&page) } else { rdna_reference::render_text(&page) };
+                writeln!(out, "{}", text.trim_end()).map_err(|e| e.to_string())?;
             } else {
-                return Err("give an instruction name or --list".into());
+                return Err("give an instruction name, --list, --search WORDS or --html DIR".into());
             }
         }
     }
