@@ -1083,7 +1083,8 @@ fn modifiers(inst: &Inst, out: &mut String) -> Result<(), BadOperand> {
                     let _ = write!(out, " offset:{off}");
                 }
             }
-            if bit(raw, if inst.gen.is_gcn() && inst.gen != rdna_isa::Generation::Gfx7 { 16 } else { 17 }) {
+            // GWS operations without operands print `gds` as their one token (`ds_gws_sema_v gds`).
+            if bit(raw, if inst.gen.is_gcn() && inst.gen != rdna_isa::Generation::Gfx7 { 16 } else { 17 }) && !inst.entry.tokens.contains(&"gds") {
                 out.push_str(" gds");
             }
         }

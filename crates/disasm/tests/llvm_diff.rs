@@ -213,3 +213,18 @@ fn opcode_walk_matches_llvm() {
         assert!(rate >= min, "walk agreement {:.3}% below {:.3}% (replay with RDNA_SEED={seed})", rate * 100.0, min * 100.0);
     }
 }
+
+#[test]
+fn gws_operations_match_llvm() {
+    // GWS operations with no operands print `gds` once, as their token (a sweep of random bits
+    // rarely sets the gds bit on these opcodes, so they are checked by name).
+    let texts: Vec<String> = ["ds_gws_sema_release_all gds", "ds_gws_sema_v gds", "ds_gws_sema_p gds", "ds_gws_init v1 gds", "ds_gws_barrier v2 offset:8 gds"]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    for mcpu in ["gfx803", "gfx900", "gfx908", "gfx1030", "gfx1100"] {
+        let enc: Vec<Vec<u8>> = common::llvm_assemble(mcpu, &texts).into_iter().map(|b| b.expect("llvm-mc-19 assembles GWS operations")).collect();
+        let o = compare(Target::from_name(mcpu).unwrap(), &enc);
+        assert_eq!((o.agree, o.total), (texts.len(), texts.len()), "{mcpu}: {:?}", o.report);
+    }
+}

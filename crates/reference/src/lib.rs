@@ -131,6 +131,7 @@ pub fn page_name(mnemonic: &str) -> &str {
 /// Builds pages; remembers what it learned, so building many pages is quick.
 pub struct Reference {
     decoders: HashMap<Isa, Decoder>,
+    assemblers: HashMap<Isa, rdna_asm::Assembler>,
     learned: HashMap<(Isa, Format, u16), Option<Learned>>,
 }
 
@@ -151,7 +152,7 @@ impl Default for Reference {
 
 impl Reference {
     pub fn new() -> Reference {
-        Reference { decoders: HashMap::new(), learned: HashMap::new() }
+        Reference { decoders: HashMap::new(), assemblers: HashMap::new(), learned: HashMap::new() }
     }
 
     /// Every page name of `isa`, sorted.
@@ -262,6 +263,7 @@ impl Reference {
                 (n, Vec::new(), id, None)
             }
         };
+        let example = example.and_then(|x| self.conventional(isa, format, entry, x));
         let span_of = |field| layout.iter().find(|s: &&Segment| s.name == words::field_name(field)).map(|s| s.hi - s.lo + 1);
         let operands = entry
             .operands
@@ -283,6 +285,26 @@ impl Reference {
             layout,
             operands,
             example,
+        }
+    }
+
+    /// The example's bytes as an assembler writes its text: LLVM fills some bits the text does
+    /// not show by convention (a VOP3 `v_cmpx`'s EXEC destination, VOP3P's `op_sel_hi`), which
+    /// the assembler applies and the learned base encoding may not have.
+    ///
+    /// None where the text selects another encoding (an operand-less VOP1's DPP form prints as
+    /// the plain instruction; gfx12 decodes some VINTERP opcodes as aliases of others): no text
+    /// gives this encoding, so there is no example for it.
+    fn conventional(&mut self, isa: Isa, format: Format, entry: &'static OpEntry, x: Example) -> Option<Example> {
+        let target = Target::lookup(isa.name()).expect("swept targets are known");
+        let asm = self.assemblers.entry(isa).or_insert_with(|| rdna_asm::Assembler::new(target));
+        let Ok(bytes) = asm.assemble_stmt(&x.text, 1) else { return Some(x) };
+        let dec = self.decoders.entry(isa).or_insert_with(|| Decoder::new(target));
+        match dec.decode(&bytes) {
+            Ok((inst, n)) if n == bytes.len() && inst.format == format && std::ptr::eq(inst.entry, entry) => {
+                (rdna_disasm::to_text(&inst, rdna_disasm::PrintOptions::default()) == x.text).then(|| Example { encoding: encoding_text(&bytes), bytes, text: x.text })
+            }
+            _ => None,
         }
     }
 
@@ -370,10 +392,12 @@ fn learn(dec: &Decoder, isa: Isa, format: Format, entry: &'static OpEntry) -> Op
             ("unassigned".into(), "unassigned")
         };
     }
+    // Operand fields where the decoder reads them, over anything but the opcode: some fixed bits
+    // of an aimed encoding are operand bits kept zero for validity (gfx7 VOP3b's SDST).
     for o in entry.operands {
         let (lo, w) = inst.field_span(o.field);
         for b in lo as u32..(lo as u32 + w as u32).min(width) {
-            if names[b as usize].1 == "unassigned" {
+            if names[b as usize].1 != "opcode" {
                 names[b as usize] = (words::field_name(o.field).to_string(), "operand");
             }
         }
@@ -381,7 +405,16 @@ fn learn(dec: &Decoder, isa: Isa, format: Format, entry: &'static OpEntry) -> Op
     for g in &model.groups {
         let name = match &g.kind {
             Kind::Operand { .. } => continue,
-            Kind::Modifier => modifier_name(g),
+            Kind::Modifier => {
+                let n = modifier_name(g);
+                // A flag that selects how an operand field is read (gfx9 SMEM's soe/imm print as
+                // `offset:`) is not that field.
+                if entry.operands.iter().any(|o| words::field_name(o.field) == n) {
+                    format!("{n}_MODE")
+                } else {
+                    n
+                }
+            }
             Kind::Decoration { of } => decoration_name(dec, format, entry, &model, g, *of, &mut buf),
         };
         for &b in &g.bits {
@@ -460,9 +493,41 @@ fn decoration_name(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model
     format!("{kind}({field})")
 }
 
-/// A real instruction: the model's base encoding with distinct registers in its operand fields.
+/// How many of an encoding's operands carry a note that LLVM would reject them
+/// (`/*Invalid register...*/`), or None where it does not print as the instruction.
+fn notes(dec: &Decoder, format: Format, entry: &OpEntry, w: &Words, buf: &mut String) -> Option<usize> {
+    match render(dec, format, entry, w, buf) {
+        Render::Text(s, _) => Some(s.atoms.iter().filter(|a| a.text.contains("/*")).count() + buf.matches("/*").count()),
+        _ => None,
+    }
+}
+
+/// A real instruction: the model's base encoding with modifiers at the values LLVM leaves
+/// unprinted where that is all ones (VOP3P's `op_sel_hi`), an image's `dmask:0x1` (atomics and
+/// gathers need one), a small literal, and distinct registers in its operand fields.
 fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: &rdna_disasm::Inst, buf: &mut String) -> Option<Example> {
     let mut w = model.base;
+    for g in model.groups.iter().filter(|g| g.kind == Kind::Modifier) {
+        let keys: Vec<&str> = g.slots.iter().filter_map(|s| if let rdna_asm::syntax::Slot::Key(k, _) = s { Some(k.as_str()) } else { None }).collect();
+        let dmask = keys.iter().any(|k| k.starts_with("dmask"));
+        let value = if dmask { 1 } else { (1u32 << g.bits.len().min(31)) - 1 };
+        let mut t = w;
+        rdna_asm::model::set_value(&mut t, &g.bits, value);
+        if let Render::Text(s, _) = render(dec, format, entry, &t, buf) {
+            let shows = keys.iter().any(|k| s.get(&rdna_asm::syntax::Slot::Key(k.to_string(), 0)).is_some());
+            if dmask || (!shows && !buf.contains("/*")) {
+                w = t;
+            }
+        }
+    }
+    if inst.literal.is_some() && model.nwords < w.len() {
+        // A literal that fits every operand type (16-bit ones included).
+        let mut t = w;
+        t[model.nwords] = 0x1234;
+        if matches!(render(dec, format, entry, &t, buf), Render::Text(..)) {
+            w = t;
+        }
+    }
     for (i, o) in entry.operands.iter().enumerate() {
         let (lo, width) = inst.field_span(o.field);
         if width == 0 || o.class == Class::Other || lo as usize + width as usize > 32 * model.nwords.min(5) {
@@ -475,17 +540,29 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
         if width == 9 && o.class == Class::Sgpr {
             candidates = vec![256 + 4 * n, 4 * n, 2 * n];
         }
+        // The candidate with the fewest notes, the first among equals.
+        let mut best: Option<(usize, Words)> = None;
         for v in candidates {
             if v >> width != 0 || get_value(&w, &bits) == v {
                 continue;
             }
             let mut t = w;
             rdna_asm::model::set_value(&mut t, &bits, v);
-            if matches!(render(dec, format, entry, &t, buf), Render::Text(..)) {
-                w = t;
-                break;
+            if let Some(k) = notes(dec, format, entry, &t, buf) {
+                if best.as_ref().map_or(true, |(b, _)| k < *b) {
+                    best = Some((k, t));
+                }
             }
         }
+        let now = notes(dec, format, entry, &w, buf).unwrap_or(usize::MAX);
+        if let Some((k, t)) = best {
+            if k <= now {
+                w = t;
+            }
+        }
+    }
+    if notes(dec, format, entry, &w, buf) != Some(0) {
+        return None;
     }
     let Render::Text(_, len) = render(dec, format, entry, &w, buf) else { return None };
     let mut bytes = Vec::with_capacity(len);
@@ -495,8 +572,12 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
     bytes.truncate(len);
     let (inst, _) = dec.decode(&bytes).ok()?;
     let text = rdna_disasm::to_text(&inst, rdna_disasm::PrintOptions::default());
-    let encoding = format!("[{}]", bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(","));
-    Some(Example { text, bytes, encoding })
+    Some(Example { text, encoding: encoding_text(&bytes), bytes })
+}
+
+/// Bytes as `llvm-mc -show-encoding` lists them.
+fn encoding_text(bytes: &[u8]) -> String {
+    format!("[{}]", bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(","))
 }
 
 /// Dwords as one hexadecimal number, the highest dword first.
