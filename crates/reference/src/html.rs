@@ -102,6 +102,9 @@ pub fn page_html(p: &Page, linked: &[Isa]) -> String {
         if let Some(x) = &e.example {
             let _ = write!(s, "<h3>Example</h3><pre class=\"example\">{}  ; encoding: {}</pre>", esc(&x.text), esc(&x.encoding));
         }
+        if let Some(n) = &e.example_note {
+            let _ = write!(s, "<p class=\"note\">No example: {}.</p>", esc(n));
+        }
     }
     let _ = write!(
         s,

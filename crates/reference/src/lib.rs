@@ -57,6 +57,8 @@ pub struct EncodingPage {
     pub layout: Vec<Segment>,
     pub operands: Vec<OperandInfo>,
     pub example: Option<Example>,
+    /// Why there is no example, where there is none.
+    pub example_note: Option<String>,
 }
 
 /// A run of bits with one meaning.
@@ -255,6 +257,7 @@ impl Reference {
     fn encoding(&mut self, isa: Isa, format: Format, entry: &'static OpEntry) -> EncodingPage {
         let learned = self.learn(isa, format, entry);
         // Without a model (no valid encoding found) the fixed bits still come from `aim`.
+        let learned_ok = learned.is_some();
         let (nwords, layout, identifier, example) = match learned {
             Some(l) => (l.nwords, l.layout, l.identifier, l.example),
             None => {
@@ -263,7 +266,14 @@ impl Reference {
                 (n, Vec::new(), id, None)
             }
         };
-        let example = example.and_then(|x| self.conventional(isa, format, entry, x));
+        let (example, example_note) = match example {
+            Some(x) => match self.conventional(isa, format, entry, x) {
+                Ok(x) => (Some(x), None),
+                Err(note) => (None, Some(note)),
+            },
+            None if learned_ok => (None, Some("every operand value tried prints with a note that LLVM would reject it".to_string())),
+            None => (None, Some(self.unreachable_note(isa, format, entry))),
+        };
         let span_of = |field| layout.iter().find(|s: &&Segment| s.name == words::field_name(field)).map(|s| s.hi - s.lo + 1);
         let operands = entry
             .operands
@@ -276,15 +286,17 @@ impl Reference {
                 data: words::data(o.width, o.imm, o.class),
             })
             .collect();
+        let (format_name, opcode) = format_of(isa, format, entry.op as u32);
         EncodingPage {
             mnemonic: entry.name.to_string(),
-            format: format.name().to_string(),
+            format: format_name.to_string(),
             width: 32 * nwords as u32,
-            opcode: entry.op as u32,
+            opcode,
             identifier: hex_number(&identifier[..nwords]),
             layout,
             operands,
             example,
+            example_note,
         }
     }
 
@@ -295,16 +307,36 @@ impl Reference {
     /// None where the text selects another encoding (an operand-less VOP1's DPP form prints as
     /// the plain instruction; gfx12 decodes some VINTERP opcodes as aliases of others): no text
     /// gives this encoding, so there is no example for it.
-    fn conventional(&mut self, isa: Isa, format: Format, entry: &'static OpEntry, x: Example) -> Option<Example> {
+    /// Why no encoding of an entry decodes as itself: the tables can hold an opcode that the
+    /// decoder reads as another format (gfx9's VOP3 numbers of VOP3P instructions).
+    fn unreachable_note(&mut self, isa: Isa, format: Format, entry: &'static OpEntry) -> String {
+        let target = Target::lookup(isa.name()).expect("swept targets are known");
+        let dec = self.decoders.entry(isa).or_insert_with(|| Decoder::new(target));
+        let w = aimed_for(isa, format, entry.op as u32, Fill { words: [0; 5], choices: 0 });
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        match dec.decode(&bytes) {
+            Ok((inst, _)) if inst.format != format => {
+                format!("its bytes are read as the {} encoding (opcode {:#x})", format_of(isa, inst.format, inst.entry.op as u32).0, inst.entry.op)
+            }
+            _ => "no valid encoding of it was found".to_string(),
+        }
+    }
+
+    fn conventional(&mut self, isa: Isa, format: Format, entry: &'static OpEntry, x: Example) -> Result<Example, String> {
         let target = Target::lookup(isa.name()).expect("swept targets are known");
         let asm = self.assemblers.entry(isa).or_insert_with(|| rdna_asm::Assembler::new(target));
-        let Ok(bytes) = asm.assemble_stmt(&x.text, 1) else { return Some(x) };
+        let Ok(bytes) = asm.assemble_stmt(&x.text, 1) else { return Ok(x) };
         let dec = self.decoders.entry(isa).or_insert_with(|| Decoder::new(target));
         match dec.decode(&bytes) {
             Ok((inst, n)) if n == bytes.len() && inst.format == format && std::ptr::eq(inst.entry, entry) => {
-                (rdna_disasm::to_text(&inst, rdna_disasm::PrintOptions::default()) == x.text).then(|| Example { encoding: encoding_text(&bytes), bytes, text: x.text })
+                if rdna_disasm::to_text(&inst, rdna_disasm::PrintOptions::default()) == x.text {
+                    Ok(Example { encoding: encoding_text(&bytes), bytes, text: x.text })
+                } else {
+                    Ok(x)
+                }
             }
-            _ => None,
+            Ok((inst, _)) => Err(format!("its text, `{}`, is read as the {} encoding (opcode {:#x})", x.text, format_of(isa, inst.format, inst.entry.op as u32).0, inst.entry.op)),
+            Err(_) => Ok(x),
         }
     }
 
@@ -507,10 +539,25 @@ fn notes(dec: &Decoder, format: Format, entry: &OpEntry, w: &Words, buf: &mut St
 /// gathers need one), a small literal, and distinct registers in its operand fields.
 fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: &rdna_disasm::Inst, buf: &mut String) -> Option<Example> {
     let mut w = model.base;
-    for g in model.groups.iter().filter(|g| g.kind == Kind::Modifier) {
+    for g in model.groups.iter().filter(|g| !matches!(g.kind, Kind::Operand { .. })) {
         let keys: Vec<&str> = g.slots.iter().filter_map(|s| if let rdna_asm::syntax::Slot::Key(k, _) = s { Some(k.as_str()) } else { None }).collect();
         let dmask = keys.iter().any(|k| k.starts_with("dmask"));
-        let value = if dmask { 1 } else { (1u32 << g.bits.len().min(31)) - 1 };
+        if (g.kind != Kind::Modifier || keys.is_empty()) && !dmask {
+            continue;
+        }
+        let value = if dmask {
+            // The value that prints `dmask:0x1` (the group may hold more bits than the mask).
+            match (1..1u32 << g.bits.len().min(8)).find(|&v| {
+                let mut t = w;
+                rdna_asm::model::set_value(&mut t, &g.bits, v);
+                matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&rdna_asm::syntax::Slot::Key("dmask".into(), 0)).is_some_and(|a| a.text == "dmask:0x1"))
+            }) {
+                Some(v) => v,
+                None => continue,
+            }
+        } else {
+            (1u32 << g.bits.len().min(31)) - 1
+        };
         let mut t = w;
         rdna_asm::model::set_value(&mut t, &g.bits, value);
         if let Render::Text(s, _) = render(dec, format, entry, &t, buf) {
@@ -540,6 +587,14 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
         if width == 9 && o.class == Class::Sgpr {
             candidates = vec![256 + 4 * n, 4 * n, 2 * n];
         }
+        if entry.name.starts_with("s_waitcnt_") {
+            // LLVM assembles only `null` there (gfx10's and gfx11's numbers for it).
+            candidates = vec![125, 124];
+        }
+        let before = match render(dec, format, entry, &w, buf) {
+            Render::Text(s, _) => s,
+            _ => return None,
+        };
         // The candidate with the fewest notes, the first among equals.
         let mut best: Option<(usize, Words)> = None;
         for v in candidates {
@@ -549,7 +604,16 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             let mut t = w;
             rdna_asm::model::set_value(&mut t, &bits, v);
             if let Some(k) = notes(dec, format, entry, &t, buf) {
-                if best.as_ref().map_or(true, |(b, _)| k < *b) {
+                // The operand must read as a register (`v4`, `s[8:9]`, `null`), not as a special
+                // one a lane-mask field can also name (`exec_hi`).
+                let Render::Text(after, _) = render(dec, format, entry, &t, buf) else { continue };
+                let plain = rdna_asm::model::changed_slots(&before, &after).iter().all(|slot| {
+                    after.get(slot).is_some_and(|a| {
+                        let t = a.text.as_bytes();
+                        a.text == "null" || (t.len() > 1 && matches!(t[0], b'v' | b's' | b'a') && (t[1].is_ascii_digit() || t[1] == b'['))
+                    })
+                });
+                if plain && best.as_ref().map_or(true, |(b, _)| k < *b) {
                     best = Some((k, t));
                 }
             }
@@ -578,6 +642,25 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
 /// Bytes as `llvm-mc -show-encoding` lists them.
 fn encoding_text(bytes: &[u8]) -> String {
     format!("[{}]", bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(","))
+}
+
+/// The format's name on `isa` and the opcode its field holds: gfx12 renamed the memory formats
+/// (VBUFFER, VFLAT, VGLOBAL, VSCRATCH, VIMAGE, VSAMPLE, VDS), and the tables number VSAMPLE's
+/// opcodes from 0x100 to keep them apart from VIMAGE's.
+fn format_of(isa: Isa, format: Format, op: u32) -> (&'static str, u32) {
+    if isa.generation() != rdna_isa::Generation::Gfx12 {
+        return (format.name(), op);
+    }
+    match format {
+        Format::Mimg if op >= 0x100 => ("VSAMPLE", op - 0x100),
+        Format::Mimg => ("VIMAGE", op),
+        Format::Mubuf | Format::Mtbuf => ("VBUFFER", op),
+        Format::Flat => ("VFLAT", op),
+        Format::Global => ("VGLOBAL", op),
+        Format::Scratch => ("VSCRATCH", op),
+        Format::Ds => ("VDS", op),
+        _ => (format.name(), op),
+    }
 }
 
 /// Dwords as one hexadecimal number, the highest dword first.

@@ -26,6 +26,9 @@ pub fn render_text(p: &Page) -> String {
         if let Some(x) = &e.example {
             let _ = writeln!(s, "  example: {:<40}; encoding: {}", x.text, x.encoding);
         }
+        if let Some(n) = &e.example_note {
+            let _ = writeln!(s, "  no example: {n}");
+        }
     }
     let _ = writeln!(s, "\nBehaviour ({}):\n  {}", if p.behaviour.source == "emulator" { "from the emulator's semantics" } else { "not run by the emulator" }, p.behaviour.text);
     let _ = writeln!(s, "\nTargets: {}", p.targets.join(" "));
