@@ -20,11 +20,13 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;tex
 .hidden{display:none}#q{font-size:1.1em;width:30em;padding:.3em}
 .cat{color:#666}"#;
 
-const SEARCH_JS: &str = r#"function search(){var q=document.getElementById('q').value.toLowerCase().split(/\s+/).filter(function(w){return w});
-var n=0;document.querySelectorAll('li[data-text]').forEach(function(li){var t=li.getAttribute('data-text');
+const SEARCH_JS: &str = r#"function search(){var q=document.getElementById('q').value.toLowerCase().split(/[^a-z0-9]+/).filter(function(w){return w});
+var n=0;document.querySelectorAll('li[data-text]').forEach(function(li){var t=li.getAttribute('data-text').split(/[^a-z0-9]+/);
 var ok=q.every(function(w){return t.indexOf(w)>=0});li.classList.toggle('hidden',!ok);if(ok)n++;});
 document.querySelectorAll('section').forEach(function(s){s.classList.toggle('hidden',!s.querySelector('li:not(.hidden)'))});
-document.getElementById('count').textContent=n+' instructions';}"#;
+document.getElementById('count').textContent=n+' instructions';}
+window.addEventListener('DOMContentLoaded',function(){var m=/[?&]q=([^&]*)/.exec(location.search);
+if(m){document.getElementById('q').value=decodeURIComponent(m[1].replace(/\+/g,' '));search();}});"#;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -60,7 +62,7 @@ fn layout_html(e: &EncodingPage) -> String {
                 None => esc(&seg.name),
             };
             let range = if hi == lo { format!("{hi}") } else { format!("{hi}:{lo}") };
-            let _ = write!(s, "<div class=\"{}\" style=\"flex:{n}\"><b>{label}</b><small>{range}</small></div>", esc(&seg.kind));
+            let _ = write!(s, "<div class=\"{}\" style=\"flex:{n}\" title=\"{} {range}\"><b>{label}</b><small>{range}</small></div>", esc(&seg.kind), esc(&seg.name));
         }
         s.push_str("</div>");
     }
@@ -133,7 +135,7 @@ fn index_html(isa: Isa, pages: &[Page]) -> String {
     let mut s = head(&format!("{} {} instructions", generation_of(isa), isa.name()), "../");
     let _ = write!(
         s,
-        "<script src=\"../search.js\"></script><p><a href=\"../index.html\">All generations</a></p><h1>{} ({}): {} instructions</h1><input id=\"q\" type=\"search\" placeholder=\"Search names and descriptions\" oninput=\"search()\" autofocus> <span id=\"count\">{} instructions</span>",
+        "<script src=\"../search.js\"></script><p><a href=\"../index.html\">All generations</a></p><h1>{} ({}): {} instructions</h1><input id=\"q\" type=\"search\" placeholder=\"Search names and descriptions (whole words)\" oninput=\"search()\" autofocus> <span id=\"count\">{} instructions</span>",
         esc(generation_of(isa)),
         isa.name(),
         pages.len(),
@@ -145,7 +147,7 @@ fn index_html(isa: Isa, pages: &[Page]) -> String {
     for f in formats {
         let _ = write!(s, "<section><h2 id=\"{}\">{}</h2><ul>", esc(f), esc(f));
         for p in pages.iter().filter(|p| p.encodings[0].format == f) {
-            let key = format!("{} {} {} {}", p.name, p.category, p.description, p.encodings.iter().map(|e| e.format.as_str()).collect::<Vec<_>>().join(" ")).to_lowercase();
+            let key = Reference::search_key(isa, &p.name).map(|(k, _)| k).unwrap_or_default();
             let _ = write!(s, "<li data-text=\"{}\"><a href=\"{}\">{}</a> — {}</li>", esc(&key), file_name(&p.name), esc(&p.name), esc(&p.description));
         }
         s.push_str("</ul></section>");
@@ -163,6 +165,7 @@ pub fn write_site(reference: &mut Reference, isas: &[Isa], dir: &Path) -> Result
     let mut top = head("rdna ISA reference", "");
     top.push_str("<h1>rdna ISA reference</h1><p>Every instruction of every generation rdna decodes, from its own model: layouts learned from the decoder and printer, operands from tables swept from llvm-mc-19, behaviour from the emulator.</p><ul id=\"generations\">");
     let mut count = 0;
+    reference.prepare(isas);
     for &isa in isas {
         let pages = all_pages(reference, isa);
         let sub = dir.join(isa.name());

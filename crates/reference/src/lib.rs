@@ -350,24 +350,55 @@ impl Reference {
         l
     }
 
-    /// Pages whose name, category or description contain every word of `query`, best first
-    /// (name matches before description matches).
+    /// What search matches for a page, without building the page: name, category, description
+    /// and formats, in lowercase. The CLI's `--search` and the site's search box both use it.
+    pub fn search_key(isa: Isa, name: &str) -> Option<(String, String)> {
+        let entries = Self::entries(isa, name);
+        let &(f, e) = entries.first()?;
+        let base = page_name(name);
+        let kind = rdna_emu::sem::classify_in(isa.generation(), rdna_emu::sem::base_name(e.name), f);
+        let desc = words::description(base, f, &kind);
+        let mut formats: Vec<&str> = entries.iter().map(|(f, e)| format_of(isa, *f, e.op as u32).0).collect();
+        formats.dedup();
+        Some((format!("{} {} {} {}", base, words::category(f, base), desc, formats.join(" ")).to_lowercase(), desc))
+    }
+
+    /// Pages whose search key has every word of `query` as a whole word (`add` finds
+    /// `v_add_f32`, not `address`), those with every word in the name first, then by name.
     pub fn search(&mut self, isa: Isa, query: &str) -> Vec<(String, String)> {
-        let terms: Vec<String> = query.split_whitespace().map(|w| w.to_ascii_lowercase()).collect();
+        let terms: Vec<String> = query.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_ascii_lowercase()).collect();
         let mut hits: Vec<(usize, String, String)> = Vec::new();
         for name in Self::names(isa) {
-            let entries = Self::entries(isa, &name);
-            let (f, e) = entries[0];
-            let kind = rdna_emu::sem::classify_in(isa.generation(), rdna_emu::sem::base_name(e.name), f);
-            let desc = words::description(&name, f, &kind);
-            let hay = format!("{} {} {} {}", name, words::category(f, &name), desc, f.name()).to_ascii_lowercase();
-            if terms.iter().all(|t| hay.contains(t.as_str())) {
-                let score = terms.iter().filter(|t| !name.contains(t.as_str())).count();
+            let Some((key, desc)) = Self::search_key(isa, &name) else { continue };
+            let words: Vec<&str> = key.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+            if terms.iter().all(|t| words.contains(&t.as_str())) {
+                let score = terms.iter().filter(|t| !name.split('_').any(|w| w == t.as_str())).count();
                 hits.push((score, name, desc));
             }
         }
         hits.sort();
         hits.into_iter().map(|(_, n, d)| (n, d)).collect()
+    }
+
+    /// Learns every encoding of the instructions of `isas` and of the same names on every other
+    /// swept target (what their pages compare), on all cores.
+    pub fn prepare(&mut self, isas: &[Isa]) {
+        use rayon::prelude::*;
+        let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for &isa in isas {
+            names.extend(Self::names(isa));
+        }
+        for isa in Isa::ALL {
+            let target = Target::lookup(isa.name()).expect("swept targets are known");
+            let todo: Vec<(Format, &'static OpEntry)> = Format::ALL
+                .into_iter()
+                .filter(|&f| f != Format::Vopd)
+                .flat_map(|f| isa.tables().get(f).entries.iter().map(move |e| (f, e)))
+                .filter(|(f, e)| names.contains(page_name(e.name)) && !self.learned.contains_key(&(isa, *f, e.op)))
+                .collect();
+            let done: Vec<_> = todo.par_iter().map_init(|| Decoder::new(target), |dec, &(f, e)| ((isa, f, e.op), learn(dec, isa, f, e))).collect();
+            self.learned.extend(done);
+        }
     }
 }
 
@@ -575,17 +606,21 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             w = t;
         }
     }
-    for (i, o) in entry.operands.iter().enumerate() {
+    let mut next_reg = 4u32;
+    for o in entry.operands.iter() {
         let (lo, width) = inst.field_span(o.field);
         if width == 0 || o.class == Class::Other || lo as usize + width as usize > 32 * model.nwords.min(5) {
             continue;
         }
         let bits: Vec<u16> = (lo as u16..lo as u16 + width as u16).collect();
-        let n = i as u32 + 1;
+        // Registers that do not overlap the previous operands' (LLVM rejects an MFMA whose
+        // accumulator partly overlaps its destination), aligned to 4.
+        let n = next_reg;
+        next_reg = (n + o.width.max(1) as u32).div_ceil(4) * 4;
         let vgpr_src = width == 9 && matches!(o.class, Class::Vgpr | Class::Vgpr16 | Class::Agpr);
-        let mut candidates: Vec<u32> = if vgpr_src { vec![256 + 4 * n, 256 + 2 * n, 256 + n] } else { vec![4 * n, 2 * n, n] };
+        let mut candidates: Vec<u32> = if vgpr_src { vec![256 + n, 256 + n / 2, 256 + n / 4] } else { vec![n, n / 2, n / 4] };
         if width == 9 && o.class == Class::Sgpr {
-            candidates = vec![256 + 4 * n, 4 * n, 2 * n];
+            candidates = vec![256 + n, n, n / 2];
         }
         if entry.name.starts_with("s_waitcnt_") {
             // LLVM assembles only `null` there (gfx10's and gfx11's numbers for it).
