@@ -739,7 +739,12 @@ mod tests {
         assert_eq!(seg("DATA0"), Some((47, 40)));
         assert_eq!(seg("ADDR"), Some((39, 32)));
         assert_eq!(seg("OP"), Some((25, 18)));
-        assert_eq!(seg("OFFSET0"), Some((7, 0)));
-        assert_eq!(seg("OFFSET1"), Some((15, 8)));
+        // LLVM reads this instruction's offset as one 16-bit number (`offset:65535`), where AMD's
+        // format-level layout names two bytes.
+        assert_eq!(seg("OFFSET"), Some((15, 0)));
+        // RDNA4 calls the format VDS (as the seed page's "ENC_VDS"); the identifier is the same.
+        let p = r.page(Isa::Gfx1200, "ds_condxchg32_rtn_b64").unwrap();
+        assert_eq!((p.encodings[0].format.as_str(), p.encodings[0].identifier.as_str()), ("VDS", "0x00000000D9F80000"));
+        assert!(p.generations.iter().any(|g| g.arch == "gfx1100"));
     }
 }
