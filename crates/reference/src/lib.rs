@@ -169,6 +169,9 @@ impl Reference {
                 names.push(page_name(e.name).to_string());
             }
         }
+        if let Some((x, y)) = tables.vopd {
+            names.extend(x.iter().chain(y.iter()).filter(|n| !n.is_empty()).map(|n| n.to_string()));
+        }
         names.sort_unstable();
         names.dedup();
         names
@@ -192,6 +195,9 @@ impl Reference {
 
     /// The page of `name` on `isa`, or an error naming what is missing.
     pub fn page(&mut self, isa: Isa, name: &str) -> Result<Page, String> {
+        if name.starts_with("v_dual_") {
+            return self.vopd_page(isa, name);
+        }
         let entries = Self::entries(isa, name);
         let Some(&(first_format, first_entry)) = entries.first() else {
             return Err(format!("no instruction named '{name}' on {} ({})", isa.name(), generation_of(isa)));
@@ -307,6 +313,97 @@ impl Reference {
     /// None where the text selects another encoding (an operand-less VOP1's DPP form prints as
     /// the plain instruction; gfx12 decodes some VINTERP opcodes as aliases of others): no text
     /// gives this encoding, so there is no example for it.
+    /// A VOPD operation's page: an encoding for each half it can be (X, Y), with an example that
+    /// pairs it with `v_dual_mov_b32`.
+    fn vopd_page(&mut self, isa: Isa, name: &str) -> Result<Page, String> {
+        let lists = |isa: Isa| isa.tables().vopd.map(|(x, y)| (x.iter().position(|n| *n == name), y.iter().position(|n| *n == name)));
+        let Some((xi, yi)) = lists(isa).filter(|(x, y)| x.is_some() || y.is_some()) else {
+            return Err(format!("no instruction named '{name}' on {} ({})", isa.name(), generation_of(isa)));
+        };
+        let base = format!("v_{}", &name["v_dual_".len()..]);
+        let kind = vopd_kind(isa, &base);
+        let target = Target::lookup(isa.name()).expect("swept targets are known");
+        let mut encodings = Vec::new();
+        for (half, index) in [("X", xi), ("Y", yi)] {
+            let Some(op) = index else { continue };
+            let op = op as u32;
+            let ident = 0xC800_0000u32 | if half == "X" { op << 22 } else { op << 17 };
+            let layout = VOPD_LAYOUT
+                .iter()
+                .map(|&(n, hi, lo, kind)| {
+                    let bits = (kind != "operand").then(|| (lo..=hi).rev().map(|b| if ident >> b & 1 != 0 { '1' } else { '0' }).collect());
+                    let kind = if kind == "opcode" && !n.ends_with(half) { "operand" } else { kind };
+                    Segment { name: n.to_string(), hi, lo, kind: kind.to_string(), bits: if kind == "operand" { None } else { bits } }
+                })
+                .collect();
+            let operand = |f: &str, access: &str, class: &str, bits: u32| OperandInfo { field: f.into(), access: access.into(), class: class.into(), field_bits: bits, data: "32 bits".into() };
+            let operands = vec![
+                operand(&format!("VDST{half}"), "written", "vector register", if half == "X" { 8 } else { 7 }),
+                operand(&format!("SRC0{half}"), "read", "vector register, scalar register or constant", 9),
+                operand(&format!("VSRC1{half}"), "read", "vector register (where the operation has a second source)", 8),
+            ];
+            // The operation's operand forms, tried until one assembles and prints back unchanged.
+            let forms = ["{d}, {a}, {b}", "{d}, {a}", "{d}, {a}, 0x1234, {b}", "{d}, {a}, {b}, 0x1234", "{d}, {a}, {b}, vcc_lo"];
+            let asm = self.assemblers.entry(isa).or_insert_with(|| rdna_asm::Assembler::new(target));
+            let dec = self.decoders.entry(isa).or_insert_with(|| Decoder::new(target));
+            let mut example = None;
+            for form in forms {
+                let mine = |d: &str, a: &str, b: &str| format!("{name} {}", form.replace("{d}", d).replace("{a}", a).replace("{b}", b));
+                let text = if half == "X" { format!("{} :: v_dual_mov_b32 v5, v9", mine("v4", "v8", "v12")) } else { format!("v_dual_mov_b32 v4, v8 :: {}", mine("v5", "v9", "v13")) };
+                let Ok(bytes) = asm.assemble_stmt(&text, 1) else { continue };
+                if let Ok((inst, n)) = dec.decode(&bytes) {
+                    if n == bytes.len() && rdna_disasm::to_text(&inst, rdna_disasm::PrintOptions::default()) == text {
+                        example = Some(Example { text, encoding: encoding_text(&bytes), bytes });
+                        break;
+                    }
+                }
+            }
+            let example_note = example.is_none().then(|| "no operand form tried assembles".to_string());
+            encodings.push(EncodingPage {
+                mnemonic: name.to_string(),
+                format: format!("VOPD ({half})"),
+                width: 64,
+                opcode: op,
+                identifier: hex_number(&[ident, 0]),
+                layout,
+                operands,
+                example,
+                example_note,
+            });
+        }
+        let targets = rdna_isa::target::TARGETS
+            .iter()
+            .filter(|(_, _, i)| i.is_some_and(|i| lists(i).is_some_and(|(x, y)| x.is_some() || y.is_some())))
+            .map(|(n, _, _)| n.to_string())
+            .collect();
+        let generations = Isa::ALL
+            .into_iter()
+            .filter(|&i| i != isa)
+            .filter_map(|i| {
+                let (x, y) = lists(i)?;
+                (x.is_some() || y.is_some()).then(|| {
+                    let encodings: Vec<String> = [("X", x), ("Y", y)].iter().filter_map(|(h, o)| o.map(|o| format!("VOPD ({h}) {o:#x}"))).collect();
+                    let differs = if (x, y) == (xi, yi) { Vec::new() } else { vec!["opcode".to_string()] };
+                    GenerationNote { arch: i.name().into(), generation: generation_of(i).into(), encodings, differs }
+                })
+            })
+            .collect();
+        Ok(Page {
+            category: words::category(Format::Vopd, name).to_string(),
+            description: format!("{} One half of a dual-issue (VOPD) instruction.", words::description(&base, Format::Vop2, &kind)),
+            behaviour: {
+                let b = words::behaviour(&base, Format::Vop2, &kind);
+                Behaviour { text: format!("{} (both halves read their sources before either writes)", b.text), source: b.source }
+            },
+            name: name.to_string(),
+            arch: isa.name().to_string(),
+            generation: generation_of(isa).to_string(),
+            encodings,
+            targets,
+            generations,
+        })
+    }
+
     /// Why no encoding of an entry decodes as itself: the tables can hold an opcode that the
     /// decoder reads as another format (gfx9's VOP3 numbers of VOP3P instructions).
     fn unreachable_note(&mut self, isa: Isa, format: Format, entry: &'static OpEntry) -> String {
@@ -353,6 +450,11 @@ impl Reference {
     /// What search matches for a page, without building the page: name, category, description
     /// and formats, in lowercase. The CLI's `--search` and the site's search box both use it.
     pub fn search_key(isa: Isa, name: &str) -> Option<(String, String)> {
+        if let Some(single) = name.strip_prefix("v_dual_") {
+            let base = format!("v_{single}");
+            let desc = format!("{} One half of a dual-issue (VOPD) instruction.", words::description(&base, Format::Vop2, &vopd_kind(isa, &base)));
+            return Some((format!("{name} {} {desc} vopd", words::category(Format::Vopd, name)).to_lowercase(), desc));
+        }
         let entries = Self::entries(isa, name);
         let &(f, e) = entries.first()?;
         let base = page_name(name);
@@ -405,6 +507,30 @@ impl Reference {
 fn strip_values(layout: &[Segment]) -> Vec<(String, u32, u32)> {
     layout.iter().filter(|s| s.kind != "opcode").map(|s| (s.name.clone(), s.hi, s.lo)).collect()
 }
+
+/// What the emulator makes of a VOPD half's operation (`v_dual_add_f32` runs as `v_add_f32`).
+fn vopd_kind(isa: Isa, base: &str) -> rdna_emu::sem::Kind {
+    let k = rdna_emu::sem::classify_in(isa.generation(), base, Format::Vop2);
+    if matches!(k, rdna_emu::sem::Kind::Invalid(_)) {
+        rdna_emu::sem::classify_in(isa.generation(), base, Format::Vop1)
+    } else {
+        k
+    }
+}
+
+/// VOPD's layout (gfx11 and gfx12): two operations, X in the low dword's opcode and sources, Y in
+/// the high dword; VDSTY's low bit is the opposite of VDSTX's and is not encoded.
+const VOPD_LAYOUT: [(&str, u32, u32, &str); 9] = [
+    ("VDSTX", 63, 56, "operand"),
+    ("VDSTY", 55, 49, "operand"),
+    ("VSRC1Y", 48, 41, "operand"),
+    ("SRC0Y", 40, 32, "operand"),
+    ("ENCODING", 31, 26, "encoding"),
+    ("OPX", 25, 22, "opcode"),
+    ("OPY", 21, 17, "opcode"),
+    ("VSRC1X", 16, 9, "operand"),
+    ("SRC0X", 8, 0, "operand"),
+];
 
 /// The format's fixed bits and the opcode, everything else zero.
 fn fixed_bits(isa: Isa, format: Format, op: u32) -> Words {
