@@ -174,6 +174,7 @@ pub fn write_site(reference: &mut Reference, isas: &[Isa], dir: &Path) -> Result
             std::fs::write(sub.join(file_name(&p.name)), page_html(p, isas)).map_err(io)?;
         }
         std::fs::write(sub.join("index.html"), index_html(isa, &pages)).map_err(io)?;
+        reference.release(isa);
         let _ = write!(top, "<li><a href=\"{}/index.html\">{} {}</a> — {} instructions</li>", isa.name(), esc(generation_of(isa)), isa.name(), pages.len());
         count += pages.len();
     }

@@ -404,6 +404,12 @@ impl Reference {
         })
     }
 
+    /// Drops what was learned to assemble `isa`'s examples (the assembler's tables are large; a
+    /// site built one generation at a time needs them for one generation at a time).
+    pub fn release(&mut self, isa: Isa) {
+        self.assemblers.remove(&isa);
+    }
+
     /// Why no encoding of an entry decodes as itself: the tables can hold an opcode that the
     /// decoder reads as another format (gfx9's VOP3 numbers of VOP3P instructions).
     fn unreachable_note(&mut self, isa: Isa, format: Format, entry: &'static OpEntry) -> String {
