@@ -133,6 +133,39 @@ fn check(mcpu: &str) -> Checked {
             }
         }
     }
+    // Adding a one-bit modifier (`glc`, `gds`, `clamp`, ...) to the text changes llvm's bytes only
+    // inside the segment of that name.
+    let mut flag_texts: Vec<(String, String, String)> = Vec::new();
+    for (_, e) in &with_example {
+        let x = e.example.as_ref().unwrap();
+        if rejected.contains(&x.text) {
+            continue;
+        }
+        for seg in e.layout.iter().filter(|s| s.kind == "modifier" && s.hi == s.lo && s.name.bytes().all(|c| c.is_ascii_uppercase() || c == b'_')) {
+            let flag = seg.name.to_ascii_lowercase();
+            if !x.text.split_whitespace().any(|w| w == flag) {
+                flag_texts.push((x.text.clone(), format!("{} {flag}", x.text), seg.name.clone()));
+            }
+        }
+    }
+    let flag_llvm = llvm_assemble(mcpu, &flag_texts.iter().map(|(_, t, _)| t.clone()).collect::<Vec<_>>());
+    let mut flags = 0;
+    for ((orig, t, name), got) in flag_texts.iter().zip(&flag_llvm) {
+        let Some(got) = got else { continue };
+        let e = with_example.iter().map(|(_, e)| *e).find(|e| e.example.as_ref().unwrap().text == *orig).unwrap();
+        let x = e.example.as_ref().unwrap();
+        if got.len() != x.bytes.len() {
+            continue;
+        }
+        flags += 1;
+        for b in 0..8 * got.len() as u32 {
+            if bit(got, b) != bit(&x.bytes, b) {
+                let seg = e.layout.iter().find(|s| s.lo <= b && b <= s.hi);
+                assert!(seg.is_some_and(|s| &s.name == name), "{mcpu} {}: `{t}` changes bit {b} ({:?}), outside {name}", e.mnemonic, seg.map(|s| &s.name));
+            }
+        }
+    }
+    eprintln!("{mcpu}: {flags} one-bit modifiers added inside their segments");
     // Moving one operand's register changes llvm's bytes only inside that operand's field.
     let bump_llvm = llvm_assemble(mcpu, &bump_texts.iter().map(|(_, _, t)| t.clone()).collect::<Vec<_>>());
     let by_text: HashMap<&str, &EncodingPage> = with_example.iter().map(|(_, e)| (e.example.as_ref().unwrap().text.as_str(), *e)).collect();
