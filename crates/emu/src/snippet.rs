@@ -18,6 +18,8 @@ pub struct Snippet {
     /// Use the VALU fast path where it applies (turn off to run everything through the general
     /// path, e.g. to compare the two).
     pub fast: bool,
+    /// Instructions `run` executes before it stops the wave as a runaway.
+    pub budget: u64,
 }
 
 impl Snippet {
@@ -34,11 +36,11 @@ impl Snippet {
         let mut wave = Wave::new(lanes, 256, 256);
         wave.set_exec(wave.lane_mask);
         wave.mode = Mode(0xf0 | 1 << 8 | 1 << 9);
-        Some(Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target, fast: true })
+        Some(Snippet { wave, lds: vec![0; 64 * 1024], mem: Memory::new(), target, fast: true, budget: 1_000_000 })
     }
 
     /// Executes `code` from its first byte until `s_endpgm` or the end of the code, at most
-    /// `budget` instructions. Errors name the offset and the instruction.
+    /// [`Snippet::budget`] instructions. Errors name the offset and the instruction.
     pub fn run(&mut self, code: &[u8]) -> Result<u64, String> {
         let dec = Decoder::new(self.target);
         let mut prog = Program::decode(&dec, code, 0);
@@ -52,7 +54,7 @@ impl Snippet {
         let mut sh = Shared { prog: &prog, mem: &self.mem, lds: &mut self.lds, code_addr: 0, cycles: 0 };
         let mut n = 0u64;
         while let Some(st) = prog.steps.get(self.wave.pc) {
-            if n >= 1_000_000 {
+            if n >= self.budget {
                 return Err("instruction budget exceeded".into());
             }
             n += 1;

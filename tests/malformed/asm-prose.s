@@ -1,0 +1,1 @@
+Dear reader, this is a letter, not a shader.
