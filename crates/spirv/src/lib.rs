@@ -120,8 +120,8 @@ pub enum RecompileError {
 /// [`STATUS_BYTES`] hold the status word), the loop-iteration limit (see
 /// [`Compiled::iteration_margin`]; `u32::MAX` for none), 4 bytes of padding, and the code
 /// object image's device address (0 unless [`Compiled::uses_image`]).
-pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32, image: u64) -> Vec<u8> {
-    let mut p = Vec::with_capacity(56);
+pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32, image: u64, arena: &Arena) -> Vec<u8> {
+    let mut p = Vec::with_capacity(96);
     p.extend_from_slice(&kernarg.to_le_bytes());
     p.extend_from_slice(&packet.to_le_bytes());
     for g in grid {
@@ -132,7 +132,28 @@ pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgp
     p.extend_from_slice(&iteration_limit.to_le_bytes());
     p.extend_from_slice(&0u32.to_le_bytes());
     p.extend_from_slice(&image.to_le_bytes());
+    for x in [arena.base, arena.size, arena.guest, arena.map] {
+        p.extend_from_slice(&x.to_le_bytes());
+    }
+    p.extend_from_slice(&arena.granule_shift.to_le_bytes());
+    p.extend_from_slice(&0u32.to_le_bytes());
     p
+}
+
+/// Where a dispatch's memory lies, for the checks every access of a recompiled kernel makes
+/// (push constants 10 to 14). All of it is one device range, `[base, base + size)`: first the
+/// registers and wave state (`[base, guest)`, always valid), then the guest's memory (buffers,
+/// argument segment, dispatch packet, code image) with unmapped gaps. `map` is the address of a
+/// bitmap with one bit per `1 << granule_shift` bytes from `guest`: an access is valid when the
+/// granules of its first and last byte are mapped. It lies past `base + size`, out of the
+/// kernel's reach, after 16 bytes at `base + size` where refused accesses go.
+#[derive(Clone, Copy, Debug)]
+pub struct Arena {
+    pub base: u64,
+    pub size: u64,
+    pub guest: u64,
+    pub map: u64,
+    pub granule_shift: u32,
 }
 
 /// Bytes at the start of the VGPR memory before the first wave's registers: a status word that
@@ -151,4 +172,9 @@ pub const STATUS_VGPR_INDEX: u32 = 5;
 /// Status word: a typed buffer access named a format that is not one, or stored to an 11- or
 /// 10-bit float component (the emulator faults on both).
 pub const STATUS_BUFFER_FORMAT: u32 = 6;
+/// Status word: a memory access fell outside the dispatch's memory (its buffers, argument
+/// segment, dispatch packet, code image, registers and scratch, which the runtime places in
+/// one range, the arena). The access is redirected to the arena's start and the run stops, so a
+/// stray guest pointer can never reach host or driver memory (on lavapipe, a host crash).
+pub const STATUS_MEMORY_OUT_OF_BOUNDS: u32 = 7;
 

@@ -353,6 +353,9 @@ struct Gen {
     iter_limit: Word,
     /// Device address of the status word (the start of the VGPR memory).
     status: Word,
+    /// The arena's base, size, guest start, map address and granule shift (u64s from push
+    /// constants 10 to 14, loaded once at the entry), for [`Gen::guard`].
+    arena: [Word; 5],
     /// Lane loops in the block being lowered, and the most in any block (setup included).
     block_loops: u32,
     max_block_loops: u32,
@@ -464,7 +467,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default() }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default() }
     }
 
     // ---- constants and register access ----
@@ -929,9 +932,9 @@ impl Gen {
         self.b.decorate(group_id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)]);
         let num_groups = self.b.variable(in_v3, None, StorageClass::Input, None);
         self.b.decorate(num_groups, spirv::Decoration::BuiltIn, [Operand::BuiltIn(spirv::BuiltIn::NumWorkgroups)]);
-        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t, u64t]);
+        let push_t = self.b.type_struct([u64t, u64t, u32t, u32t, u32t, u32t, u64t, u32t, u32t, u64t, u64t, u64t, u64t, u64t, u32t]);
         self.b.decorate(push_t, spirv::Decoration::Block, []);
-        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44, 48].into_iter().enumerate() {
+        for (i, off) in [0u32, 8, 16, 20, 24, 28, 32, 40, 44, 48, 56, 64, 72, 80, 88].into_iter().enumerate() {
             self.b.member_decorate(push_t, i as u32, spirv::Decoration::Offset, [Operand::LiteralBit32(off)]);
         }
         let pc_push = self.b.type_pointer(None, StorageClass::PushConstant, push_t);
@@ -1158,7 +1161,7 @@ impl Gen {
             let a = self.wave_slot(ctx, cw);
             let o = self.c64(4 * SLOT_STATUS as u64);
             let a = self.b.i_add(self.t.u64, None, a, o).unwrap();
-            let v = self.load_global(a);
+            let v = self.load_unguarded(a);
             let waiting = self.b.i_equal(boolt, None, v, at).unwrap();
             any = self.b.logical_or(boolt, None, any, waiting).unwrap();
         }
@@ -1301,6 +1304,10 @@ impl Gen {
         let first_wave = self.b.i_mul(u64t, None, flat, cw).unwrap();
         let regs = self.push_u64(6);
         self.status = regs;
+        let fourteen = self.c32(14);
+        let p = self.b.access_chain(self.t.pc_u32, None, self.push, [fourteen]).unwrap();
+        let shift = self.b.load(u32t, None, p, None, []).unwrap();
+        self.arena = [self.push_u64(10), self.push_u64(11), self.push_u64(12), self.push_u64(13), self.b.u_convert(u64t, None, shift).unwrap()];
         if self.image_needed {
             self.image = self.push_u64(9);
         }
@@ -1385,12 +1392,12 @@ impl Gen {
 
     fn slot_load(&mut self, dword: u32) -> Word {
         let a = self.slot_addr(dword);
-        self.load_global(a)
+        self.load_unguarded(a)
     }
 
     fn wr_slot(&mut self, dword: u32, v: Word) {
         let a = self.slot_addr(dword);
-        self.store_global(a, v);
+        self.store_unguarded(a, v);
     }
 
     /// The selected wave's SGPRs, SCC and state to its slot.
@@ -1718,7 +1725,7 @@ impl Gen {
     /// Stops the run: the status word says why, every loop ends.
     fn fail(&mut self, status: u32) {
         let flag = self.c32(status);
-        self.store_global(self.status, flag);
+        self.store_unguarded(self.status, flag);
         let exit = self.c32(EXIT);
         self.b.store(self.state, exit, None, []).unwrap();
         let t = self.b.constant_true(self.t.bool);
@@ -2102,13 +2109,76 @@ impl Gen {
         })
     }
 
+    /// `addr` where the `bytes` from it are the dispatch's memory ([`crate::Arena`]: registers
+    /// and wave state, or mapped guest memory); else the run stops with
+    /// `STATUS_MEMORY_OUT_OF_BOUNDS` and the access goes to a sink past the arena, so no access
+    /// strays.
+    fn guard(&mut self, addr: Word, bytes: u32) -> Word {
+        let (u32t, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
+        let [base, size, guest, map, shift] = self.arena;
+        let off = self.b.i_sub(u64t, None, addr, base).unwrap();
+        let n = self.c64(bytes as u64);
+        let limit = self.b.i_sub(u64t, None, size, n).unwrap();
+        let in_arena = self.b.u_less_than_equal(boolt, None, off, limit).unwrap();
+        let end = self.b.i_add(u64t, None, off, n).unwrap();
+        let in_regs = self.b.u_less_than_equal(boolt, None, end, guest).unwrap();
+        // The guest granules of the first and last byte (0 where not a guest access, so the
+        // bitmap reads stay inside it).
+        let not_regs = self.b.logical_not(boolt, None, in_regs).unwrap();
+        let is_guest = self.b.logical_and(boolt, None, in_arena, not_regs).unwrap();
+        let g = self.b.i_sub(u64t, None, off, guest).unwrap();
+        let z = self.c64(0);
+        let g0 = self.b.select(u64t, None, is_guest, g, z).unwrap();
+        let last = self.c64(bytes as u64 - 1);
+        let g1 = self.b.i_add(u64t, None, g0, last).unwrap();
+        let mut mapped = self.b.constant_true(boolt);
+        for gi in [g0, g1] {
+            let i = self.b.shift_right_logical(u64t, None, gi, shift).unwrap();
+            let c5 = self.c64(5);
+            let word = self.b.shift_right_logical(u64t, None, i, c5).unwrap();
+            let four = self.c64(4);
+            let wo = self.b.i_mul(u64t, None, word, four).unwrap();
+            let wa = self.b.i_add(u64t, None, map, wo).unwrap();
+            let wp = self.b.convert_u_to_ptr(self.t.psb_u32, None, wa).unwrap();
+            let w = self.b.load(u32t, None, wp, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
+            let i32_ = self.b.u_convert(u32t, None, i).unwrap();
+            let c31 = self.c32(31);
+            let bit = self.b.bitwise_and(u32t, None, i32_, c31).unwrap();
+            let w = self.b.shift_right_logical(u32t, None, w, bit).unwrap();
+            let one = self.c32(1);
+            let w = self.b.bitwise_and(u32t, None, w, one).unwrap();
+            let set = self.b.i_equal(boolt, None, w, one).unwrap();
+            mapped = self.b.logical_and(boolt, None, mapped, set).unwrap();
+        }
+        let ok_guest = self.b.logical_or(boolt, None, in_regs, mapped).unwrap();
+        let ok = self.b.logical_and(boolt, None, in_arena, ok_guest).unwrap();
+        let bad = self.b.logical_not(boolt, None, ok).unwrap();
+        self.if_then(bad, &mut |g: &mut Gen| g.fail(crate::STATUS_MEMORY_OUT_OF_BOUNDS));
+        // A refused access goes to the 16 bytes right after the arena, kept for it.
+        let sink = self.b.i_add(u64t, None, base, size).unwrap();
+        self.b.select(u64t, None, ok, addr, sink).unwrap()
+    }
+
     fn load_global(&mut self, addr: Word) -> Word {
+        let addr = self.guard(addr, 4);
+        self.load_unguarded(addr)
+    }
+
+    /// A dword load from an address the recompiler computed inside the wave's own state.
+    fn load_unguarded(&mut self, addr: Word) -> Word {
         self.touched_memory = true;
         let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
         self.b.load(self.t.u32, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap()
     }
 
     fn store_global(&mut self, addr: Word, v: Word) {
+        let addr = self.guard(addr, 4);
+        self.store_unguarded(addr, v);
+    }
+
+    /// A dword store to an address the recompiler computed inside the wave's own state (its
+    /// slot, the status word).
+    fn store_unguarded(&mut self, addr: Word, v: Word) {
         self.touched_memory = true;
         let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, addr).unwrap();
         self.b.store(p, v, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(4)]).unwrap();
@@ -2136,6 +2206,7 @@ impl Gen {
             }
         };
         let data = read(self, vdata)?;
+        let addr = self.guard(addr, if x2 { 8 } else { 4 });
         let p = self.b.convert_u_to_ptr(ptr_ty, None, addr).unwrap();
         let scope = self.c32(spirv::Scope::Device as u32);
         let relaxed = self.c32(0);
@@ -2201,6 +2272,7 @@ impl Gen {
         for i in 0..bytes as u64 {
             let oi = self.c64(i);
             let a = self.b.i_add(self.t.u64, None, addr, oi).unwrap();
+            let a = self.guard(a, 1);
             let p = self.b.convert_u_to_ptr(p8, None, a).unwrap();
             let x = self.b.load(u8t, None, p, Some(spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
             let x = self.b.u_convert(u, None, x).unwrap();
@@ -2221,6 +2293,7 @@ impl Gen {
         for i in 0..bytes as u64 {
             let oi = self.c64(i);
             let a = self.b.i_add(self.t.u64, None, addr, oi).unwrap();
+            let a = self.guard(a, 1);
             let p = self.b.convert_u_to_ptr(p8, None, a).unwrap();
             let sh = self.c32(8 * i as u32);
             let x = self.b.shift_right_logical(self.t.u32, None, v, sh).unwrap();

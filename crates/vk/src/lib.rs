@@ -461,6 +461,15 @@ impl Buffer {
         u32::from_le_bytes(b)
     }
 
+    /// `len` bytes from `offset` (clipped to the buffer).
+    pub fn read_at(&self, offset: u64, len: u64) -> Vec<u8> {
+        let end = offset.saturating_add(len).min(self.size);
+        let start = offset.min(end);
+        let mut v = vec![0u8; (end - start) as usize];
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr.add(start as usize), v.as_mut_ptr(), v.len()) };
+        v
+    }
+
     pub fn read(&self) -> Vec<u8> {
         let mut v = vec![0u8; self.size as usize];
         unsafe { std::ptr::copy_nonoverlapping(self.ptr, v.as_mut_ptr(), v.len()) };

@@ -135,6 +135,7 @@ impl Gen {
                 let oi = g.c64(i as u64);
                 let a = g.op(Op::IAdd, u64t, &[addr, oi]);
                 let a = g.sel(u64t, ok, a, g.slot);
+                let a = g.guard(a, 1);
                 let p = g.b.convert_u_to_ptr(p8, None, a).unwrap();
                 let x = g.b.load(u8t, None, p, Some(rspirv::spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
                 let x = g.op(Op::UConvert, u, &[x]);
@@ -170,6 +171,7 @@ impl Gen {
                         let oi = g.c64(i as u64);
                         let a = g.op(Op::IAdd, u64t, &[addr, oi]);
                         let put = |g: &mut Gen| {
+                            let a = g.guard(a, 1);
                             let p = g.b.convert_u_to_ptr(p8, None, a).unwrap();
                             g.b.store(p, x, Some(rspirv::spirv::MemoryAccess::ALIGNED), [Operand::LiteralBit32(1)]).unwrap();
                         };
