@@ -426,20 +426,36 @@ impl Reference {
     }
 
     fn conventional(&mut self, isa: Isa, format: Format, entry: &'static OpEntry, x: Example) -> Result<Example, String> {
+        // VOP3P's `op_sel_hi` has a default LLVM fills in where the text leaves it out (not
+        // always all ones): prefer the text without it where that prints back unchanged.
+        if let Some(i) = x.text.find(" op_sel_hi:[") {
+            let end = x.text[i + 1..].find(' ').map_or(x.text.len(), |e| i + 1 + e);
+            let shorter = format!("{}{}", &x.text[..i], &x.text[end..]);
+            if let Ok(e) = self.conventional_text(isa, format, entry, &shorter) {
+                return Ok(e);
+            }
+        }
+        self.conventional_text(isa, format, entry, &x.text).or_else(|e| if e.is_empty() { Ok(x) } else { Err(e) })
+    }
+
+    /// `text` assembled; Err("") where the assembler refuses it or it prints differently, Err with
+    /// a note where it selects another encoding.
+    fn conventional_text(&mut self, isa: Isa, format: Format, entry: &'static OpEntry, text: &str) -> Result<Example, String> {
+        let x = Example { text: text.to_string(), bytes: Vec::new(), encoding: String::new() };
         let target = Target::lookup(isa.name()).expect("swept targets are known");
         let asm = self.assemblers.entry(isa).or_insert_with(|| rdna_asm::Assembler::new(target));
-        let Ok(bytes) = asm.assemble_stmt(&x.text, 1) else { return Ok(x) };
+        let Ok(bytes) = asm.assemble_stmt(&x.text, 1) else { return Err(String::new()) };
         let dec = self.decoders.entry(isa).or_insert_with(|| Decoder::new(target));
         match dec.decode(&bytes) {
             Ok((inst, n)) if n == bytes.len() && inst.format == format && std::ptr::eq(inst.entry, entry) => {
                 if rdna_disasm::to_text(&inst, rdna_disasm::PrintOptions::default()) == x.text {
                     Ok(Example { encoding: encoding_text(&bytes), bytes, text: x.text })
                 } else {
-                    Ok(x)
+                    Err(String::new())
                 }
             }
             Ok((inst, _)) => Err(format!("its text, `{}`, is read as the {} encoding (opcode {:#x})", x.text, format_of(isa, inst.format, inst.entry.op as u32).0, inst.entry.op)),
-            Err(_) => Ok(x),
+            Err(_) => Err(String::new()),
         }
     }
 
