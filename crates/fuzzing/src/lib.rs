@@ -100,23 +100,11 @@ pub fn emulate(data: &[u8]) {
     let _ = s.run(&code[..code.len().min(4096)]);
 }
 
-/// A kernel template per (target, wave size) for the recompiler target: 128 `s_nop 0` and
-/// `s_endpgm`, built once with clang-19.
+/// The recompiler target's kernel template per (target, wave size), built once
+/// ([`rdna_testkit::stream_template`]).
 fn template(mcpu: &'static str, wave64: bool) -> &'static rdna_hsa::CodeObject {
     static T: [OnceLock<rdna_hsa::CodeObject>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let i = (mcpu == "gfx1100") as usize * 2 + wave64 as usize;
-    T[i].get_or_init(|| {
-        let nops = "    s_nop 0\n".repeat(128);
-        let source = format!(
-            "    .amdgcn_target \"amdgcn-amd-amdhsa--{mcpu}\"\n    .text\n    .globl k\n    .p2align 8\n    .type k,@function\nk:\n{nops}    s_endpgm\n    .rodata\n    .p2align 6\n    .amdhsa_kernel k\n        .amdhsa_next_free_vgpr 256\n        .amdhsa_next_free_sgpr 104\n        .amdhsa_user_sgpr_kernarg_segment_ptr 1\n        .amdhsa_wavefront_size32 {}\n        .amdhsa_float_denorm_mode_32 3\n        .amdhsa_group_segment_fixed_size 4096\n    .end_amdhsa_kernel\n",
-            if wave64 { 0 } else { 1 }
-        );
-        let dir = rdna_testkit::scratch().join("fuzz");
-        std::fs::create_dir_all(&dir).expect("scratch directory");
-        let path = dir.join(format!("template-{mcpu}-{}.s", if wave64 { 64 } else { 32 }));
-        std::fs::write(&path, source).expect("template source");
-        rdna_testkit::compile_for(&path, mcpu, "fuzz", if wave64 { &["-mwavefrontsize64"] } else { &[] })
-    })
+    T[(mcpu == "gfx1100") as usize * 2 + wave64 as usize].get_or_init(|| rdna_testkit::stream_template(mcpu, wave64))
 }
 
 /// Recompiler: the valid instructions among the input's words, written over a kernel template,

@@ -267,7 +267,7 @@ impl Reference {
         let (nwords, layout, identifier, example) = match learned {
             Some(l) => (l.nwords, l.layout, l.identifier, l.example),
             None => {
-                let id = fixed_bits(isa, format, entry.op as u32);
+                let id = fixed_bits(isa, format, entry.op as u32, &free_bits(isa, format, entry.op as u32));
                 let n = format.base_len() / 4;
                 (n, Vec::new(), id, None)
             }
@@ -554,9 +554,8 @@ const VOPD_LAYOUT: [(&str, u32, u32, &str); 9] = [
     ("SRC0X", 8, 0, "operand"),
 ];
 
-/// The format's fixed bits and the opcode, everything else zero.
-fn fixed_bits(isa: Isa, format: Format, op: u32) -> Words {
-    let free = free_bits(isa, format, op);
+/// The format's fixed bits and the opcode, everything else zero (`free`: the format's free bits).
+fn fixed_bits(isa: Isa, format: Format, op: u32, free: &Words) -> Words {
     let zero = aimed_for(isa, format, op, Fill { words: [0; 5], choices: 0 });
     let mut w = [0u32; rdna_asm::model::WORDS];
     for i in 0..5 {
@@ -585,7 +584,7 @@ fn learn(dec: &Decoder, isa: Isa, format: Format, entry: &'static OpEntry) -> Op
     let model = Model::learn(dec, isa, format, entry)?;
     let nwords = model.nwords.min(5);
     let free = free_bits(isa, format, entry.op as u32);
-    let identifier = fixed_bits(isa, format, entry.op as u32);
+    let identifier = fixed_bits(isa, format, entry.op as u32, &free);
     let op_bits = opcode_bits(isa, format, &free);
     let inst = rdna_asm::model::decode_words(dec, &model.base)?;
     let mut buf = String::new();

@@ -7,38 +7,6 @@ use rdna_disasm::Decoder;
 use rdna_spirv::{RecompileError, WaveModel};
 use rdna_testkit::Rng;
 
-/// A kernel of 128 `s_nop 0` for the target, every VGPR and 4 KiB of LDS allocated: the
-/// streams are written over its first instructions.
-fn template(mcpu: &str, wave64: bool) -> rdna_hsa::CodeObject {
-    let nops = "    s_nop 0\n".repeat(128);
-    let source = format!(
-        r#"    .amdgcn_target "amdgcn-amd-amdhsa--{mcpu}"
-    .text
-    .globl k
-    .p2align 8
-    .type k,@function
-k:
-{nops}    s_endpgm
-    .rodata
-    .p2align 6
-    .amdhsa_kernel k
-        .amdhsa_next_free_vgpr 256
-        .amdhsa_next_free_sgpr 104
-        .amdhsa_user_sgpr_kernarg_segment_ptr 1
-        .amdhsa_wavefront_size32 {w32}
-        .amdhsa_float_denorm_mode_32 3
-        .amdhsa_group_segment_fixed_size 4096
-    .end_amdhsa_kernel
-"#,
-        w32 = if wave64 { 0 } else { 1 }
-    );
-    let dir = rdna_testkit::scratch().join("streams");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("template-{mcpu}-{}.s", if wave64 { 64 } else { 32 }));
-    std::fs::write(&path, source).unwrap();
-    rdna_testkit::compile_for(&path, mcpu, "streams", if wave64 { &["-mwavefrontsize64"] } else { &[] })
-}
-
 #[test]
 fn random_streams_recompile_to_valid_spirv_or_are_refused() {
     let seed = std::env::var("RDNA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_4321_u64);
@@ -50,7 +18,7 @@ fn random_streams_recompile_to_valid_spirv_or_are_refused() {
     // RDNA_STREAM_REASON=TEXT prints the sites refused for a reason containing TEXT.
     let show = std::env::var("RDNA_STREAM_REASON").ok();
     for (mcpu, wave64) in [("gfx1030", false), ("gfx1030", true), ("gfx1100", false), ("gfx1100", true)] {
-        let mut co = template(mcpu, wave64);
+        let mut co = rdna_testkit::stream_template(mcpu, wave64);
         let entry = (co.kernels[0].entry - co.text_addr) as usize;
         let dec = Decoder::new(rdna_isa::Target { wave64, ..rdna_isa::Target::from_name(mcpu).unwrap() });
         let nops = co.text[entry..entry + 4 * 128].to_vec();

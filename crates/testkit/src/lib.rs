@@ -72,6 +72,39 @@ pub fn build(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> PathBuf {
     hsaco
 }
 
+/// A kernel of 128 `s_nop 0` and `s_endpgm` for `mcpu`, every VGPR and 4 KiB of LDS allocated:
+/// random instruction streams are written over its first instructions (the recompiler's random
+/// stream test and fuzz target).
+pub fn stream_template(mcpu: &str, wave64: bool) -> CodeObject {
+    let nops = "    s_nop 0\n".repeat(128);
+    let source = format!(
+        r#"    .amdgcn_target "amdgcn-amd-amdhsa--{mcpu}"
+    .text
+    .globl k
+    .p2align 8
+    .type k,@function
+k:
+{nops}    s_endpgm
+    .rodata
+    .p2align 6
+    .amdhsa_kernel k
+        .amdhsa_next_free_vgpr 256
+        .amdhsa_next_free_sgpr 104
+        .amdhsa_user_sgpr_kernarg_segment_ptr 1
+        .amdhsa_wavefront_size32 {w32}
+        .amdhsa_float_denorm_mode_32 3
+        .amdhsa_group_segment_fixed_size 4096
+    .end_amdhsa_kernel
+"#,
+        w32 = if wave64 { 0 } else { 1 }
+    );
+    let dir = scratch().join("streams");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let path = dir.join(format!("template-{mcpu}-{}.s", if wave64 { 64 } else { 32 }));
+    std::fs::write(&path, source).expect("template source");
+    compile_for(&path, mcpu, "streams", if wave64 { &["-mwavefrontsize64"] } else { &[] })
+}
+
 /// [`build`], parsed.
 pub fn compile_for(src: &Path, mcpu: &str, tag: &str, extra: &[&str]) -> CodeObject {
     CodeObject::parse(&std::fs::read(build(src, mcpu, tag, extra)).unwrap()).unwrap()
