@@ -104,6 +104,14 @@ fn every_fuzz_target_survives_a_few_seconds() {
         for seed_input in &seeds {
             target(seed_input);
         }
+        // `fuzz/run-all.sh` starts libFuzzer from these seeds.
+        if let Some(out) = std::env::var_os("RDNA_FUZZ_SEEDS_OUT") {
+            let dir = std::path::Path::new(&out).join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            for (i, seed_input) in seeds.iter().enumerate() {
+                std::fs::write(dir.join(format!("seed-{i}")), seed_input).unwrap();
+            }
+        }
         let start = Instant::now();
         let mut runs = 0u64;
         let budget = Duration::from_secs_f64(seconds());

@@ -62,6 +62,8 @@ pub struct DeviceInfo {
     pub float64: bool,
     pub int16: bool,
     pub float16: bool,
+    /// Where buffers live: whether the memory is the device's own, and its heap's size.
+    pub memory: String,
 }
 
 /// A buffer in host-visible memory, reachable by the device at [`Buffer::address`].
@@ -201,6 +203,7 @@ impl Device {
             float64: base.shader_float64 != 0,
             int16: base.shader_int16 != 0,
             float16: f12.shader_float16 != 0,
+            memory: String::new(),
         };
         // Enable what kernels may use, as far as the device has it.
         let enable = vk::PhysicalDeviceFeatures::default().shader_int64(true).shader_float64(info.float64).shader_int16(info.int16);
@@ -227,12 +230,24 @@ impl Device {
         let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&enable).push_next(&mut e12).push_next(&mut e13);
         let device = call("creating the device", instance.create_device(phys, &dinfo, None))?;
         let queue = device.get_device_queue(family, 0);
-        // Host-visible, coherent memory for every buffer: simple, and what readback needs.
+        // Host-visible, coherent memory for every buffer: simple, and what readback needs. Where
+        // the device also has such memory in its own (device-local) heap, large enough not to be a
+        // small BAR window, that is taken: a discrete GPU reaches host memory only over PCIe,
+        // at a small fraction of its memory bandwidth.
         let mem = instance.get_physical_device_memory_properties(phys);
         let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let has = |i: u32, flags: vk::MemoryPropertyFlags| mem.memory_types[i as usize].property_flags.contains(flags);
+        let heap_size = |i: u32| mem.memory_heaps[mem.memory_types[i as usize].heap_index as usize].size;
         let memory_type = (0..mem.memory_type_count)
-            .find(|&i| mem.memory_types[i as usize].property_flags.contains(want))
+            .find(|&i| has(i, want | vk::MemoryPropertyFlags::DEVICE_LOCAL) && heap_size(i) >= 4 << 30)
+            .or_else(|| (0..mem.memory_type_count).find(|&i| has(i, want)))
             .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
+        let memory = format!(
+            "{}host-visible memory ({} MiB heap)",
+            if has(memory_type, vk::MemoryPropertyFlags::DEVICE_LOCAL) { "device-local " } else { "" },
+            heap_size(memory_type) >> 20
+        );
+        let info = DeviceInfo { memory, ..info };
         let cache = call("creating the pipeline cache", device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None))?;
         Ok(Device {
             _entry: entry,
