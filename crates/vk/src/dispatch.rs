@@ -104,6 +104,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
     arena.write(map_at, &map_bytes);
     let limits = rdna_spirv::Arena { base: arena.address, size: at, guest, map: arena.address + map_at, granule_shift: shift };
     let mut device_time = None;
+    let mut timed_out = false;
     let result = (|| -> Result<u64, String> {
         for (&(data, _), &off) in job.buffers.iter().zip(&offsets) {
             arena.write(off, data);
@@ -140,7 +141,9 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         // Exact model: one invocation runs each workgroup; subgroup model: one subgroup of the
         // wave's size per wave.
         let subgroup = (compiled.model == rdna_spirv::WaveModel::Subgroup).then_some(compiled.lanes);
-        let r = dev.dispatch(&compiled.words, "main", &push, groups, subgroup).map_err(|e| e.to_string());
+        let r = dev.dispatch(&compiled.words, "main", &push, groups, subgroup);
+        timed_out = matches!(r, Err(crate::VkError::Timeout(_)));
+        let r = r.map_err(|e| e.to_string());
         let status = arena.read_u32(0);
         device_time = r?;
         if status == rdna_spirv::STATUS_LDS_OUT_OF_BOUNDS {
@@ -169,6 +172,12 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         }
         Ok(groups.iter().map(|&g| g as u64).product::<u64>())
     })();
+    if timed_out {
+        // The kernel may still be running and writing to the arena: leaking it beats freeing
+        // memory under the device. The device stays usable; later dispatches queue behind it.
+        std::mem::forget(arena);
+        return Err(result.err().unwrap_or_default());
+    }
     let buffers = job.buffers.iter().zip(&offsets).map(|(&(_, size), &off)| arena.read_at(off, size)).collect();
     dev.free(arena);
     Ok(VkOutputs { buffers, workgroups: result?, waves_per_group: compiled.waves_per_group, instructions: compiled.instructions, model: compiled.model, device_time })

@@ -85,3 +85,30 @@ fn vulkan_dispatches_from_many_threads_match_serial_ones() {
         }
     });
 }
+
+/// A dispatch that outlasts the device's timeout is an error naming the timeout, and the same
+/// device (and process) runs the next dispatch correctly once the first one is done.
+#[test]
+fn a_timed_out_dispatch_is_an_error_and_the_device_stays_usable() {
+    let mut dev = rdna_vk::Device::open().unwrap();
+    let ds = dispatches();
+    let (_, small, _) = &ds[1];
+    let expected = rdna_vk::dispatch::run(&dev, small).map(|(b, _)| b).unwrap();
+    // A large grid (its reads past the 4,096 inputs are refused by the arena check, which does
+    // not matter here) that no device finishes in no time at all.
+    let dir = rdna_testkit::root().join("examples");
+    let n = 1u32 << 18;
+    let text = format!(
+        r#"{{"code_object": "saxpy.hsaco", "kernel": "saxpy", "grid": [{n}], "workgroup": [256],
+            "buffers": {{"x": {{"file": "saxpy-data/x.bin"}}, "y": {{"file": "saxpy-data/y.bin"}}, "out": {{"size": {}}}}},
+            "args": [{{"buffer": "out"}}, {{"buffer": "x"}}, {{"buffer": "y"}}, {{"f32": 2.0}}, {{"u32": {n}}}]}}"#,
+        4 * n
+    );
+    let big = Prepared::from_file(serde_json::from_str(&text).unwrap(), &dir).unwrap();
+    dev.timeout = std::time::Duration::ZERO;
+    let r = rdna_vk::dispatch::run(&dev, &big).map(|(b, _)| b);
+    assert!(r.as_ref().is_err_and(|e| e.contains("did not finish within")), "{:?}", r.map(|b| b.len()));
+    dev.timeout = std::time::Duration::from_secs(120);
+    let again = rdna_vk::dispatch::run(&dev, small).map(|(b, _)| b).unwrap();
+    assert_eq!(again, expected);
+}
