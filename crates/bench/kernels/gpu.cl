@@ -1,6 +1,6 @@
 // The GPU benchmark's kernels (`rdna-bench`, section gpu): built for gfx1030 by clang-19, recompiled
 // to SPIR-V and run on the Vulkan device. `gpu.cu` beside this file is the same five algorithms
-// in CUDA, line for line, built with nvcc on the NVIDIA machine as the peer.
+// (with corpus.cl's k_matmul) in CUDA, line for line, built with nvcc on the NVIDIA machine as the peer.
 typedef unsigned int uint;
 #define LID (uint)__builtin_amdgcn_workitem_id_x()
 #define WG (uint)__builtin_amdgcn_workgroup_id_x()
@@ -26,22 +26,8 @@ __kernel void reduce(__global const uint *in, __global uint *out) {
     if (lid == 0) out[WG] = tile[0];
 }
 
-// c = a * b for n×n floats (n a multiple of 16), 16×16 tiles through LDS; workgroups of 16×16.
-__kernel void matmul(__global const float *a, __global const float *b, __global float *c, uint n) {
-    __local float ta[16][16];
-    __local float tb[16][16];
-    uint tx = LID, ty = (uint)__builtin_amdgcn_workitem_id_y();
-    uint row = __builtin_amdgcn_workgroup_id_y() * 16 + ty, col = WG * 16 + tx;
-    float acc = 0.0f;
-    for (uint t = 0; t < n; t += 16) {
-        ta[ty][tx] = a[row * n + t + tx];
-        tb[ty][tx] = b[(t + ty) * n + col];
-        BARRIER();
-        for (uint k = 0; k < 16; k++) acc = __builtin_fmaf(ta[ty][k], tb[k][tx], acc);
-        BARRIER();
-    }
-    c[row * n + col] = acc;
-}
+// The tiled matmul is the corpus's own: `k_matmul` in tests/kernels/corpus.cl (16×16 tiles
+// through LDS, workgroups of 16×16), built from there rather than written twice.
 
 // out = transpose(in) for an n×n matrix of words, 32×8 work-items moving 32×32 tiles through LDS.
 __kernel void transpose(__global const uint *in, __global uint *out, uint n) {
