@@ -1,0 +1,112 @@
+//! Emulation: wave-instructions/s and lane-ops/s on ALU-bound, memory-bound and
+//! LDS/barrier-bound kernels (tests/kernels/bench.cl), on one core and on all cores, and how the
+//! time grows with kernel length and with grid size.
+
+use std::time::Instant;
+
+use rdna_emu::{Launch, Memory, Options};
+use rdna_hsa::CodeObject;
+
+use crate::report::{Chart, Figure, Report, Series};
+use crate::util::Ctx;
+
+/// remu (tinygrad's RDNA3 emulator) as its authors describe it: about 1–2 M wave-instructions/s
+/// on an ALU loop. It cannot be built here (no network), so this is the published figure.
+const REMU_WAVE_INST_PER_S: f64 = 1.5e6;
+
+struct Measured {
+    secs: f64,
+    insts: u64,
+    lane_ops: u64,
+}
+
+/// Runs `kernel` over `groups` workgroups of 256 with zeroed buffers of the given sizes and the
+/// given u32 arguments; the best of `reps` runs.
+fn measure(co: &CodeObject, kernel: &str, groups: u32, bufs: &[usize], args: &[u32], threads: usize, reps: usize) -> Result<Measured, String> {
+    let k = co.kernel(kernel).ok_or_else(|| format!("bench.cl has no kernel {kernel}"))?;
+    let meta = k.meta.as_ref().ok_or("bench.cl's code object has no metadata")?;
+    let mut best = f64::MAX;
+    let mut stats = None;
+    for _ in 0..reps.max(1) {
+        let mut mem = Memory::new();
+        let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, &n)| mem.map(&format!("b{i}"), &[], n as u64)).collect();
+        let mut kernarg = vec![0u8; 256];
+        let (mut bi, mut ai) = (0, 0);
+        for a in meta.args.iter().filter(|a| !a.is_hidden()) {
+            let o = a.offset as usize;
+            if a.value_kind == "global_buffer" {
+                kernarg[o..o + 8].copy_from_slice(&addrs[bi].to_le_bytes());
+                bi += 1;
+            } else {
+                kernarg[o..o + 4].copy_from_slice(&args[ai].to_le_bytes());
+                ai += 1;
+            }
+        }
+        let launch = Launch { code: co, kernel: k, grid: [256 * groups, 1, 1], workgroup: [256, 1, 1], kernarg, dynamic_lds: 0 };
+        let t = Instant::now();
+        let s = rdna_emu::run(&launch, &mut mem, &Options { threads, ..Options::default() }).map_err(|e| format!("{kernel}: {e}"))?;
+        best = best.min(t.elapsed().as_secs_f64());
+        stats = Some(s);
+    }
+    let s = stats.unwrap();
+    Ok(Measured { secs: best, insts: s.instructions, lane_ops: s.lane_ops })
+}
+
+pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
+    let src = rdna_testkit::root().join("tests/kernels/bench.cl");
+    let co = rdna_testkit::compile_for(&src, "gfx1030", "bench", &rdna_testkit::cl_flags(32));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let reps = cx.reps(3);
+    let scale: u32 = if cx.quick { 1 } else { 8 };
+    let mut add = |what: String, m: &Measured, alu: bool, threads: usize| {
+        let per_s = m.insts as f64 / m.secs;
+        let remu = alu && threads == 1;
+        r.add(Figure {
+            section: "emulation",
+            what: what.clone(),
+            ours: per_s / 1e6,
+            unit: "M wave-instr/s",
+            peer: remu.then(|| ("remu, its published ~1–2 M (not run here)".to_string(), REMU_WAVE_INST_PER_S / 1e6)),
+            higher_is_better: true,
+            aim: remu.then(|| "≥ 20× remu".to_string()),
+        });
+        r.add(Figure { section: "emulation", what: format!("{what}: lane-ops"), ours: m.lane_ops as f64 / m.secs / 1e6, unit: "M lane-ops/s", peer: None, higher_is_better: true, aim: None });
+    };
+    for threads in [1, cores] {
+        let groups = 8 * scale;
+        let alu = measure(&co, "alu_loop", groups, &[1024 * groups as usize], &[500], threads, reps)?;
+        add(format!("ALU loop (500 rounds, {groups} groups of 256), {threads} thread(s)"), &alu, true, threads);
+        let n = 256 * 64 * 16 * scale;
+        let mem = measure(&co, "copy_scale", 64, &[4 * n as usize, 4 * n as usize], &[n], threads, reps)?;
+        add(format!("memory: scale-copy of {} MiB, {threads} thread(s)", 8 * n as usize >> 20), &mem, false, threads);
+        let lds = measure(&co, "lds_barrier", groups, &[1024 * groups as usize], &[200], threads, reps)?;
+        add(format!("LDS + 2 barriers a round (200 rounds, {groups} groups), {threads} thread(s)"), &lds, false, threads);
+    }
+
+    // Linearity on one thread: time against kernel length (loop rounds) and grid size.
+    let (mut by_len, mut by_grid, mut per_inst) = (Vec::new(), Vec::new(), Vec::new());
+    let g0: u32 = if cx.quick { 1 } else { 4 };
+    for iters in [125u32, 250, 500, 1000, 2000] {
+        let m = measure(&co, "alu_loop", 4 * g0, &[4096 * g0 as usize], &[iters], 1, reps)?;
+        by_len.push((iters as f64, m.secs * 1e3));
+        per_inst.push(m.secs / m.insts as f64);
+    }
+    for groups in [2u32, 4, 8, 16, 32].map(|g| g * g0) {
+        let m = measure(&co, "alu_loop", groups, &[1024 * groups as usize], &[250], 1, reps)?;
+        by_grid.push((groups as f64, m.secs * 1e3));
+        per_inst.push(m.secs / m.insts as f64);
+    }
+    let (lo, hi) = per_inst.iter().fold((f64::MAX, 0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    r.add(Figure {
+        section: "emulation",
+        what: "linearity: time per wave-instruction, most ÷ least, over 16× kernel length and 16× grid".into(),
+        ours: hi / lo,
+        unit: "×",
+        peer: None,
+        higher_is_better: false,
+        aim: Some("≈ 1 (linear)".into()),
+    });
+    r.charts.push(Chart { title: format!("Emulator: ALU loop, {} groups, one thread", 4 * g0), x: "loop rounds", y: "milliseconds", series: vec![Series { name: "alu_loop".into(), points: by_len, line: true }] });
+    r.charts.push(Chart { title: "Emulator: ALU loop, 250 rounds, one thread".into(), x: "workgroups of 256", y: "milliseconds", series: vec![Series { name: "alu_loop".into(), points: by_grid, line: true }] });
+    Ok(())
+}
