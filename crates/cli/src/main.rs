@@ -281,41 +281,56 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
     let opts = PrintOptions { wave64: target.wave64 };
     let w = |e: std::io::Error| e.to_string();
     writeln!(out, "\n{}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:", path.display()).map_err(w)?;
-    let mut text = String::new();
+    // Large functions are decoded on every core (`disassemble_parallel` gives the same text).
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for f in &co.functions {
         writeln!(out, "\n{:016x} <{}>:", f.addr, f.name).map_err(w)?;
         let code = co.code_to_next(f);
-        let mut res = Ok(());
-        disassemble(&dec, opts, code, |line| {
-            if res.is_err() {
-                return;
-            }
-            let (offset, len) = match &line {
-                Line::Inst { offset, len, .. } => (*offset, *len),
-                Line::Invalid { offset, .. } => (*offset, 4),
-                Line::Trailing { offset, bytes } => (*offset, bytes.len()),
+        let format = |line: &Line<'_>, buf: &mut Vec<u8>| {
+            let (offset, len, text) = match line {
+                Line::Inst { offset, len, text } => (*offset, *len, std::borrow::Cow::Borrowed(*text)),
+                Line::Invalid { offset, word } => (*offset, 4, std::borrow::Cow::Owned(format!(".long 0x{word:08x}"))),
+                Line::Trailing { offset, bytes } => (*offset, bytes.len(), std::borrow::Cow::Borrowed(".byte")),
             };
-            text.clear();
-            match &line {
-                Line::Inst { text: t, .. } => text.push_str(t),
-                Line::Invalid { word, .. } => text.push_str(&format!(".long 0x{word:08x}")),
-                Line::Trailing { .. } => text.push_str(".byte"),
-            }
             let addr = f.addr + offset as u64;
-            let words: Vec<String> = code[offset..offset + len]
-                .chunks(4)
-                .map(|c| {
-                    let mut b = [0u8; 4];
-                    b[..c.len()].copy_from_slice(c);
-                    format!("{:08X}", u32::from_le_bytes(b))
-                })
-                .collect();
-            let target = branch_target(&line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
-            res = writeln!(out, "\t{text:<59}// {addr:012X}: {}{target}", words.join(" "));
-        });
-        res.map_err(w)?;
+            let target = branch_target(line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
+            objdump_line(buf, &text, addr, &code[offset..offset + len], &target);
+        };
+        rdna_disasm::disassemble_parallel(&dec, opts, code, threads, 256 << 10, format, |b| out.write_all(b)).map_err(w)?;
     }
     Ok(())
+}
+
+/// One line as `llvm-objdump -d` lays it out: a tab, the text padded to 59 columns, then
+/// `// ADDRESS: DWORDS` in upper-case hex and the branch note.
+fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8], note: &str) {
+    const SPACES: [u8; 59] = [b' '; 59];
+    buf.push(b'\t');
+    buf.extend_from_slice(text.as_bytes());
+    let width = if text.is_ascii() { text.len() } else { text.chars().count() };
+    buf.extend_from_slice(&SPACES[..59usize.saturating_sub(width)]);
+    buf.extend_from_slice(b"// ");
+    upper_hex(buf, addr, 12);
+    buf.extend_from_slice(b": ");
+    for (i, c) in bytes.chunks(4).enumerate() {
+        if i > 0 {
+            buf.push(b' ');
+        }
+        let mut b = [0u8; 4];
+        b[..c.len()].copy_from_slice(c);
+        upper_hex(buf, u32::from_le_bytes(b) as u64, 8);
+    }
+    buf.extend_from_slice(note.as_bytes());
+    buf.push(b'\n');
+}
+
+/// `value` in upper-case hex, zero-padded to `digits` (more digits where it needs them).
+fn upper_hex(buf: &mut Vec<u8>, value: u64, digits: usize) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let need = ((64 - value.leading_zeros() as usize).div_ceil(4)).max(digits);
+    for i in (0..need).rev() {
+        buf.push(HEX[(value >> (4 * i)) as usize & 15]);
+    }
 }
 
 /// The address a SOPP branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note.

@@ -42,10 +42,16 @@ pub enum Line<'a> {
 ///
 /// Invalid words become [`Line::Invalid`] and decoding continues at the next dword, as llvm-mc
 /// does; a truncated instruction at the end is reported as invalid words.
-pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: impl FnMut(Line<'_>)) {
-    let mut off = 0;
+pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], each: impl FnMut(Line<'_>)) {
+    disassemble_range(dec, opts, code, 0, code.len(), each);
+}
+
+/// [`disassemble`] from offset `from` (taken as an instruction boundary) until the first
+/// boundary at or past `until`; returns that boundary.
+pub fn disassemble_range(dec: &Decoder, opts: PrintOptions, code: &[u8], from: usize, until: usize, mut each: impl FnMut(Line<'_>)) -> usize {
+    let mut off = from;
     let mut text = String::with_capacity(128);
-    while off < code.len() {
+    while off < until.min(code.len()) {
         match dec.decode_at(code, off) {
             Ok((inst, len)) => {
                 text.clear();
@@ -60,7 +66,7 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
             }
             Err(_) if code.len() - off < 4 => {
                 each(Line::Trailing { offset: off, bytes: &code[off..] });
-                break;
+                return code.len();
             }
             Err(_) => {
                 let word = u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
@@ -69,6 +75,83 @@ pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], mut each: imp
             }
         }
     }
+    off
+}
+
+/// One piece of a parallel disassembly: lines decoded from a guessed start.
+struct Piece {
+    start: usize,
+    end: usize,
+    /// (code offset, position in `out`) of each line.
+    lines: Vec<(usize, usize)>,
+    out: Vec<u8>,
+}
+
+fn piece(dec: &Decoder, opts: PrintOptions, code: &[u8], from: usize, until: usize, format: &(impl Fn(&Line<'_>, &mut Vec<u8>) + Sync)) -> Piece {
+    // About 90 bytes of text a line, a line every 6 bytes of code.
+    let (mut lines, mut out) = (Vec::with_capacity((until - from) / 4), Vec::with_capacity((until - from) * 16));
+    let end = disassemble_range(dec, opts, code, from, until, |line| {
+        let offset = match line {
+            Line::Inst { offset, .. } | Line::Invalid { offset, .. } | Line::Trailing { offset, .. } => offset,
+        };
+        lines.push((offset, out.len()));
+        format(&line, &mut out);
+    });
+    Piece { start: from, end, lines, out }
+}
+
+/// [`disassemble`] on `threads` threads, each line formatted by `format` and the text handed to
+/// `sink` in order, byte for byte what one thread would give.
+///
+/// The code is cut into pieces of `piece_bytes`, each decoded from its first dword as if an
+/// instruction started there. Stitching them in order, where the previous piece's last
+/// instruction ends past a piece's start, the piece is taken from that boundary if its own
+/// decoding passed through it (from there on the two decodings are the same), and decoded again
+/// from it otherwise.
+pub fn disassemble_parallel<E>(
+    dec: &Decoder,
+    opts: PrintOptions,
+    code: &[u8],
+    threads: usize,
+    piece_bytes: usize,
+    format: impl Fn(&Line<'_>, &mut Vec<u8>) + Sync,
+    mut sink: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let piece_bytes = piece_bytes.max(4) / 4 * 4;
+    let starts: Vec<usize> = (0..code.len()).step_by(piece_bytes).collect();
+    let nominal_end = |i: usize| starts.get(i + 1).copied().unwrap_or(code.len());
+    let mut at = 0;
+    for batch in (0..starts.len()).collect::<Vec<_>>().chunks(threads.max(1) * 2) {
+        let pieces: Vec<Piece> = if threads <= 1 {
+            batch.iter().map(|&i| piece(dec, opts, code, starts[i], nominal_end(i), &format)).collect()
+        } else {
+            std::thread::scope(|s| {
+                let per = batch.len().div_ceil(threads);
+                let handles: Vec<_> = batch
+                    .chunks(per)
+                    .map(|ids| s.spawn(|| ids.iter().map(|&i| piece(dec, opts, code, starts[i], nominal_end(i), &format)).collect::<Vec<_>>()))
+                    .collect();
+                handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+            })
+        };
+        for (p, &i) in pieces.iter().zip(batch) {
+            if at >= nominal_end(i) {
+                continue; // the previous piece's last instruction covers all of this one
+            }
+            if at == p.start {
+                sink(&p.out)?;
+                at = p.end;
+            } else if let Ok(k) = p.lines.binary_search_by_key(&at, |l| l.0) {
+                sink(&p.out[p.lines[k].1..])?;
+                at = p.end;
+            } else {
+                let redo = piece(dec, opts, code, at, nominal_end(i), &format);
+                sink(&redo.out)?;
+                at = redo.end;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// An instruction's text with its encoding comment, spaced as llvm-mc -show-encoding spaces it
@@ -90,4 +173,45 @@ pub fn encoding_comment(bytes: &[u8]) -> String {
     }
     s.push(']');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parallel disassembly equals the sequential one on bytes where pieces start mid-instruction.
+    #[test]
+    fn parallel_disassembly_is_the_sequential_one() {
+        let dec = Decoder::new(rdna_isa::Target::from_name("gfx1030").unwrap());
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        // Valid instructions of several lengths (VOP3 8 bytes, with literals 12) among random words.
+        let mut code = Vec::new();
+        for i in 0..6000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let w = x as u32;
+            match i % 4 {
+                0 => code.extend_from_slice(&[0xd5, 0x02, 0x03, 0x7e].map(|b| b ^ (w as u8 & 1))),
+                1 => code.extend_from_slice(&w.to_le_bytes()),
+                2 => code.extend_from_slice(&[0x01, 0x00, 0x2b, 0xd5, 0x02, 0x07, 0x02, 0x00]),
+                _ => code.extend_from_slice(&[0xff, 0x04, 0x00, 0x4a, w as u8, 0x00, 0x00, 0x3f]),
+            }
+        }
+        code.extend_from_slice(&[0x01, 0x02]);
+        let format = |line: &Line<'_>, out: &mut Vec<u8>| {
+            out.extend_from_slice(format!("{line:?}\n").as_bytes());
+        };
+        let mut want = Vec::new();
+        disassemble(&dec, PrintOptions::default(), &code, |l| format(&l, &mut want));
+        for (threads, piece) in [(1, 8), (2, 4), (2, 12), (3, 20), (4, 64), (2, 1 << 20)] {
+            let mut got = Vec::new();
+            disassemble_parallel(&dec, PrintOptions::default(), &code, threads, piece, format, |b| {
+                got.extend_from_slice(b);
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            assert!(got == want, "{threads} threads, pieces of {piece} bytes differ");
+        }
+    }
 }

@@ -19,17 +19,20 @@ pub struct PrintOptions {
 
 /// Appends a decimal number (faster than `write!` on the printing hot path).
 fn push_dec(out: &mut String, mut v: u32) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+        return;
+    }
     let mut buf = [0u8; 10];
     let mut i = buf.len();
-    loop {
+    while v > 0 {
         i -= 1;
         buf[i] = b'0' + (v % 10) as u8;
         v /= 10;
-        if v == 0 {
-            break;
-        }
     }
-    out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or(""));
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
 }
 
 fn reg_range(out: &mut String, prefix: &str, first: u32, width: u32) {
