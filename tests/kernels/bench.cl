@@ -1,4 +1,4 @@
-// Kernels for `cargo bench -p rdna-emu`: ALU-bound, memory-bound and LDS/barrier-bound.
+// Kernels for the emulator benchmark (`rdna-bench --only emu`): ALU-bound, memory-bound and LDS/barrier-bound.
 typedef unsigned int uint;
 #define LID (uint)__builtin_amdgcn_workitem_id_x()
 #define GID ((uint)__builtin_amdgcn_workgroup_id_x() * 256 + LID)
