@@ -261,6 +261,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
     for b in &benches {
         let p = Prepared::load(&b.dispatch)?;
         let mut best = f64::INFINITY;
+        let mut model = None;
         // The first run is the warm-up (pipeline creation) and the one whose output is checked.
         for rep in 0..=reps {
             let (bufs, out) = rdna_vk::dispatch::run(&dev, &p).map_err(|e| format!("{}: {e}", b.name))?;
@@ -269,11 +270,13 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
                 (b.check)(data)?;
                 continue;
             }
+            model = Some(out.model);
             let t = out.device_time.ok_or_else(|| format!("{} gives no GPU timestamps", dev.info.name))?;
             best = best.min(t.as_secs_f64() * 1e3);
         }
-        println!("    {:<10} {best:.3} ms on {} (output checked)", b.name, dev.info.name);
-        ours.insert(b.name, best);
+        let model = model.map_or(String::new(), |m| m.to_string());
+        println!("    {:<10} {best:.3} ms on {} ({model}; output checked)", b.name, dev.info.name);
+        ours.insert(b.name, (best, model));
     }
     let peer = if have("nvcc") {
         let (device, times) = cuda(&dir, &sizes)?;
@@ -286,8 +289,8 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         let theirs = peer.as_ref().and_then(|(_, t)| t.get(b.name)).copied();
         r.add(Figure {
             section: "GPU",
-            what: format!("{} on {}", b.what, dev.info.name),
-            ours: ours[b.name],
+            what: format!("{} on {} (wave model: {})", b.what, dev.info.name, ours[b.name].1),
+            ours: ours[b.name].0,
             unit: "ms",
             peer: theirs.map(|t| ("CUDA (nvcc -O3), same algorithm".into(), t)),
             higher_is_better: false,
@@ -299,7 +302,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         r.add(Figure {
             section: "GPU",
             what: "SAXPY bandwidth (12 bytes a float) against device copy bandwidth".into(),
-            ours: 12.0 * n / ours["saxpy"] / 1e6,
+            ours: 12.0 * n / ours["saxpy"].0 / 1e6,
             unit: "GB/s",
             peer: Some(("cudaMemcpy device to device".into(), 8.0 * n / copy / 1e6)),
             higher_is_better: true,

@@ -85,7 +85,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
     // what 1,000 more instructions cost, the intercept what every module costs (types,
     // constants, wave set-up, the dispatch loop) however small the kernel.
     let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.instructions as f64, ms(r.time))).collect();
-    let (slope, intercept) = fit(&pts);
+    let (slope, intercept) = crate::util::fit(&pts);
     r.add(Figure { section: "recompilation", what: "marginal cost per 1,000 instructions (slope of time against size)".into(), ours: slope * 1000.0, unit: "ms", peer: None, higher_is_better: false, aim: Some("≤ 1 ms".into()) });
     r.add(Figure { section: "recompilation", what: "fixed cost per kernel (intercept)".into(), ours: intercept, unit: "ms", peer: None, higher_is_better: false, aim: None });
     r.add(Figure { section: "recompilation", what: "median kernel".into(), ours: ms(rows[n / 2].time), unit: "ms", peer: None, higher_is_better: false, aim: None });
@@ -102,21 +102,11 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
-/// The least-squares line through points: (slope, intercept).
-fn fit(pts: &[(f64, f64)]) -> (f64, f64) {
-    let n = pts.len() as f64;
-    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / n, pts.iter().map(|p| p.1).sum::<f64>() / n);
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
-    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
-    (slope, my - slope * mx)
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn fit_finds_the_line() {
-        let (s, i) = super::fit(&[(0.0, 1.0), (10.0, 21.0), (20.0, 41.0)]);
+        let (s, i) = crate::util::fit(&[(0.0, 1.0), (10.0, 21.0), (20.0, 41.0)]);
         assert!((s - 2.0).abs() < 1e-12 && (i - 1.0).abs() < 1e-12);
     }
 }

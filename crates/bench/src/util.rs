@@ -87,3 +87,13 @@ pub fn machine() -> String {
         .map_or(String::new(), |kb| format!(", {} GiB", kb >> 20));
     format!("machine: {cpu}, {cores} cores{mem}")
 }
+
+/// The least-squares line through points: (slope, intercept).
+pub fn fit(pts: &[(f64, f64)]) -> (f64, f64) {
+    let n = pts.len() as f64;
+    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / n, pts.iter().map(|p| p.1).sum::<f64>() / n);
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    (slope, my - slope * mx)
+}
