@@ -4,8 +4,10 @@
 
 use std::time::Instant;
 
-use rdna_emu::{Launch, Memory, Options};
-use rdna_hsa::CodeObject;
+use std::path::Path;
+
+use rdna_emu::dispatch::{Arg, BufferSpec, DispatchFile, Prepared};
+use rdna_emu::{Memory, Options};
 
 use crate::report::{Chart, Figure, Report, Series};
 use crate::util::Ctx;
@@ -21,28 +23,24 @@ struct Measured {
 }
 
 /// Runs `kernel` over `groups` workgroups of 256 with zeroed buffers of the given sizes and the
-/// given u32 arguments; the best of `reps` runs.
-fn measure(co: &CodeObject, kernel: &str, groups: u32, bufs: &[usize], args: &[u32], threads: usize, reps: usize) -> Result<Measured, String> {
-    let k = co.kernel(kernel).ok_or_else(|| format!("bench.cl has no kernel {kernel}"))?;
-    let meta = k.meta.as_ref().ok_or("bench.cl's code object has no metadata")?;
+/// given u32 arguments (laid out by the dispatch-file code, as `rdna run` does); the best of
+/// `reps` runs, timing the emulator alone.
+fn measure(co: &Path, kernel: &str, groups: u32, bufs: &[usize], args: &[u32], threads: usize, reps: usize) -> Result<Measured, String> {
+    let file = DispatchFile {
+        code_object: co.to_string_lossy().into_owned(),
+        kernel: kernel.into(),
+        grid: vec![256 * groups],
+        workgroup: vec![256],
+        buffers: bufs.iter().enumerate().map(|(i, &n)| (format!("b{i}"), BufferSpec { file: None, size: Some(n as u64) })).collect(),
+        args: (0..bufs.len()).map(|i| Arg::Buffer(format!("b{i}"))).chain(args.iter().map(|&a| Arg::U32(a))).collect(),
+        dynamic_lds: 0,
+    };
+    let p = Prepared::from_file(file, Path::new("/"))?;
     let mut best = f64::MAX;
     let mut stats = None;
     for _ in 0..reps.max(1) {
         let mut mem = Memory::new();
-        let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, &n)| mem.map(&format!("b{i}"), &[], n as u64)).collect();
-        let mut kernarg = vec![0u8; 256];
-        let (mut bi, mut ai) = (0, 0);
-        for a in meta.args.iter().filter(|a| !a.is_hidden()) {
-            let o = a.offset as usize;
-            if a.value_kind == "global_buffer" {
-                kernarg[o..o + 8].copy_from_slice(&addrs[bi].to_le_bytes());
-                bi += 1;
-            } else {
-                kernarg[o..o + 4].copy_from_slice(&args[ai].to_le_bytes());
-                ai += 1;
-            }
-        }
-        let launch = Launch { code: co, kernel: k, grid: [256 * groups, 1, 1], workgroup: [256, 1, 1], kernarg, dynamic_lds: 0 };
+        let launch = p.launch(&mut mem);
         let t = Instant::now();
         let s = rdna_emu::run(&launch, &mut mem, &Options { threads, ..Options::default() }).map_err(|e| format!("{kernel}: {e}"))?;
         best = best.min(t.elapsed().as_secs_f64());
@@ -54,7 +52,7 @@ fn measure(co: &CodeObject, kernel: &str, groups: u32, bufs: &[usize], args: &[u
 
 pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
     let src = rdna_testkit::root().join("tests/kernels/bench.cl");
-    let co = rdna_testkit::compile_for(&src, "gfx1030", "bench", &rdna_testkit::cl_flags(32));
+    let co = rdna_testkit::build(&src, "gfx1030", "bench", &rdna_testkit::cl_flags(32));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let reps = cx.reps(3);
     let scale: u32 = if cx.quick { 1 } else { 8 };

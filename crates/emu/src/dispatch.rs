@@ -251,22 +251,27 @@ impl Prepared {
         end - k.kd.group_segment_fixed_size + self.file.dynamic_lds
     }
 
-    /// Runs the dispatch on the emulator.
-    pub fn run_emu(&self, opts: &Options) -> Result<Outputs, Error> {
-        let mut mem = Memory::new();
+    /// The emulator's launch, with every buffer mapped into `mem` under its name.
+    pub fn launch(&self, mem: &mut Memory) -> Launch<'_> {
         let mut addrs = BTreeMap::new();
         for (name, data, size) in &self.buffers {
             addrs.insert(name.clone(), mem.map(name, data, (*size).max(1)));
         }
         let kernarg = self.kernarg(&|b| addrs.get(b).copied().unwrap_or(0));
-        let launch = Launch {
+        Launch {
             code: &self.code,
             kernel: &self.code.kernels[self.kernel],
             grid: self.grid,
             workgroup: self.workgroup,
             kernarg,
             dynamic_lds: self.dynamic_lds(),
-        };
+        }
+    }
+
+    /// Runs the dispatch on the emulator.
+    pub fn run_emu(&self, opts: &Options) -> Result<Outputs, Error> {
+        let mut mem = Memory::new();
+        let launch = self.launch(&mut mem);
         let stats = crate::run(&launch, &mut mem, opts)?;
         let buffers = self
             .buffers
