@@ -333,14 +333,15 @@ fn upper_hex(buf: &mut Vec<u8>, value: u64, digits: usize) {
     }
 }
 
-/// The address a SOPP branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note.
+/// The address a branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note:
+/// llvm-objdump notes it for the SOPP branches and gfx10's SOPK `s_subvector_loop_begin/end`
+/// (not for `s_call_b64` or `s_cbranch_i_fork`).
 fn branch_target(line: &Line, code: &[u8], addr: u64) -> Option<u64> {
     let Line::Inst { offset, text, .. } = line else { return None };
-    if !(text.starts_with("s_branch ") || text.starts_with("s_cbranch_")) {
-        return None;
-    }
     let w = u32::from_le_bytes(code.get(*offset..*offset + 4)?.try_into().ok()?);
-    if w >> 23 != 0x17F {
+    let sopp_branch = (text.starts_with("s_branch ") || text.starts_with("s_cbranch_")) && w >> 23 == 0x17F;
+    let subvector_loop = text.starts_with("s_subvector_loop_") && w >> 28 == 0xB;
+    if !(sopp_branch || subvector_loop) {
         return None;
     }
     let simm = (w & 0xffff) as u16 as i16 as i64;

@@ -152,3 +152,31 @@ fn a_closed_pipe_is_not_an_error() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert!(out.status.success(), "{:?}", out.status);
 }
+
+/// Every line of `rdna dis`, addresses, dwords and branch notes included, equals
+/// llvm-objdump-19's, on a function large enough (576 KB) to be decoded in parallel pieces of
+/// 256 KiB (the second piece starts inside an instruction, on its literal).
+#[test]
+fn whole_lines_match_llvm_objdump_on_a_large_function() {
+    let body = "    v_mad_u64_u32 v[2:3], null, v2, s1, 0x3c6ef35f\n    v_add_f32_e32 v1, 0x3f800000, v2\n    s_subvector_loop_begin s0, 4\n    s_subvector_loop_end s0, 3\n    s_call_b64 s[0:1], 4\n    s_cbranch_scc0 5\n    v_fmac_f32_e32 v5, 0x3f7fbe77, v1\n    s_branch 2\n";
+    let src = format!(
+        "    .amdgcn_target \"amdgcn-amd-amdhsa--gfx1030\"\n    .text\n    .globl k\n    .p2align 8\n    .type k,@function\nk:\n{}    s_endpgm\n    .rodata\n    .p2align 6\n    .amdhsa_kernel k\n        .amdhsa_next_free_vgpr 8\n        .amdhsa_next_free_sgpr 8\n    .end_amdhsa_kernel\n",
+        body.repeat(12000)
+    );
+    let dir = std::env::temp_dir().join(format!("rdna-objdump-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (s, o, h) = (dir.join("big.s"), dir.join("big.o"), dir.join("big.hsaco"));
+    std::fs::write(&s, src).unwrap();
+    let st = Command::new("clang-19").args(["-x", "assembler", "--target=amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-c"]).arg(&s).arg("-o").arg(&o).status().unwrap();
+    assert!(st.success());
+    assert!(Command::new("ld.lld-19").arg("-shared").arg(&o).arg("-o").arg(&h).status().unwrap().success());
+    let lines = |out: std::process::Output| -> Vec<String> { String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('\t')).map(String::from).collect() };
+    let llvm = lines(Command::new("llvm-objdump-19").arg("-d").arg(&h).output().unwrap());
+    let ours = lines(Command::new(env!("CARGO_BIN_EXE_rdna")).arg("dis").arg(&h).output().unwrap());
+    assert_eq!(llvm.len(), 12000 * 8 + 1);
+    for (i, (a, b)) in llvm.iter().zip(&ours).enumerate() {
+        assert_eq!(a, b, "line {i}");
+    }
+    assert_eq!(llvm.len(), ours.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
