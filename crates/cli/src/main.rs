@@ -345,7 +345,8 @@ fn branch_target(line: &Line, code: &[u8], addr: u64) -> Option<u64> {
         return None;
     }
     let simm = (w & 0xffff) as u16 as i16 as i64;
-    Some((addr as i64 + 4 + simm * 4) as u64)
+    // A target before address 0 gets no note.
+    u64::try_from(addr as i64 + 4 + simm * 4).ok()
 }
 
 fn symbolize(co: &rdna_hsa::CodeObject, target: u64) -> String {
