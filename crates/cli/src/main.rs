@@ -268,6 +268,7 @@ fn dis_stream(out: &mut impl Write, dec: &Decoder, opts: PrintOptions, code: &[u
                 let list: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
                 writeln!(out, "\t.byte {}", list.join(", "))
             }
+            Line::Zeros { .. } => Ok(()), // not asked for: llvm-mc decodes every dword
         };
     });
     err
@@ -288,6 +289,8 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
         let code = co.code_to_next(f);
         let format = |line: &Line<'_>, buf: &mut Vec<u8>| {
             let (offset, len, text) = match line {
+                // llvm-objdump's line for skipped zero bytes.
+                Line::Zeros { .. } => return buf.extend_from_slice(b"\t\t...\n"),
                 Line::Inst { offset, len, text } => (*offset, *len, std::borrow::Cow::Borrowed(*text)),
                 Line::Invalid { offset, word } => (*offset, 4, std::borrow::Cow::Owned(format!(".long 0x{word:08x}"))),
                 Line::Trailing { offset, bytes } => (*offset, bytes.len(), std::borrow::Cow::Borrowed(".byte")),
@@ -296,7 +299,7 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
             let target = branch_target(line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
             objdump_line(buf, &text, addr, &code[offset..offset + len], &target);
         };
-        rdna_disasm::disassemble_parallel(&dec, opts, code, threads, 256 << 10, format, |b| out.write_all(b)).map_err(w)?;
+        rdna_disasm::disassemble_parallel(&dec, opts, rdna_disasm::Listing::objdump(), code, threads, 256 << 10, format, |b| out.write_all(b)).map_err(w)?;
     }
     Ok(())
 }

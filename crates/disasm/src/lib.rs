@@ -36,6 +36,34 @@ pub enum Line<'a> {
     Invalid { offset: usize, word: u32 },
     /// Fewer than four bytes left at the end.
     Trailing { offset: usize, bytes: &'a [u8] },
+    /// A run of zero bytes skipped, as llvm-objdump skips them (printing `...`): only where
+    /// asked for ([`Listing::objdump`]).
+    Zeros { offset: usize, len: usize },
+}
+
+/// How a linear disassembly walks the bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// Skip runs of 8 or more zero bytes at an instruction boundary (in whole dwords) as one
+    /// [`Line::Zeros`], as `llvm-objdump -d` does; llvm-mc decodes every dword.
+    pub skip_zeros: bool,
+}
+
+impl Listing {
+    /// `llvm-objdump -d`'s walk.
+    pub fn objdump() -> Listing {
+        Listing { skip_zeros: true }
+    }
+}
+
+/// The zero bytes llvm-objdump skips at the start of `rest`: none below 8, else whole dwords.
+fn skippable_zeros(rest: &[u8]) -> usize {
+    let n = rest.iter().take_while(|&&b| b == 0).count();
+    if n < 8 {
+        0
+    } else {
+        n & !3
+    }
 }
 
 /// Decodes a whole byte stream in order, one line per instruction.
@@ -43,15 +71,23 @@ pub enum Line<'a> {
 /// Invalid words become [`Line::Invalid`] and decoding continues at the next dword, as llvm-mc
 /// does; a truncated instruction at the end is reported as invalid words.
 pub fn disassemble(dec: &Decoder, opts: PrintOptions, code: &[u8], each: impl FnMut(Line<'_>)) {
-    disassemble_range(dec, opts, code, 0, code.len(), each);
+    disassemble_range(dec, opts, Listing::default(), code, 0, code.len(), each);
 }
 
 /// [`disassemble`] from offset `from` (taken as an instruction boundary) until the first
 /// boundary at or past `until`; returns that boundary.
-pub fn disassemble_range(dec: &Decoder, opts: PrintOptions, code: &[u8], from: usize, until: usize, mut each: impl FnMut(Line<'_>)) -> usize {
+pub fn disassemble_range(dec: &Decoder, opts: PrintOptions, listing: Listing, code: &[u8], from: usize, until: usize, mut each: impl FnMut(Line<'_>)) -> usize {
     let mut off = from;
     let mut text = String::with_capacity(128);
     while off < until.min(code.len()) {
+        if listing.skip_zeros {
+            let len = skippable_zeros(&code[off..]);
+            if len > 0 {
+                each(Line::Zeros { offset: off, len });
+                off += len;
+                continue;
+            }
+        }
         match dec.decode_at(code, off) {
             Ok((inst, len)) => {
                 text.clear();
@@ -87,12 +123,12 @@ struct Piece {
     out: Vec<u8>,
 }
 
-fn piece(dec: &Decoder, opts: PrintOptions, code: &[u8], from: usize, until: usize, format: &(impl Fn(&Line<'_>, &mut Vec<u8>) + Sync)) -> Piece {
+fn piece(dec: &Decoder, opts: PrintOptions, listing: Listing, code: &[u8], from: usize, until: usize, format: &(impl Fn(&Line<'_>, &mut Vec<u8>) + Sync)) -> Piece {
     // About 90 bytes of text a line, a line every 6 bytes of code.
     let (mut lines, mut out) = (Vec::with_capacity((until - from) / 4), Vec::with_capacity((until - from) * 16));
-    let end = disassemble_range(dec, opts, code, from, until, |line| {
+    let end = disassemble_range(dec, opts, listing, code, from, until, |line| {
         let offset = match line {
-            Line::Inst { offset, .. } | Line::Invalid { offset, .. } | Line::Trailing { offset, .. } => offset,
+            Line::Inst { offset, .. } | Line::Invalid { offset, .. } | Line::Trailing { offset, .. } | Line::Zeros { offset, .. } => offset,
         };
         lines.push((offset, out.len()));
         format(&line, &mut out);
@@ -111,6 +147,7 @@ fn piece(dec: &Decoder, opts: PrintOptions, code: &[u8], from: usize, until: usi
 pub fn disassemble_parallel<E>(
     dec: &Decoder,
     opts: PrintOptions,
+    listing: Listing,
     code: &[u8],
     threads: usize,
     piece_bytes: usize,
@@ -123,13 +160,13 @@ pub fn disassemble_parallel<E>(
     let mut at = 0;
     for batch in (0..starts.len()).collect::<Vec<_>>().chunks(threads.max(1) * 2) {
         let pieces: Vec<Piece> = if threads <= 1 {
-            batch.iter().map(|&i| piece(dec, opts, code, starts[i], nominal_end(i), &format)).collect()
+            batch.iter().map(|&i| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format)).collect()
         } else {
             std::thread::scope(|s| {
                 let per = batch.len().div_ceil(threads);
                 let handles: Vec<_> = batch
                     .chunks(per)
-                    .map(|ids| s.spawn(|| ids.iter().map(|&i| piece(dec, opts, code, starts[i], nominal_end(i), &format)).collect::<Vec<_>>()))
+                    .map(|ids| s.spawn(|| ids.iter().map(|&i| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format)).collect::<Vec<_>>()))
                     .collect();
                 handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
             })
@@ -145,7 +182,7 @@ pub fn disassemble_parallel<E>(
                 sink(&p.out[p.lines[k].1..])?;
                 at = p.end;
             } else {
-                let redo = piece(dec, opts, code, at, nominal_end(i), &format);
+                let redo = piece(dec, opts, listing, code, at, nominal_end(i), &format);
                 sink(&redo.out)?;
                 at = redo.end;
             }
@@ -198,20 +235,27 @@ mod tests {
                 _ => code.extend_from_slice(&[0xff, 0x04, 0x00, 0x4a, w as u8, 0x00, 0x00, 0x3f]),
             }
         }
+        // Zero runs of 4 to 40 bytes, which an objdump listing skips from 8 bytes on.
+        for (i, z) in (0..120).map(|i| (i * 50 + 7, 4 * (1 + i % 10))) {
+            code.splice(i * 4..i * 4, std::iter::repeat(0u8).take(z));
+        }
         code.extend_from_slice(&[0x01, 0x02]);
         let format = |line: &Line<'_>, out: &mut Vec<u8>| {
             out.extend_from_slice(format!("{line:?}\n").as_bytes());
         };
-        let mut want = Vec::new();
-        disassemble(&dec, PrintOptions::default(), &code, |l| format(&l, &mut want));
-        for (threads, piece) in [(1, 8), (2, 4), (2, 12), (3, 20), (4, 64), (2, 1 << 20)] {
-            let mut got = Vec::new();
-            disassemble_parallel(&dec, PrintOptions::default(), &code, threads, piece, format, |b| {
-                got.extend_from_slice(b);
-                Ok::<(), ()>(())
-            })
-            .unwrap();
-            assert!(got == want, "{threads} threads, pieces of {piece} bytes differ");
+        for listing in [Listing::default(), Listing::objdump()] {
+            let mut want = Vec::new();
+            disassemble_range(&dec, PrintOptions::default(), listing, &code, 0, code.len(), |l| format(&l, &mut want));
+            assert_eq!(listing.skip_zeros, String::from_utf8_lossy(&want).contains("Zeros"));
+            for (threads, piece) in [(1, 8), (2, 4), (2, 12), (3, 20), (4, 64), (2, 1 << 20)] {
+                let mut got = Vec::new();
+                disassemble_parallel(&dec, PrintOptions::default(), listing, &code, threads, piece, format, |b| {
+                    got.extend_from_slice(b);
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+                assert!(got == want, "{threads} threads, pieces of {piece} bytes differ ({listing:?})");
+            }
         }
     }
 }
