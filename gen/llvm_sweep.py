@@ -999,8 +999,8 @@ def emit_mimg_shapes(entries):
 
 def emit_symbol_tables():
     """Names LLVM gives to hwreg ids, message ids and s_version codes on this target."""
-    getreg, sendmsg, version = {"gfx9": (0x11, 0x10, None), "gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x00),
-                                "gfx12": (0x11, 0x36, 0x00)}[GEN]
+    getreg, sendmsg, version = {"gfx9": (0x11, 0x10, None), "gfx10": (0x12, 0x10, 0x01), "gfx11": (0x11, 0x36, 0x01),
+                                "gfx12": (0x11, 0x36, 0x01)}[GEN]
     hw = run_mc([[0xB0000000 | getreg << 23 | (8 << 16) | (31 << 11) | i] for i in range(64)])  # s_getreg_b32 s8, hwreg(i, 0, 32)
     hw_names = []
     for r in hw:

@@ -182,3 +182,21 @@ fn whole_lines_match_llvm_objdump_on_a_large_function() {
     assert_eq!(llvm.len(), ours.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `s_version` operands (names, decimal codes, flag bits, hex) as llvm-mc-19 prints them on
+/// every generation that has the instruction.
+#[test]
+fn s_version_matches_llvm_mc() {
+    let values: Vec<u32> = (0..300).chain((0..65536).step_by(97)).chain((0..256).map(|i| 0xe000 | i)).collect();
+    let hex: Vec<String> = values.iter().map(|v| format!("{:#04x},{:#04x},0xaa,0xb0", v & 0xff, v >> 8)).collect();
+    let path = std::env::temp_dir().join(format!("rdna-s-version-{}.txt", std::process::id()));
+    std::fs::write(&path, hex.join("\n")).unwrap();
+    for mcpu in ["gfx1010", "gfx1030", "gfx1100", "gfx1150", "gfx1200"] {
+        let lines = |out: std::process::Output| -> Vec<String> { String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.contains("s_version")).map(|l| l.trim().to_string()).collect() };
+        let llvm = lines(Command::new("llvm-mc-19").args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "--disassemble"]).arg(&path).output().unwrap());
+        let ours = lines(Command::new(env!("CARGO_BIN_EXE_rdna")).args(["dis", "--mcpu", mcpu, "--hex"]).arg(&path).output().unwrap());
+        assert_eq!(llvm.len(), values.len(), "{mcpu}");
+        assert_eq!(llvm, ours, "{mcpu}");
+    }
+    let _ = std::fs::remove_file(&path);
+}

@@ -1666,7 +1666,7 @@ fn special_simm(name: &str, v: u16, out: &mut String, g11: bool, tables: &TableS
         "s_sendmsg" | "s_sendmsghalt" => sendmsg(v, out, tables),
         // gfx10.1 has no hold_cnt field (bit 7 is then outside every field).
         "s_waitcnt_depctr" | "s_wait_alu" => depctr(v, out, !matches!(tables.mcpu, "gfx1010" | "gfx1011" | "gfx1012")),
-        "s_version" => version(v, out, tables, g11),
+        "s_version" => version(v, out, tables),
         _ => {
             let _ = write!(out, "{v}");
         }
@@ -1883,25 +1883,19 @@ fn depctr(v: u32, out: &mut String, hold_cnt: bool) {
     }
 }
 
-/// `s_version`: a known code with the W64/W32/MDP flag bits symbolically, else a number.
-fn version(v: u32, out: &mut String, tables: &TableSet, g11: bool) {
-    let names: &[&str] = tables.version_names;
-    let code = v & 0x1fff;
-    let number;
-    let mut name = names.get(code as usize).copied().unwrap_or("");
-    if g11 && name.is_empty() && code < 256 {
-        // gfx11 prints an unnamed 8-bit code in decimal, with the flag bits still symbolic.
-        number = code.to_string();
-        name = &number;
-    }
-    if name.is_empty() || (v & 0x1fc0 != 0 && !(g11 && code < 256)) {
-        if v <= 64 {
-            let _ = write!(out, "{v}");
-        } else {
-            fmt_hex(out, v as u64);
-        }
+/// `s_version`: with bits 8..12 clear, the code (bits 0..7) by name or in decimal and the
+/// W64/W32/MDP flag bits by name; otherwise the whole value in hex (llvm-mc-19, every target).
+fn version(v: u32, out: &mut String, tables: &TableSet) {
+    let code = v & 0xff;
+    if v & 0x1f00 != 0 {
+        fmt_hex(out, v as u64);
         return;
     }
+    let number = code.to_string();
+    let name = match tables.version_names.get(code as usize) {
+        Some(n) if !n.is_empty() => *n,
+        _ => &number,
+    };
     let flags = [(13, "UC_VERSION_W64_BIT"), (14, "UC_VERSION_W32_BIT"), (15, "UC_VERSION_MDP_BIT")];
     let set: Vec<&str> = flags.iter().filter(|(b, _)| v >> b & 1 != 0).map(|(_, n)| *n).collect();
     // LLVM prints the expression left-associated: ((A|B)|C)|D.

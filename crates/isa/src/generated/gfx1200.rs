@@ -3395,9 +3395,9 @@ pub static SENDMSG_NAMES: [&str; 16] = [
 ];
 /// Symbolic names of s_version codes (bits 0..5) (empty: printed as a number).
 pub static VERSION_NAMES: [&str; 64] = [
-    "", "", "", "",
-    "", "", "", "",
-    "", "", "", "",
+    "UC_VERSION_GFX7", "", "", "",
+    "UC_VERSION_GFX10", "", "UC_VERSION_GFX11", "",
+    "", "UC_VERSION_GFX12", "", "",
     "", "", "", "",
     "", "", "", "",
     "", "", "", "",
