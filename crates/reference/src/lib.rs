@@ -807,6 +807,15 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             }
         }
     }
+    // gfx90a/gfx942's 64-bit DPP takes only row_newbcast (DPP_CTRL, bits 40..48), which no
+    // learned group reaches (every other value prints the same note): row_newbcast:1.
+    if format.is_dpp16() && notes(dec, format, entry, &w, buf).is_some_and(|k| k > 0) {
+        let mut t = w;
+        rdna_asm::model::set_value(&mut t, &(40..49).collect::<Vec<u16>>(), 0x151);
+        if notes(dec, format, entry, &t, buf) == Some(0) {
+            w = t;
+        }
+    }
     if notes(dec, format, entry, &w, buf) != Some(0) {
         return None;
     }
