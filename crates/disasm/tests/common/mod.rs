@@ -111,16 +111,21 @@ fn run_batch(mcpu: &str, mattr: &str, chunk: &[Vec<u8>]) -> (Vec<Oracle>, bool) 
     }
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut inside = false;
+    // A start line opens a probe's group only after the previous probe's markers: a probe's own
+    // bytes can decode as the start instruction (an aimed SOPP with that immediate).
+    let mut ready = true;
     for l in stdout.lines() {
         let t = l.trim();
         if t.is_empty() || t == ".text" {
             continue;
         }
-        if t == START_TEXT {
+        if t == START_TEXT && ready {
             groups.push(Vec::new());
             inside = true;
+            ready = false;
         } else if t == MARKER_TEXT {
             inside = false;
+            ready = true;
         } else if inside {
             groups.last_mut().unwrap().push(t.to_string());
         }
