@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use rdna_disasm::{print, Decoder, PrintOptions};
+use rdna_disasm::{Decoder, PrintOptions};
 use rdna_hsa::CodeObject;
 use rdna_isa::Target;
 
@@ -92,20 +92,11 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         let t_dec = best_of(cx.reps(5), || {
             std::hint::black_box(count(&dec, std::hint::black_box(&code)));
         });
-        let mut s = String::with_capacity(128);
+        // The library's own walk: decode and print every instruction.
         let t_print = best_of(cx.reps(3), || {
-            let mut off = 0;
-            while off + 4 <= code.len() {
-                match dec.decode_at(&code, off) {
-                    Ok((inst, l)) => {
-                        s.clear();
-                        let _ = print(&inst, PrintOptions::default(), &mut s);
-                        std::hint::black_box(&s);
-                        off += l;
-                    }
-                    Err(_) => off += 4,
-                }
-            }
+            rdna_disasm::disassemble(&dec, PrintOptions::default(), &code, |line| {
+                std::hint::black_box(line);
+            });
         });
         r.add(Figure { section: "disassembly", what: format!("decode only (library, one core), {name}"), ours: n as f64 / t_dec / 1e6, unit: "M instr/s", peer: None, higher_is_better: true, aim: Some("≥ 200 M/s".into()) });
         r.add(Figure { section: "disassembly", what: format!("decode + print (library, one core), {name}"), ours: n as f64 / t_print / 1e6, unit: "M instr/s", peer: None, higher_is_better: true, aim: None });

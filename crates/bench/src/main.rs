@@ -69,21 +69,18 @@ fn run(args: Args) -> Result<(), String> {
     let mut r = Report::default();
     r.notes.push(util::machine());
     println!("{}\n", r.notes[0]);
-    if wants(Section::Dis) {
-        println!("== disassembly");
-        dis::run(&cx, &mut r)?;
-    }
-    if wants(Section::Emu) {
-        println!("== emulation");
-        emu::run(&cx, &mut r)?;
-    }
-    if wants(Section::Recompile) {
-        println!("== recompilation");
-        recompile::run(&cx, &mut r)?;
-    }
-    if wants(Section::Gpu) {
-        println!("== recompiled kernels on the Vulkan device");
-        gpu::run(&cx, &mut r)?;
+    type Run = fn(&util::Ctx, &mut Report) -> Result<(), String>;
+    let sections: [(Section, &str, Run); 4] = [
+        (Section::Dis, "disassembly", dis::run),
+        (Section::Emu, "emulation", emu::run),
+        (Section::Recompile, "recompilation", recompile::run),
+        (Section::Gpu, "recompiled kernels on the Vulkan device", gpu::run),
+    ];
+    for (section, title, run) in sections {
+        if wants(section) {
+            println!("== {title}");
+            run(&cx, &mut r)?;
+        }
     }
     let write = |name: &str, text: String| {
         let p = cx.out.join(name);
