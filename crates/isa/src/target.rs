@@ -3,7 +3,8 @@
 use crate::table::TableSet;
 
 /// An encoding family: targets of one family share their formats' bit layouts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Ordered by age: gfx7 first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
     /// gfx6 and gfx7 (GCN1 and GCN2: Southern and Sea Islands, PS4), which share their layouts:
     /// SMRD instead of SMEM, a 9-bit VOP3 opcode with clamp at bit

@@ -724,11 +724,17 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             continue;
         }
         let value = if dmask {
-            // The value that prints `dmask:0x1` (the group may hold more bits than the mask).
+            // The value that prints `dmask:0x1` (the group may hold more bits than the mask); a
+            // compare-and-swap's data is two values, so one mask bit per dword of both.
+            let want = match entry.name {
+                n if n.contains("cmpswap_x2") => "dmask:0xf",
+                n if n.contains("cmpswap") => "dmask:0x3",
+                _ => "dmask:0x1",
+            };
             match (1..1u32 << g.bits.len().min(8)).find(|&v| {
                 let mut t = w;
                 rdna_asm::model::set_value(&mut t, &g.bits, v);
-                matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&rdna_asm::syntax::Slot::Key("dmask".into(), 0)).is_some_and(|a| a.text == "dmask:0x1"))
+                matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&rdna_asm::syntax::Slot::Key("dmask".into(), 0)).is_some_and(|a| a.text == want))
             }) {
                 Some(v) => v,
                 None => continue,
@@ -753,6 +759,22 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             w = t;
         }
     }
+    // SDWA's `dst_sel:DWORD`, LLVM's default: the only one it assembles for v_mac's tied
+    // destination, valid for every other SDWA instruction.
+    if let Some(g) = model.groups.iter().find(|g| g.slots.iter().any(|s| matches!(s, rdna_asm::syntax::Slot::Key(k, _) if k == "dst_sel"))) {
+        let dword = (0..1u32 << g.bits.len().min(4)).find(|&v| {
+            let mut t = w;
+            rdna_asm::model::set_value(&mut t, &g.bits, v);
+            matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&rdna_asm::syntax::Slot::Key("dst_sel".into(), 0)).is_some_and(|a| a.text == "dst_sel:DWORD"))
+        });
+        if let Some(v) = dword {
+            rdna_asm::model::set_value(&mut w, &g.bits, v);
+        }
+    }
+    // Before gfx10 a VALU instruction reads one scalar value at most (the constant bus): a
+    // second scalar source repeats the first (`v_writelane_b32 v4, s8, s8`).
+    let one_scalar = dec.target.generation < rdna_isa::Generation::Gfx10;
+    let mut scalar_src: Option<u32> = None;
     let mut next_reg = 4u32;
     for o in entry.operands.iter() {
         let (lo, width) = inst.field_span(o.field);
@@ -767,7 +789,10 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
         let vgpr_src = width == 9 && matches!(o.class, Class::Vgpr | Class::Vgpr16 | Class::Agpr);
         let mut candidates: Vec<u32> = if vgpr_src { vec![256 + n, 256 + n / 2, 256 + n / 4] } else { vec![n, n / 2, n / 4] };
         if width == 9 && o.class == Class::Sgpr {
-            candidates = vec![256 + n, n, n / 2];
+            candidates = match scalar_src {
+                Some(s) if one_scalar && o.width <= 1 => vec![256 + n, s],
+                _ => vec![256 + n, n, n / 2],
+            };
         }
         if entry.name.starts_with("s_waitcnt_") {
             // LLVM assembles only `null` there (gfx10's and gfx11's numbers for it).
@@ -805,6 +830,9 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             if k <= now {
                 w = t;
             }
+        }
+        if width == 9 && o.class == Class::Sgpr && o.width <= 1 && scalar_src.is_none() && get_value(&w, &bits) < 106 {
+            scalar_src = Some(get_value(&w, &bits));
         }
     }
     // gfx90a/gfx942's 64-bit DPP takes only row_newbcast (DPP_CTRL, bits 40..48), which no

@@ -1,5 +1,6 @@
 //! Reference pages against llvm-mc-19 and the decoder, on instructions sampled fresh each run
-//! (`RDNA_SEED` replays a run, `RDNA_REF_COUNT` sets the sample per target, default 80):
+//! (`RDNA_SEED` replays a run, `RDNA_REF_COUNT` sets the sample per target, default 80, or `all`
+//! for every page):
 //!
 //! - the example assembles with llvm-mc-19 to the page's bytes;
 //! - the identifier and opcode are the fixed and opcode bits of llvm-mc-19's encoding;
@@ -17,8 +18,13 @@ use rdna_disasm::Decoder;
 use rdna_isa::{Isa, Target};
 use rdna_reference::{EncodingPage, Reference};
 
-fn count() -> usize {
-    std::env::var("RDNA_REF_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(80)
+/// How many pages to sample per target; `None` for every page.
+fn count() -> Option<usize> {
+    match std::env::var("RDNA_REF_COUNT") {
+        Ok(s) if s == "all" => None,
+        Ok(s) => Some(s.parse().expect("RDNA_REF_COUNT must be a number or `all`")),
+        Err(_) => Some(80),
+    }
 }
 
 fn bit(bytes: &[u8], b: u32) -> u32 {
@@ -58,6 +64,34 @@ fn bumped(text: &str, index: usize, operands: usize) -> Option<String> {
     }
 }
 
+/// Instructions whose text, as llvm-objdump-19 prints the page's example bytes, llvm-mc-19
+/// does not take back (found by `RDNA_REF_COUNT=all RDNA_REF_DUMP=1`, every page of every target).
+const LLVM_PRINTS_NOT_ASSEMBLES: &[(&str, &str)] = &[
+    ("v_interp_mov_f32_e64", "gfx8-10 VOP3 interpolation: the parameter prints as v0 where the assembler wants p10"),
+    ("v_interp_p1ll_f16", "gfx10 VOP3 interpolation: the parameter prints as v0 where the assembler wants p10"),
+    ("v_interp_p1lv_f16", "gfx10 VOP3 interpolation: the parameter prints as v0 where the assembler wants p10"),
+    ("v_interp_p2_f16", "gfx10 VOP3 interpolation: the parameter prints as v0 where the assembler wants p10"),
+    ("image_msaa_load", "the data width follows the sample count, not dmask"),
+    ("image_gather4h", "gfx11 NSA address registers print as v0"),
+    ("ds_add_gs_reg_rtn", "gfx11: LLVM 19 assembles no form of it"),
+    ("ds_sub_gs_reg_rtn", "gfx11: LLVM 19 assembles no form of it"),
+    ("image_load_mip", "gfx12: 1D mip needs a second address register"),
+    ("image_load_mip_pck", "gfx12: 1D mip needs a second address register"),
+    ("image_load_mip_pck_sgn", "gfx12: 1D mip needs a second address register"),
+    ("image_store_mip", "gfx12: 1D mip needs a second address register"),
+    ("image_store_mip_pck", "gfx12: 1D mip needs a second address register"),
+    ("s_barrier_init", "gfx12 named barriers: LLVM 19 takes only m0 or an immediate"),
+    ("s_barrier_join", "gfx12 named barriers: LLVM 19 takes only m0 or an immediate"),
+    ("s_barrier_signal", "gfx12 named barriers: LLVM 19 takes only m0 or an immediate"),
+    ("s_barrier_signal_isfirst", "gfx12 named barriers: LLVM 19 takes only m0 or an immediate"),
+    ("s_get_barrier_state", "gfx12 named barriers: LLVM 19 takes only m0 or an immediate"),
+    ("s_wakeup_barrier", "gfx12 named barriers: LLVM 19 takes only m0 or an immediate"),
+    ("v_cvt_f32_bf8_sdwa", "gfx942 fp8 conversions: SDWA is printed, not assembled"),
+    ("v_cvt_f32_fp8_sdwa", "gfx942 fp8 conversions: SDWA is printed, not assembled"),
+    ("v_cvt_pk_f32_bf8_sdwa", "gfx942 fp8 conversions: SDWA is printed, not assembled"),
+    ("v_cvt_pk_f32_fp8_sdwa", "gfx942 fp8 conversions: SDWA is printed, not assembled"),
+];
+
 struct Checked {
     examples: usize,
     rejected: Vec<String>,
@@ -73,8 +107,12 @@ fn check(mcpu: &str) -> Checked {
     let names = Reference::names(target.isa);
     let mut reference = Reference::new();
     let mut pages = Vec::new();
-    for _ in 0..count() {
-        let name = &names[rng.below(names.len() as u64) as usize];
+    let sample: Vec<usize> = match count() {
+        Some(n) => (0..n).map(|_| rng.below(names.len() as u64) as usize).collect(),
+        None => (0..names.len()).collect(),
+    };
+    for i in sample {
+        let name = &names[i];
         pages.push(reference.page(target.isa, name).unwrap_or_else(|e| panic!("{mcpu}: {e}")));
     }
     let encodings: Vec<(&str, &EncodingPage)> = pages.iter().flat_map(|p| p.encodings.iter().map(move |e| (p.name.as_str(), e))).collect();
@@ -226,9 +264,15 @@ fn check(mcpu: &str) -> Checked {
         rejected.len(),
         rejected.iter().take(5).collect::<Vec<_>>()
     );
-    // An example llvm-mc-19 rejects is a wrong field: at most 2% (texts LLVM prints but does not
-    // assemble back, such as some operand forms of interpolation and image instructions).
-    assert!(rejected.len() * 50 <= with_example.len(), "{mcpu}: llvm-mc-19 rejects {} examples: {rejected:?}", rejected.len());
+    if std::env::var_os("RDNA_REF_DUMP").is_some() {
+        for r in &rejected {
+            eprintln!("REJECTED {mcpu}\t{r}");
+        }
+    }
+    // An example llvm-mc-19 rejects is a wrong field, unless it is one of the texts LLVM 19
+    // prints but does not assemble back (`RDNA_REF_COUNT=all` checks every page).
+    let unexplained: Vec<&String> = rejected.iter().filter(|t| !LLVM_PRINTS_NOT_ASSEMBLES.iter().any(|(m, _)| t.split_whitespace().next() == Some(m))).collect();
+    assert!(unexplained.is_empty(), "{mcpu}: llvm-mc-19 rejects {} examples: {unexplained:?}", unexplained.len());
     Checked { examples: with_example.len() - rejected.len(), rejected, bumps, targets }
 }
 
