@@ -144,6 +144,10 @@ enum Cmd {
         /// (one subgroup per wave; the pipeline must require a subgroup of the wave's size).
         #[arg(long, default_value = "exact", value_parser = ["exact", "subgroup"])]
         model: String,
+        /// f32 fused multiply-add: `exact` (computed in f64, whatever the driver does) or `fused`
+        /// (the driver's `Fma`, for devices that fuse it, such as NVIDIA's).
+        #[arg(long, default_value = "exact", value_parser = ["exact", "fused"])]
+        fma: String,
     },
     /// Run the bundled example (SAXPY on gfx1030) on the emulator and, recompiled to SPIR-V, on a
     /// Vulkan device (RDNA_VK_DEVICE, else the first GPU, else lavapipe); compare both with a Rust
@@ -152,7 +156,7 @@ enum Cmd {
 }
 
 /// `rdna spirv`: a kernel recompiled to SPIR-V, written as binary and/or printed as text.
-fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, dest: Option<&std::path::Path>, text: bool, model: rdna_spirv::WaveModel) -> Result<(), String> {
+fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, dest: Option<&std::path::Path>, text: bool, options: rdna_spirv::Options) -> Result<(), String> {
     let data = read_input(path)?;
     let co = rdna_hsa::CodeObject::parse(&data).map_err(|e| format!("{}: {e}", path.display()))?;
     let k = co.kernels.iter().find(|k| k.name == kernel).ok_or_else(|| {
@@ -166,7 +170,7 @@ fn spirv(out: &mut impl Write, path: &PathBuf, kernel: &str, workgroup: &str, de
     for (d, p) in parts.iter().enumerate() {
         wg[d] = p.trim().parse().map_err(|_| format!("--workgroup '{workgroup}': '{p}' is not a number"))?;
     }
-    let compiled = rdna_spirv::recompile(&co, k, wg, 0, model).map_err(|e| format!("kernel {kernel}: {e}"))?;
+    let compiled = rdna_spirv::recompile_with(&co, k, wg, 0, options).map_err(|e| format!("kernel {kernel}: {e}"))?;
     if let Some(dest) = dest {
         let bytes: Vec<u8> = compiled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
@@ -405,9 +409,10 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
         Cmd::Demo => demo(&mut out)?,
-        Cmd::Spirv { file, kernel, workgroup, out: path, text, model } => {
+        Cmd::Spirv { file, kernel, workgroup, out: path, text, model, fma } => {
             let model = if model == "subgroup" { rdna_spirv::WaveModel::Subgroup } else { rdna_spirv::WaveModel::Exact };
-            spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text, model)?
+            let fma = if fma == "fused" { rdna_spirv::FmaLowering::Fused } else { rdna_spirv::FmaLowering::Exact };
+            spirv(&mut out, &file, &kernel, &workgroup, path.as_deref(), text, rdna_spirv::Options { model, fma })?
         }
         Cmd::Cfg { file, kernel, dot } => show_cfg(&mut out, &file, kernel.as_deref(), dot)?,
         Cmd::Isa { targets: true, .. } => list_targets(&mut out)?,

@@ -35,7 +35,27 @@ use rdna_frontend::{CfgError, Site};
 
 /// Recompiles `kernel` of a code object for workgroups of the given size (it decides how many
 /// waves, hence invocations, one workgroup has).
-pub use lower::recompile;
+pub use lower::{recompile, recompile_with};
+
+/// How an f32 fused multiply-add (`v_fma_f32`, `v_fmac_f32`, `v_fmamk_f32`, ...) is lowered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FmaLowering {
+    /// Computed exactly whatever the driver does: the product in f64, the sum rounded to odd,
+    /// one rounding to f32 (about 200 instructions). Vulkan does not promise that `Fma` is fused,
+    /// and Mesa's lavapipe splits it into a multiply and an add.
+    #[default]
+    Exact,
+    /// The driver's `Fma`, for devices known to fuse it (NVIDIA: one FFMA), with NaN results
+    /// rewritten to the emulator's (the first NaN operand, quietened; else the default NaN).
+    Fused,
+}
+
+/// How a kernel is recompiled for a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    pub model: WaveModel,
+    pub fma: FmaLowering,
+}
 
 
 /// Whether instructions of a kind, in an encoding, are lowered (what `rdna isa --coverage`

@@ -39,8 +39,8 @@ pub const LAVAPIPE_LOOP_ITERATIONS: u32 = 65_535;
 /// Recompiles and runs a job on `dev`.
 pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
     let lanes = if job.kernel.kd.enable_wavefront_size32() { 32 } else { 64 };
-    let model = dev.wave_model(lanes, job.workgroup.iter().product());
-    let compiled = rdna_spirv::recompile(job.code, job.kernel, job.workgroup, job.dynamic_lds, model).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
+    let options = dev.options(lanes, job.workgroup.iter().product());
+    let compiled = rdna_spirv::recompile_with(job.code, job.kernel, job.workgroup, job.dynamic_lds, options).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
     if compiled.lds_bytes > dev.info.max_shared_memory {
         return Err(format!(
             "kernel {} needs {} bytes of LDS; {} gives a workgroup at most {} bytes of shared memory",

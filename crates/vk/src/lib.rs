@@ -64,6 +64,8 @@ pub struct DeviceInfo {
     pub float16: bool,
     /// Where buffers live: whether the memory is the device's own, and its heap's size.
     pub memory: String,
+    /// The PCI vendor (0x10de NVIDIA, 0x1002 AMD, 0x8086 Intel; 0x10005 Mesa's software devices).
+    pub vendor_id: u32,
 }
 
 /// A buffer in host-visible memory, reachable by the device at [`Buffer::address`].
@@ -204,6 +206,7 @@ impl Device {
             int16: base.shader_int16 != 0,
             float16: f12.shader_float16 != 0,
             memory: String::new(),
+            vendor_id: p.vendor_id,
         };
         // Enable what kernels may use, as far as the device has it.
         let enable = vk::PhysicalDeviceFeatures::default().shader_int64(true).shader_float64(info.float64).shader_int16(info.int16);
@@ -330,6 +333,20 @@ impl Device {
         let i = &self.info;
         let fits = i.subgroup_size_control && (i.min_subgroup..=i.max_subgroup).contains(&lanes) && items.div_ceil(lanes) * lanes <= i.max_workgroup_invocations;
         if fits { WaveModel::Subgroup } else { WaveModel::Exact }
+    }
+
+    /// How kernels are recompiled for this device: [`Device::wave_model`], and f32 fma through
+    /// the driver's `Fma` where the vendor's compiler fuses it (NVIDIA; bit-exact against the
+    /// emulator in the corpus test there), exactly elsewhere. `RDNA_FMA=exact|fused` overrides.
+    pub fn options(&self, lanes: u32, items: u32) -> rdna_spirv::Options {
+        use rdna_spirv::FmaLowering;
+        let fma = match std::env::var("RDNA_FMA").as_deref() {
+            Ok("exact") => FmaLowering::Exact,
+            Ok("fused") => FmaLowering::Fused,
+            _ if self.info.vendor_id == 0x10de => FmaLowering::Fused,
+            _ => FmaLowering::Exact,
+        };
+        rdna_spirv::Options { model: self.wave_model(lanes, items), fma }
     }
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use rdna_emu::Options;
-use rdna_spirv::{RecompileError, WaveModel};
+use rdna_spirv::{FmaLowering, RecompileError, WaveModel};
 use rdna_vk::dispatch::{run_job, Job};
 use rdna_vk::Device;
 
@@ -45,8 +45,9 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
             let (grid, wg) = rdna_testkit::plain_grid(k);
             // A `__local` pointer argument gets LDS from the dispatch, as in the emulator run.
             let dynamic_lds = rdna_testkit::plain_kernarg(k, &[0; 64]).1;
-            let model = dev.wave_model(lanes, wg.iter().product());
-            let compiled = match rdna_spirv::recompile(&co, k, wg, dynamic_lds, model) {
+            let options = dev.options(lanes, wg.iter().product());
+            let model = options.model;
+            let compiled = match rdna_spirv::recompile_with(&co, k, wg, dynamic_lds, options) {
                 Ok(c) => c,
                 Err(RecompileError::Unsupported(sites)) => {
                     assert!(!sites.is_empty());
@@ -63,6 +64,12 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
             match rdna_spirv::recompile(&co, k, wg, dynamic_lds, other) {
                 Ok(c) => spirv_val(&c.words, &format!("{tag} ({other})")),
                 Err(e) => panic!("{tag}: recompiles in the {model} model but not in the {other} one: {e}"),
+            }
+            // So is the f32 fma lowering it does not use.
+            let fma = if options.fma == FmaLowering::Exact { FmaLowering::Fused } else { FmaLowering::Exact };
+            match rdna_spirv::recompile_with(&co, k, wg, dynamic_lds, rdna_spirv::Options { model, fma }) {
+                Ok(c) => spirv_val(&c.words, &format!("{tag} ({fma:?} fma)")),
+                Err(e) => panic!("{tag}: recompiles with {:?} fma but not with {fma:?}: {e}", options.fma),
             }
             let seed = 0x5eed ^ total as u64;
             let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, seed);
@@ -109,7 +116,11 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
             matched.push(tag);
         }
     }
-    eprintln!("{same} of {total} kernel builds recompiled and identical to the emulator on {} ({subgroup_runs} of the runs in the subgroup model, the others exact):", dev.info.name);
+    eprintln!(
+        "{same} of {total} kernel builds recompiled and identical to the emulator on {} ({subgroup_runs} of the runs in the subgroup model, the others exact; f32 fma {:?}):",
+        dev.info.name,
+        dev.options(32, 64).fma
+    );
     eprintln!("  {}", matched.join(" "));
     eprintln!("refused at {}'s loop-iteration limit: {}", dev.info.name, limited.join(" "));
     eprintln!("what stops the others (sites):");

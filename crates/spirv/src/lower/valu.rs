@@ -157,9 +157,32 @@ impl Gen {
     /// f64; the f64 sum is rounded to odd, after which one rounding to f32 gives the fused
     /// result (f64 carries more than 24 + 2 bits).
     pub(super) fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
+        if self.fused_fma {
+            return self.fma32_fused(x, y, z);
+        }
         let odd = self.fma32_odd(x, y, z);
         let r = self.op(Op::FConvert, self.t.f32, &[odd]);
         self.from_f32(r)
+    }
+
+    /// [`Gen::fma32`] by the driver's `Fma` ([`crate::FmaLowering::Fused`]). Where the result
+    /// is a NaN it is the first NaN operand quietened, or the default NaN 0xffc00000 for an
+    /// invalid operation, as the exact lowering and the emulator (x86's rule) give it; devices
+    /// differ there (NVIDIA gives 0x7fffffff).
+    fn fma32_fused(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
+        let f = self.gl(GLOp::Fma, self.t.f32, &[x, y, z]);
+        let r = self.from_f32(f);
+        let quiet = self.c32(1 << 22);
+        let mut nan = self.c32(0xffc0_0000);
+        for v in [z, y, x] {
+            let is = self.op(Op::IsNan, boolt, &[v]);
+            let bits = self.from_f32(v);
+            let q = self.op(Op::BitwiseOr, u, &[bits, quiet]);
+            nan = self.sel(u, is, q, nan);
+        }
+        let is = self.op(Op::IsNan, boolt, &[f]);
+        self.sel(u, is, nan, r)
     }
 
     /// `x · y + z` of f32 values as an f64 rounded to odd (`rdna_emu::float::fma32_scaled`
