@@ -45,8 +45,10 @@ pub enum FmaLowering {
     /// and Mesa's lavapipe splits it into a multiply and an add.
     #[default]
     Exact,
-    /// The driver's `Fma`, for devices known to fuse it (NVIDIA: one FFMA), with NaN results
-    /// rewritten to the emulator's (the first NaN operand, quietened; else the default NaN).
+    /// The driver's `Fma` (about 10 instructions), with NaN results rewritten to the
+    /// emulator's (the first NaN operand, quietened; else the default NaN). Exact only where
+    /// the driver fuses `Fma` and keeps denormals: not lavapipe, and on an NVIDIA H200 the corpus
+    /// test found `k_div32` differing, so nothing chooses it by default (`RDNA_FMA=fused`).
     Fused,
 }
 
