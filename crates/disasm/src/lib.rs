@@ -159,16 +159,20 @@ pub fn disassemble_parallel<E>(
     let nominal_end = |i: usize| starts.get(i + 1).copied().unwrap_or(code.len());
     let mut at = 0;
     for batch in (0..starts.len()).collect::<Vec<_>>().chunks(threads.max(1) * 2) {
-        let pieces: Vec<Piece> = if threads <= 1 {
-            batch.iter().map(|&i| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format)).collect()
+        let run = |ids: &[usize]| ids.iter().map(|&i| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format)).collect::<Vec<Piece>>();
+        // One piece (every small function) runs here: a thread's start and join cost more than
+        // decoding it. Otherwise this thread takes the first share and helpers the rest.
+        let pieces: Vec<Piece> = if threads <= 1 || batch.len() == 1 {
+            run(batch)
         } else {
             std::thread::scope(|s| {
                 let per = batch.len().div_ceil(threads);
-                let handles: Vec<_> = batch
-                    .chunks(per)
-                    .map(|ids| s.spawn(|| ids.iter().map(|&i| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format)).collect::<Vec<_>>()))
-                    .collect();
-                handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+                let mut shares = batch.chunks(per);
+                let mine = shares.next().unwrap_or_default();
+                let handles: Vec<_> = shares.map(|ids| s.spawn(move || run(ids))).collect();
+                let mut all = run(mine);
+                all.extend(handles.into_iter().flat_map(|h| h.join().unwrap_or_default()));
+                all
             })
         };
         for (p, &i) in pieces.iter().zip(batch) {
