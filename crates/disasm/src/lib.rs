@@ -157,42 +157,88 @@ pub fn disassemble_parallel<E>(
     let piece_bytes = piece_bytes.max(4) / 4 * 4;
     let starts: Vec<usize> = (0..code.len()).step_by(piece_bytes).collect();
     let nominal_end = |i: usize| starts.get(i + 1).copied().unwrap_or(code.len());
+    let decode = |i: usize| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format);
     let mut at = 0;
-    for batch in (0..starts.len()).collect::<Vec<_>>().chunks(threads.max(1) * 2) {
-        let run = |ids: &[usize]| ids.iter().map(|&i| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format)).collect::<Vec<Piece>>();
-        // One piece (every small function) runs here: a thread's start and join cost more than
-        // decoding it. Otherwise this thread takes the first share and helpers the rest.
-        let pieces: Vec<Piece> = if threads <= 1 || batch.len() == 1 {
-            run(batch)
+    // Stitches piece `i` onto the text so far (see above) and hands it to `sink`.
+    let mut stitch = |i: usize, p: Piece| -> Result<(), E> {
+        if at >= nominal_end(i) {
+            return Ok(()); // the previous piece's last instruction covers all of this one
+        }
+        if at == p.start {
+            sink(&p.out)?;
+            at = p.end;
+        } else if let Ok(k) = p.lines.binary_search_by_key(&at, |l| l.0) {
+            sink(&p.out[p.lines[k].1..])?;
+            at = p.end;
         } else {
-            std::thread::scope(|s| {
-                let per = batch.len().div_ceil(threads);
-                let mut shares = batch.chunks(per);
-                let mine = shares.next().unwrap_or_default();
-                let handles: Vec<_> = shares.map(|ids| s.spawn(move || run(ids))).collect();
-                let mut all = run(mine);
-                all.extend(handles.into_iter().flat_map(|h| h.join().unwrap_or_default()));
-                all
-            })
-        };
-        for (p, &i) in pieces.iter().zip(batch) {
-            if at >= nominal_end(i) {
-                continue; // the previous piece's last instruction covers all of this one
-            }
-            if at == p.start {
-                sink(&p.out)?;
-                at = p.end;
-            } else if let Ok(k) = p.lines.binary_search_by_key(&at, |l| l.0) {
-                sink(&p.out[p.lines[k].1..])?;
-                at = p.end;
-            } else {
-                let redo = piece(dec, opts, listing, code, at, nominal_end(i), &format);
-                sink(&redo.out)?;
-                at = redo.end;
+            let redo = piece(dec, opts, listing, code, at, nominal_end(i), &format);
+            sink(&redo.out)?;
+            at = redo.end;
+        }
+        Ok(())
+    };
+    // One piece (every small function) runs here: a thread's start and join cost more than
+    // decoding it.
+    if threads <= 1 || starts.len() <= 1 {
+        for i in 0..starts.len() {
+            stitch(i, decode(i))?;
+        }
+        return Ok(());
+    }
+    // `threads` helpers take pieces in order, at most `ahead` past the one this thread is
+    // writing, while this thread stitches and writes them as they come: the output overlaps
+    // the decoding, and memory stays bounded whatever the code's size.
+    let ahead = threads * 2;
+    struct Shared {
+        next: usize,
+        written: usize,
+        done: Vec<Option<Piece>>,
+        stop: bool,
+    }
+    let shared = std::sync::Mutex::new(Shared { next: 0, written: 0, done: (0..starts.len()).map(|_| None).collect(), stop: false });
+    let changed = std::sync::Condvar::new();
+    let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = {
+                    let mut g = lock();
+                    while !g.stop && g.next < g.done.len() && g.next >= g.written + ahead {
+                        g = changed.wait(g).unwrap_or_else(|e| e.into_inner());
+                    }
+                    if g.stop || g.next >= g.done.len() {
+                        return;
+                    }
+                    g.next += 1;
+                    g.next - 1
+                };
+                let p = decode(i);
+                lock().done[i] = Some(p);
+                changed.notify_all();
+            });
+        }
+        let mut result = Ok(());
+        for i in 0..starts.len() {
+            let p = {
+                let mut g = lock();
+                loop {
+                    if let Some(p) = g.done[i].take() {
+                        g.written = i + 1;
+                        break p;
+                    }
+                    g = changed.wait(g).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            changed.notify_all();
+            result = stitch(i, p);
+            if result.is_err() {
+                break;
             }
         }
-    }
-    Ok(())
+        lock().stop = true;
+        changed.notify_all();
+        result
+    })
 }
 
 /// An instruction's text with its encoding comment, spaced as llvm-mc -show-encoding spaces it
@@ -261,5 +307,12 @@ mod tests {
                 assert!(got == want, "{threads} threads, pieces of {piece} bytes differ ({listing:?})");
             }
         }
+        // A sink that fails (a closed pipe) stops the run with its error, helpers and all.
+        let mut calls = 0;
+        let r = disassemble_parallel(&dec, PrintOptions::default(), Listing::default(), &code, 2, 16, format, |_| {
+            calls += 1;
+            Err("closed")
+        });
+        assert_eq!((r, calls), (Err("closed"), 1));
     }
 }
