@@ -194,8 +194,11 @@ pub fn disassemble_parallel<E>(
         written: usize,
         done: Vec<Option<Piece>>,
         stop: bool,
+        /// A helper panicked (a decoder bug): the caller decodes the rest itself, so the panic
+        /// surfaces there instead of leaving it waiting.
+        failed: bool,
     }
-    let shared = std::sync::Mutex::new(Shared { next: 0, written: 0, done: (0..starts.len()).map(|_| None).collect(), stop: false });
+    let shared = std::sync::Mutex::new(Shared { next: 0, written: 0, done: (0..starts.len()).map(|_| None).collect(), stop: false, failed: false });
     let changed = std::sync::Condvar::new();
     let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
     std::thread::scope(|s| {
@@ -203,17 +206,23 @@ pub fn disassemble_parallel<E>(
             s.spawn(|| loop {
                 let i = {
                     let mut g = lock();
-                    while !g.stop && g.next < g.done.len() && g.next >= g.written + ahead {
+                    while !g.stop && !g.failed && g.next < g.done.len() && g.next >= g.written + ahead {
                         g = changed.wait(g).unwrap_or_else(|e| e.into_inner());
                     }
-                    if g.stop || g.next >= g.done.len() {
+                    if g.stop || g.failed || g.next >= g.done.len() {
                         return;
                     }
                     g.next += 1;
                     g.next - 1
                 };
-                let p = decode(i);
-                lock().done[i] = Some(p);
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| decode(i))) {
+                    Ok(p) => lock().done[i] = Some(p),
+                    Err(_) => {
+                        lock().failed = true;
+                        changed.notify_all();
+                        return;
+                    }
+                }
                 changed.notify_all();
             });
         }
@@ -225,6 +234,10 @@ pub fn disassemble_parallel<E>(
                     if let Some(p) = g.done[i].take() {
                         g.written = i + 1;
                         break p;
+                    }
+                    if g.failed {
+                        drop(g);
+                        break decode(i);
                     }
                     g = changed.wait(g).unwrap_or_else(|e| e.into_inner());
                 }
@@ -314,5 +327,12 @@ mod tests {
             Err("closed")
         });
         assert_eq!((r, calls), (Err("closed"), 1));
+        // A panic while decoding a piece (a bug) surfaces as a panic of the call, not a hang.
+        let bomb = |line: &Line<'_>, out: &mut Vec<u8>| {
+            assert!(!matches!(line, Line::Inst { offset: 4000..=4100, .. }), "planted");
+            format(line, out)
+        };
+        let r = std::panic::catch_unwind(|| disassemble_parallel(&dec, PrintOptions::default(), Listing::default(), &code, 2, 64, bomb, |_| Ok::<(), ()>(())));
+        assert!(r.is_err());
     }
 }
