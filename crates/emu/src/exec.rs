@@ -565,9 +565,10 @@ fn smem(w: &mut Wave, sh: &mut Shared, st: &Step, m: crate::sem::Smem) -> Result
     if m.buffer {
         let num_records = w.read_s32(Src::Sgpr(sbase + 2)) as u64;
         let rel = (offset as u64).wrapping_add(soff) & !3;
+        // 64-bit wrapping arithmetic throughout, as the address above (a negative offset wraps).
         for i in 0..m.dwords as usize {
-            let o = rel + 4 * i as u64;
-            let v = if o + 4 <= num_records { sh.mem.read_u32(addr + 4 * i as u64).map_err(|e| e.to_string())? } else { 0 };
+            let o = rel.wrapping_add(4 * i as u64);
+            let v = if o.wrapping_add(4) <= num_records { sh.mem.read_u32(addr.wrapping_add(4 * i as u64)).map_err(|e| e.to_string())? } else { 0 };
             buf[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
         }
     } else {
