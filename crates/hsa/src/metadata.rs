@@ -78,3 +78,19 @@ impl Metadata {
         rmp_serde::from_slice(desc).map_err(|e| e.to_string())
     }
 }
+
+#[cfg(test)]
+mod depth_tests {
+    /// A note nesting arrays a thousand deep (a hostile or corrupt code object) is an error, not
+    /// a stack overflow, on a thread with the default 2 MiB stack in a debug build.
+    #[test]
+    fn deep_nesting_is_refused_without_overflowing() {
+        // {"amdhsa.version": [[[[ ... ]]]]}
+        let mut desc = vec![0x81, 0xae];
+        desc.extend_from_slice(b"amdhsa.version");
+        desc.extend(std::iter::repeat(0x91).take(1000));
+        desc.push(0xc0);
+        let r = std::thread::Builder::new().stack_size(2 << 20).spawn(move || super::Metadata::parse(&desc)).unwrap().join();
+        assert!(r.expect("no stack overflow").is_err());
+    }
+}
