@@ -92,6 +92,13 @@ const LLVM_PRINTS_NOT_ASSEMBLES: &[(&str, &str)] = &[
     ("v_cvt_pk_f32_fp8_sdwa", "gfx942 fp8 conversions: SDWA is printed, not assembled"),
 ];
 
+/// Encodings that have no example, and why (`RDNA_REF_COUNT=all RDNA_REF_DUMP=1` lists them).
+const NO_EXAMPLE: &[(&str, &str)] = &[
+    ("ds_gws_sema_p", "gfx7: the reference finds no valid encoding of it (its page says so)"),
+    ("ds_gws_sema_release_all", "gfx7: the reference finds no valid encoding of it (its page says so)"),
+    ("ds_gws_sema_v", "gfx7: the reference finds no valid encoding of it (its page says so)"),
+];
+
 struct Checked {
     examples: usize,
     bumps: usize,
@@ -120,7 +127,11 @@ fn check(mcpu: &str) -> Checked {
     // example, and says so; every other encoding has one.
     let selectable: Vec<_> = encodings.iter().filter(|(_, e)| !e.example_note.as_deref().is_some_and(|n| n.contains(" encoding (opcode "))).collect();
     let without: Vec<(&str, &Option<String>)> = selectable.iter().filter(|(_, e)| e.example.is_none()).map(|(_, e)| (e.mnemonic.as_str(), &e.example_note)).collect();
-    assert!(with_example.len() * 100 >= selectable.len() * 98, "{mcpu}: only {}/{} encodings have an example; none for {without:?}", with_example.len(), selectable.len());
+    if std::env::var_os("RDNA_REF_DUMP").is_some() {
+        eprintln!("WITHOUT {mcpu}\t{}/{}\t{without:?}", without.len(), selectable.len());
+    }
+    let unexplained: Vec<_> = without.iter().filter(|(m, _)| !NO_EXAMPLE.iter().any(|(n, _)| n == m)).collect();
+    assert!(unexplained.is_empty(), "{mcpu}: {} of {} encodings have no example: {unexplained:?}", unexplained.len(), selectable.len());
     let texts: Vec<String> = with_example.iter().map(|(_, e)| e.example.as_ref().unwrap().text.clone()).collect();
     let llvm = llvm_assemble(mcpu, &texts);
     let mut rejected = Vec::new();
