@@ -289,7 +289,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         let theirs = peer.as_ref().and_then(|(_, t)| t.get(b.name)).copied();
         r.add(Figure {
             section: "GPU",
-            what: format!("{} on {} (wave model: {}; f32 fma {:?})", b.what, dev.info.name, ours[b.name].1, dev.options(32, 256).fma),
+            what: format!("{} on {} (wave model: {}; f32 fma {:?})", b.what, dev.info.name, ours[b.name].1, rdna_vk::fma_lowering()),
             ours: ours[b.name].0,
             unit: "ms",
             peer: theirs.map(|t| ("CUDA (nvcc -O3), same algorithm".into(), t)),

@@ -712,6 +712,18 @@ fn notes(dec: &Decoder, format: Format, entry: &OpEntry, w: &Words, buf: &mut St
     }
 }
 
+/// The first of `values` that, written into `bits` of `w`, makes the modifier `key` print as
+/// `want` (a group may hold more bits than the modifier shows).
+#[allow(clippy::too_many_arguments)]
+fn value_printing(dec: &Decoder, format: Format, entry: &OpEntry, w: &Words, bits: &[u16], mut values: std::ops::Range<u32>, key: &str, want: &str, buf: &mut String) -> Option<u32> {
+    let slot = rdna_asm::syntax::Slot::Key(key.into(), 0);
+    values.find(|&v| {
+        let mut t = *w;
+        rdna_asm::model::set_value(&mut t, bits, v);
+        matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&slot).is_some_and(|a| a.text == want))
+    })
+}
+
 /// A real instruction: the model's base encoding with modifiers at the values LLVM leaves
 /// unprinted where that is all ones (VOP3P's `op_sel_hi`), an image's `dmask:0x1` (atomics and
 /// gathers need one), a small literal, and distinct registers in its operand fields.
@@ -724,18 +736,14 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
             continue;
         }
         let value = if dmask {
-            // The value that prints `dmask:0x1` (the group may hold more bits than the mask); a
-            // compare-and-swap's data is two values, so one mask bit per dword of both.
+            // The value that prints `dmask:0x1`; a compare-and-swap's data is two values, so one
+            // mask bit per dword of both.
             let want = match entry.name {
                 n if n.contains("cmpswap_x2") => "dmask:0xf",
                 n if n.contains("cmpswap") => "dmask:0x3",
                 _ => "dmask:0x1",
             };
-            match (1..1u32 << g.bits.len().min(8)).find(|&v| {
-                let mut t = w;
-                rdna_asm::model::set_value(&mut t, &g.bits, v);
-                matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&rdna_asm::syntax::Slot::Key("dmask".into(), 0)).is_some_and(|a| a.text == want))
-            }) {
+            match value_printing(dec, format, entry, &w, &g.bits, 1..1u32 << g.bits.len().min(8), "dmask", want, buf) {
                 Some(v) => v,
                 None => continue,
             }
@@ -762,12 +770,7 @@ fn example(dec: &Decoder, format: Format, entry: &OpEntry, model: &Model, inst: 
     // SDWA's `dst_sel:DWORD`, LLVM's default: the only one it assembles for v_mac's tied
     // destination, valid for every other SDWA instruction.
     if let Some(g) = model.groups.iter().find(|g| g.slots.iter().any(|s| matches!(s, rdna_asm::syntax::Slot::Key(k, _) if k == "dst_sel"))) {
-        let dword = (0..1u32 << g.bits.len().min(4)).find(|&v| {
-            let mut t = w;
-            rdna_asm::model::set_value(&mut t, &g.bits, v);
-            matches!(render(dec, format, entry, &t, buf), Render::Text(s, _) if s.get(&rdna_asm::syntax::Slot::Key("dst_sel".into(), 0)).is_some_and(|a| a.text == "dst_sel:DWORD"))
-        });
-        if let Some(v) = dword {
+        if let Some(v) = value_printing(dec, format, entry, &w, &g.bits, 0..1u32 << g.bits.len().min(4), "dst_sel", "dst_sel:DWORD", buf) {
             rdna_asm::model::set_value(&mut w, &g.bits, v);
         }
     }

@@ -64,8 +64,17 @@ pub struct DeviceInfo {
     pub float16: bool,
     /// Where buffers live: whether the memory is the device's own, and its heap's size.
     pub memory: String,
-    /// The PCI vendor (0x10de NVIDIA, 0x1002 AMD, 0x8086 Intel; 0x10005 Mesa's software devices).
-    pub vendor_id: u32,
+}
+
+/// f32 fma is lowered exactly unless `RDNA_FMA=fused` asks for the driver's `Fma`. That is not
+/// the default on any device: lavapipe splits `Fma`, and on an NVIDIA H200 the corpus test found
+/// one kernel (`k_div32`, whose division steps' fma residuals are tiny) differing from the
+/// emulator.
+pub fn fma_lowering() -> rdna_spirv::FmaLowering {
+    match std::env::var("RDNA_FMA").as_deref() {
+        Ok("fused") => rdna_spirv::FmaLowering::Fused,
+        _ => rdna_spirv::FmaLowering::Exact,
+    }
 }
 
 /// A buffer in host-visible memory, reachable by the device at [`Buffer::address`].
@@ -206,7 +215,6 @@ impl Device {
             int16: base.shader_int16 != 0,
             float16: f12.shader_float16 != 0,
             memory: String::new(),
-            vendor_id: p.vendor_id,
         };
         // Enable what kernels may use, as far as the device has it.
         let enable = vk::PhysicalDeviceFeatures::default().shader_int64(true).shader_float64(info.float64).shader_int16(info.int16);
@@ -335,17 +343,9 @@ impl Device {
         if fits { WaveModel::Subgroup } else { WaveModel::Exact }
     }
 
-    /// How kernels are recompiled for this device: [`Device::wave_model`], and f32 fma exactly
-    /// unless `RDNA_FMA=fused` asks for the driver's `Fma`. That is not the default anywhere:
-    /// lavapipe splits `Fma`, and on an NVIDIA H200 the corpus test found one kernel
-    /// (`k_div32`, whose division steps' fma residuals are tiny) differing from the emulator.
+    /// How kernels are recompiled for this device: [`Device::wave_model`] and [`fma_lowering`].
     pub fn options(&self, lanes: u32, items: u32) -> rdna_spirv::Options {
-        use rdna_spirv::FmaLowering;
-        let fma = match std::env::var("RDNA_FMA").as_deref() {
-            Ok("fused") => FmaLowering::Fused,
-            _ => FmaLowering::Exact,
-        };
-        rdna_spirv::Options { model: self.wave_model(lanes, items), fma }
+        rdna_spirv::Options { model: self.wave_model(lanes, items), fma: fma_lowering() }
     }
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with

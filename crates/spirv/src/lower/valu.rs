@@ -157,7 +157,7 @@ impl Gen {
     /// f64; the f64 sum is rounded to odd, after which one rounding to f32 gives the fused
     /// result (f64 carries more than 24 + 2 bits).
     pub(super) fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
-        if self.fused_fma {
+        if self.fma == crate::FmaLowering::Fused {
             return self.fma32_fused(x, y, z);
         }
         let odd = self.fma32_odd(x, y, z);
