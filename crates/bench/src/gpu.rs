@@ -255,7 +255,13 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         let built = rdna_testkit::build(&rdna_testkit::root().join(src), "gfx1030", "bench32", &rdna_testkit::cl_flags(32));
         std::fs::copy(&built, dir.join(name)).map_err(|e| format!("{}: {e}", built.display()))?;
     }
-    let benches = benches(&dir, &sizes)?;
+    let mut benches = benches(&dir, &sizes)?;
+    if !cx.gpu_kernels.is_empty() {
+        if let Some(k) = cx.gpu_kernels.iter().find(|k| !benches.iter().any(|b| b.name == k.as_str())) {
+            return Err(format!("--gpu-kernels: no GPU benchmark is called {k:?} (there are {})", benches.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")));
+        }
+        benches.retain(|b| cx.gpu_kernels.iter().any(|k| k == b.name));
+    }
     let reps = cx.reps(5);
     let mut ours = HashMap::new();
     for b in &benches {
@@ -298,11 +304,11 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         });
     }
     let n = sizes.saxpy_n as f64;
-    if let Some(copy) = peer.as_ref().and_then(|(_, t)| t.get("copy")) {
+    if let (Some(copy), Some(saxpy)) = (peer.as_ref().and_then(|(_, t)| t.get("copy")), ours.get("saxpy")) {
         r.add(Figure {
             section: "GPU",
             what: "SAXPY bandwidth (12 bytes a float) against device copy bandwidth".into(),
-            ours: 12.0 * n / ours["saxpy"].0 / 1e6,
+            ours: 12.0 * n / saxpy.0 / 1e6,
             unit: "GB/s",
             peer: Some(("cudaMemcpy device to device".into(), 8.0 * n / copy / 1e6)),
             higher_is_better: true,

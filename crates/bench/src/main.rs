@@ -48,6 +48,10 @@ struct Args {
     /// runs there only with --quick, since a CPU says nothing about GPU speed).
     #[arg(long)]
     gpu_on_cpu: bool,
+    /// GPU section: run only these of its benchmarks (saxpy, reduce, matmul, transpose, alu;
+    /// default: all), to compare builds quickly on a lent device.
+    #[arg(long, value_delimiter = ',')]
+    gpu_kernels: Vec<String>,
 }
 
 fn main() {
@@ -65,7 +69,7 @@ fn run(args: Args) -> Result<(), String> {
         Some(p) => p,
         None => std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("rdna"),
     };
-    let cx = util::Ctx { quick: args.quick, out: args.out.clone(), rdna, gpu_on_cpu: args.gpu_on_cpu };
+    let cx = util::Ctx { quick: args.quick, out: args.out.clone(), rdna, gpu_on_cpu: args.gpu_on_cpu, gpu_kernels: args.gpu_kernels.clone() };
     let mut r = Report::default();
     r.notes.push(util::machine());
     println!("{}\n", r.notes[0]);

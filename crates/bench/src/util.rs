@@ -12,6 +12,8 @@ pub struct Ctx {
     /// The `rdna` binary that `rdna dis` is timed with.
     pub rdna: PathBuf,
     pub gpu_on_cpu: bool,
+    /// The GPU benchmarks to run (empty: all).
+    pub gpu_kernels: Vec<String>,
 }
 
 impl Ctx {

@@ -196,7 +196,7 @@ pub const STATUS_VGPR_INDEX: u32 = 5;
 pub const STATUS_BUFFER_FORMAT: u32 = 6;
 /// Status word: a memory access fell outside the dispatch's memory (its buffers, argument
 /// segment, dispatch packet, code image, registers and scratch, which the runtime places in
-/// one range, the arena). The access is redirected to the arena's start and the run stops, so a
-/// stray guest pointer can never reach host or driver memory (on lavapipe, a host crash).
+/// one range, the arena). The access goes to a sink just past the arena and the run stops, so
+/// a stray guest pointer can never reach host or driver memory (on lavapipe, a host crash).
 pub const STATUS_MEMORY_OUT_OF_BOUNDS: u32 = 7;
 

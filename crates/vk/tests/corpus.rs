@@ -373,6 +373,27 @@ fn refused_buffer_formats_stop_the_run() {
     }
 }
 
+/// Faults in one block (`tests/asm/gap_then_lds.s`, `lds_then_gap.s`, `far_store.s`): a
+/// recompiled block runs to its end and lanes of neighbouring instructions share a loop, so
+/// the error must still be the first fault's, as in the emulator; an access far outside the
+/// dispatch's memory must stop the run, not reach that address.
+#[test]
+fn memory_faults_are_reported_in_program_order() {
+    for (name, emulator_says, device_says) in [
+        ("gap_then_lds", "unmapped address", "outside the dispatch's buffers"),
+        ("lds_then_gap", "LDS access out of bounds", "an LDS access out of bounds"),
+        ("far_store", "unmapped address", "outside the dispatch's buffers"),
+    ] {
+        let co = asm_kernel(name);
+        let k = &co.kernels[0];
+        let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
+        let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
+        assert!(e.to_string().contains(emulator_says), "{name}: {e}");
+        let e = recompiled_run_error(&co);
+        assert!(e.contains(device_says), "{name}: {e}");
+    }
+}
+
 /// Runs the code object's kernel recompiled, with the inputs seed 1 gives, on the machine's
 /// device; the error that stopped it (the run must stop).
 fn recompiled_run_error(co: &rdna_hsa::CodeObject) -> String {
