@@ -140,8 +140,9 @@ pub enum RecompileError {
 /// and the dispatch packet's device addresses, the grid size in work-items, the wave size
 /// ([`Compiled::lanes`]), the address of the waves' VGPR memory (whose first
 /// [`STATUS_BYTES`] hold the status word), the loop-iteration limit (see
-/// [`Compiled::iteration_margin`]; `u32::MAX` for none), 4 bytes of padding, and the code
-/// object image's device address (0 unless [`Compiled::uses_image`]).
+/// [`Compiled::iteration_margin`]; `u32::MAX` for none), the argument segment's length, and
+/// the code object image's device address (0 unless [`Compiled::uses_image`]); then the
+/// [`Arena`].
 pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgprs: u64, iteration_limit: u32, image: u64, arena: &Arena) -> Vec<u8> {
     let mut p = Vec::with_capacity(96);
     p.extend_from_slice(&kernarg.to_le_bytes());
@@ -152,7 +153,7 @@ pub fn push_constants(kernarg: u64, packet: u64, grid: [u32; 3], lanes: u32, vgp
     p.extend_from_slice(&lanes.to_le_bytes());
     p.extend_from_slice(&vgprs.to_le_bytes());
     p.extend_from_slice(&iteration_limit.to_le_bytes());
-    p.extend_from_slice(&0u32.to_le_bytes());
+    p.extend_from_slice(&arena.kernarg_bytes.to_le_bytes());
     p.extend_from_slice(&image.to_le_bytes());
     for x in [arena.base, arena.size, arena.guest, arena.map] {
         p.extend_from_slice(&x.to_le_bytes());
@@ -176,6 +177,10 @@ pub struct Arena {
     pub guest: u64,
     pub map: u64,
     pub granule_shift: u32,
+    /// The length of the kernel argument segment (at the first push constant's address): an
+    /// access inside it is mapped without a look at the bitmap, which makes the scalar loads
+    /// of arguments, every kernel's first instructions, cheap.
+    pub kernarg_bytes: u32,
 }
 
 /// Bytes at the start of the VGPR memory before the first wave's registers: a status word that

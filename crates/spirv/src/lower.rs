@@ -377,6 +377,10 @@ struct Gen {
     /// LDS bytes (static and dynamic) and the workgroup array holding them.
     lds_bytes: u32,
     lds: Word,
+    /// The kernel argument segment's address and length (u64 ids), which `guard` checks first.
+    kernarg: [Word; 2],
+    /// A Function bool `guard` leaves its verdict in.
+    guard_ok: Word,
     /// Whether the running wave stopped at a barrier, and whether the whole run stopped.
     yielded: Word,
     abort: Word,
@@ -476,7 +480,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
     }
 
     // ---- constants and register access ----
@@ -993,6 +997,7 @@ impl Gen {
         self.iters = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
         self.yielded = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         self.abort = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
+        self.guard_ok = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         let fn_u64 = self.b.type_pointer(None, StorageClass::Function, self.t.u64);
@@ -1320,6 +1325,10 @@ impl Gen {
         if self.image_needed {
             self.image = self.push_u64(9);
         }
+        let eight = self.c32(8);
+        let p = self.b.access_chain(self.t.pc_u32, None, self.push, [eight]).unwrap();
+        let kernarg_bytes = self.b.load(u32t, None, p, None, []).unwrap();
+        self.kernarg = [self.push_u64(0), self.b.u_convert(u64t, None, kernarg_bytes).unwrap()];
         let seven = self.c32(7);
         let p = self.b.access_chain(self.t.pc_u32, None, self.push, [seven]).unwrap();
         self.iter_limit = self.b.load(self.t.u32, None, p, None, []).unwrap();
@@ -2131,6 +2140,34 @@ impl Gen {
     /// need not wait for the bitmap, was measured on an H100: 5–28% slower, the kernels being
     /// bound by instructions issued rather than by memory latency.)
     fn guard(&mut self, addr: Word, bytes: u32) -> Word {
+        let (u64t, boolt) = (self.t.u64, self.t.bool);
+        // Inside the argument segment (one compare, no memory read; a uniform branch for the
+        // scalar loads of arguments), else the arena and its bitmap.
+        let [kernarg, kernarg_bytes] = self.kernarg;
+        let rel = self.b.i_sub(u64t, None, addr, kernarg).unwrap();
+        let starts_inside = self.b.u_less_than(boolt, None, rel, kernarg_bytes).unwrap();
+        let room = self.b.i_sub(u64t, None, kernarg_bytes, rel).unwrap();
+        let n = self.c64(bytes as u64);
+        let fits = self.b.u_greater_than_equal(boolt, None, room, n).unwrap();
+        let in_args = self.b.logical_and(boolt, None, starts_inside, fits).unwrap();
+        self.b.store(self.guard_ok, in_args, None, []).unwrap();
+        let elsewhere = self.b.logical_not(boolt, None, in_args).unwrap();
+        self.if_then(elsewhere, &mut |g: &mut Gen| {
+            let ok = g.mapped(addr, bytes);
+            g.b.store(g.guard_ok, ok, None, []).unwrap();
+            let bad = g.b.logical_not(boolt, None, ok).unwrap();
+            g.if_then(bad, &mut |g: &mut Gen| g.fail(crate::STATUS_MEMORY_OUT_OF_BOUNDS));
+        });
+        let ok = self.b.load(boolt, None, self.guard_ok, None, []).unwrap();
+        // A refused access goes to the 16 bytes right after the arena, kept for it.
+        let [base, size, ..] = self.arena;
+        let sink = self.b.i_add(u64t, None, base, size).unwrap();
+        self.b.select(u64t, None, ok, addr, sink).unwrap()
+    }
+
+    /// Whether the `bytes` at `addr` are the arena's registers and wave state, or mapped guest
+    /// memory (the bitmap's bits of their first and last granule).
+    fn mapped(&mut self, addr: Word, bytes: u32) -> Word {
         let (u32t, u64t, boolt) = (self.t.u32, self.t.u64, self.t.bool);
         let [base, size, guest, map, shift] = self.arena;
         let off = self.b.i_sub(u64t, None, addr, base).unwrap();
@@ -2169,13 +2206,8 @@ impl Gen {
         }
         let ok_guest = self.b.logical_or(boolt, None, in_regs, mapped).unwrap();
         let ok = self.b.logical_and(boolt, None, in_arena, ok_guest).unwrap();
-        let bad = self.b.logical_not(boolt, None, ok).unwrap();
-        self.if_then(bad, &mut |g: &mut Gen| g.fail(crate::STATUS_MEMORY_OUT_OF_BOUNDS));
-        // A refused access goes to the 16 bytes right after the arena, kept for it.
-        let sink = self.b.i_add(u64t, None, base, size).unwrap();
-        self.b.select(u64t, None, ok, addr, sink).unwrap()
+        ok
     }
-
     fn load_global(&mut self, addr: Word) -> Word {
         let addr = self.guard(addr, 4);
         self.load_unguarded(addr)

@@ -102,7 +102,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
     let map_bytes: Vec<u8> = map.iter().flat_map(|w| w.to_le_bytes()).collect();
     let arena = dev.buffer(map_at + map_bytes.len() as u64).map_err(|e| e.to_string())?;
     arena.write(map_at, &map_bytes);
-    let limits = rdna_spirv::Arena { base: arena.address, size: at, guest, map: arena.address + map_at, granule_shift: shift };
+    let limits = rdna_spirv::Arena { base: arena.address, size: at, guest, map: arena.address + map_at, granule_shift: shift, kernarg_bytes: kernarg_len as u32 };
     let mut device_time = None;
     let mut timed_out = false;
     let result = (|| -> Result<u64, String> {

@@ -155,24 +155,32 @@ impl Gen {
     /// A correctly rounded f32 fused multiply-add that does not trust the driver's `Fma` (Mesa
     /// lavapipe lowers it to a separate multiply and add). The product of two f32 is exact in
     /// f64; the f64 sum is rounded to odd, after which one rounding to f32 gives the fused
-    /// result (f64 carries more than 24 + 2 bits).
+    /// result (f64 carries more than 24 + 2 bits). About 60 instructions.
     pub(super) fn fma32(&mut self, x: Word, y: Word, z: Word) -> Word {
         if self.fma == crate::FmaLowering::Fused {
             return self.fma32_fused(x, y, z);
         }
         let odd = self.fma32_odd(x, y, z);
         let r = self.op(Op::FConvert, self.t.f32, &[odd]);
-        self.from_f32(r)
+        let r = self.from_f32(r);
+        let is = self.op(Op::IsNan, self.t.bool, &[odd]);
+        self.fma32_nan(x, y, z, is, r)
     }
 
-    /// [`Gen::fma32`] by the driver's `Fma` ([`crate::FmaLowering::Fused`]). Where the result
-    /// is a NaN it is the first NaN operand quietened, or the default NaN 0xffc00000 for an
-    /// invalid operation, as the exact lowering and the emulator (x86's rule) give it; devices
-    /// differ there (NVIDIA gives 0x7fffffff).
+    /// [`Gen::fma32`] by the driver's `Fma` ([`crate::FmaLowering::Fused`]), NaN results as
+    /// [`Gen::fma32_nan`] gives them (devices differ there: NVIDIA gives 0x7fffffff).
     fn fma32_fused(&mut self, x: Word, y: Word, z: Word) -> Word {
-        let (u, boolt) = (self.t.u32, self.t.bool);
         let f = self.gl(GLOp::Fma, self.t.f32, &[x, y, z]);
         let r = self.from_f32(f);
+        let is = self.op(Op::IsNan, self.t.bool, &[f]);
+        self.fma32_nan(x, y, z, is, r)
+    }
+
+    /// An f32 fma's result bits `r`, or where it is a NaN (`is_nan`) the emulator's (x86's
+    /// rule): the first NaN operand of x, y, z quietened, else the default NaN 0xffc00000 of
+    /// an invalid operation (∞ · 0, ∞ - ∞).
+    pub(super) fn fma32_nan(&mut self, x: Word, y: Word, z: Word, is_nan: Word, r: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
         let quiet = self.c32(1 << 22);
         let mut nan = self.c32(0xffc0_0000);
         for v in [z, y, x] {
@@ -181,17 +189,26 @@ impl Gen {
             let q = self.op(Op::BitwiseOr, u, &[bits, quiet]);
             nan = self.sel(u, is, q, nan);
         }
-        let is = self.op(Op::IsNan, boolt, &[f]);
-        self.sel(u, is, nan, r)
+        self.sel(u, is_nan, nan, r)
     }
 
     /// `x · y + z` of f32 values as an f64 rounded to odd (`rdna_emu::float::fma32_scaled`
-    /// before its one rounding): the product is exact in f64.
+    /// before its one rounding): the product is exact in f64. A NaN result is some NaN: the
+    /// caller gives it the emulator's bits ([`Gen::fma32_nan`]). The arithmetic skips `op`'s
+    /// NaN fix-ups for that reason, and its zero-sign fix-up but for the sum: the two-sum's
+    /// error terms are read only for being zero and for their sign when they are not.
     pub(super) fn fma32_odd(&mut self, x: Word, y: Word, z: Word) -> Word {
         let ft = self.f64t();
         let (x, y, z) = (self.op(Op::FConvert, ft, &[x]), self.op(Op::FConvert, ft, &[y]), self.op(Op::FConvert, ft, &[z]));
-        let p = self.op(Op::FMul, ft, &[x, y]);
-        self.round_to_odd_sum(p, z)
+        let p = self.raw_op(Op::FMul, ft, &[x, y]);
+        let s = self.raw_op(Op::FAdd, ft, &[p, z]);
+        let s = self.zero_sign(false, ft, p, z, s);
+        let bb = self.raw_op(Op::FSub, ft, &[s, p]);
+        let t1 = self.raw_op(Op::FSub, ft, &[s, bb]);
+        let t1 = self.raw_op(Op::FSub, ft, &[p, t1]);
+        let t2 = self.raw_op(Op::FSub, ft, &[z, bb]);
+        let err = self.raw_op(Op::FAdd, ft, &[t1, t2]);
+        self.round_to_odd(s, err)
     }
 
     /// Knuth's two-sum of f64 values: (s, err) with s = p + z rounded and err = (p + z) - s
@@ -199,19 +216,36 @@ impl Gen {
     pub(super) fn two_sum(&mut self, p: Word, z: Word) -> (Word, Word) {
         let ft = self.f64t();
         let s = self.op(Op::FAdd, ft, &[p, z]);
-        // err = (p - (s - bb)) + (z - bb), bb = s - p.
-        let bb = self.op(Op::FSub, ft, &[s, p]);
-        let t1 = self.op(Op::FSub, ft, &[s, bb]);
-        let t1 = self.op(Op::FSub, ft, &[p, t1]);
+        // err = (p - (s - bb)) + (z - bb), bb = s - p. Where s is finite, so is every term, and
+        // what callers read of err is whether it is zero and its sign when it is not, so the
+        // terms of two computed values skip `op`'s NaN and signed-zero fix-ups (about 20
+        // instructions each, which made an f32 fma 200); `z - bb` keeps them, as z may be a
+        // constant zero that a driver folds.
+        let bb = self.raw_op(Op::FSub, ft, &[s, p]);
+        let t1 = self.raw_op(Op::FSub, ft, &[s, bb]);
+        let t1 = self.raw_op(Op::FSub, ft, &[p, t1]);
         let t2 = self.op(Op::FSub, ft, &[z, bb]);
-        (s, self.op(Op::FAdd, ft, &[t1, t2]))
+        (s, self.raw_op(Op::FAdd, ft, &[t1, t2]))
+    }
+
+    /// A float operation with no fix-ups but NoContraction (see [`Gen::op`]), for
+    /// intermediate values whose NaN payloads and zero signs nothing reads.
+    fn raw_op(&mut self, code: Op, ty: Word, args: &[Word]) -> Word {
+        let id = self.b.value(code, ty, None, args);
+        self.b.decorate(id, Decoration::NoContraction, []);
+        id
     }
 
     /// `rdna_emu::float::round_to_odd_sum`: `p + z` (f64) rounded to odd, from the nearest-even
     /// sum and its exact two-sum error.
     pub(super) fn round_to_odd_sum(&mut self, p: Word, z: Word) -> Word {
-        let (u64t, boolt) = (self.t.u64, self.t.bool);
         let (s, err) = self.two_sum(p, z);
+        self.round_to_odd(s, err)
+    }
+
+    /// The nearest-even sum `s` rounded to odd, given its exact error `err`.
+    fn round_to_odd(&mut self, s: Word, err: Word) -> Word {
+        let (u64t, boolt) = (self.t.u64, self.t.bool);
         let zero = self.cf64(0.0);
         let inexact = self.op(Op::FOrdNotEqual, boolt, &[err, zero]);
         let bits = self.from_f64(s);
@@ -1411,7 +1445,9 @@ impl Gen {
                 let k = self.sel(self.t.u32, bit, k, zero);
                 let scaled = self.ldexp64(odd, k);
                 let r = self.op(Op::FConvert, f, &[scaled]);
-                self.from_f32(r)
+                let r = self.from_f32(r);
+                let is = self.op(Op::IsNan, self.t.bool, &[odd]);
+                self.fma32_nan(x, y, z, is, r)
             }
             CubeidF32 | CubescF32 | CubetcF32 | CubemaF32 => self.cube(op, a, b, c),
             DivFixupF16 => self.div_fixup(16, a, b, c),
