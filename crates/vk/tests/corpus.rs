@@ -363,13 +363,7 @@ fn a_vgpr_index_past_v255_stops_the_run() {
 #[test]
 fn refused_buffer_formats_stop_the_run() {
     for (name, emulator_says) in [("buffer_format_invalid", "buffer format 0 is not valid"), ("buffer_format_float_store", "stores to 10-bit float")] {
-        let co = asm_kernel(name);
-        let k = &co.kernels[0];
-        let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
-        let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
-        assert!(e.to_string().contains(emulator_says), "{name}: {e}");
-        let e = recompiled_run_error(&co);
-        assert!(e.contains("invalid buffer format, or stored to an 11- or 10-bit float"), "{name}: {e}");
+        both_stop(name, emulator_says, "invalid buffer format, or stored to an 11- or 10-bit float");
     }
 }
 
@@ -384,14 +378,20 @@ fn memory_faults_are_reported_in_program_order() {
         ("lds_then_gap", "LDS access out of bounds", "an LDS access out of bounds"),
         ("far_store", "unmapped address", "outside the dispatch's buffers"),
     ] {
-        let co = asm_kernel(name);
-        let k = &co.kernels[0];
-        let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
-        let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
-        assert!(e.to_string().contains(emulator_says), "{name}: {e}");
-        let e = recompiled_run_error(&co);
-        assert!(e.contains(device_says), "{name}: {e}");
+        both_stop(name, emulator_says, device_says);
     }
+}
+
+/// Runs `tests/asm/NAME.s` (seed 1's inputs) in the emulator and recompiled: both must stop,
+/// with errors that say the given things.
+fn both_stop(name: &str, emulator_says: &str, device_says: &str) {
+    let co = asm_kernel(name);
+    let k = &co.kernels[0];
+    let (launch, mut mem) = rdna_testkit::launch_filled(&co, k, 1);
+    let e = rdna_emu::run(&launch, &mut mem, &Options::default()).err().expect("the emulator faults");
+    assert!(e.to_string().contains(emulator_says), "{name}: {e}");
+    let e = recompiled_run_error(&co);
+    assert!(e.contains(device_says), "{name}: {e}");
 }
 
 /// Runs the code object's kernel recompiled, with the inputs seed 1 gives, on the machine's
