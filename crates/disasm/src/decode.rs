@@ -5,6 +5,8 @@
 
 use rdna_isa::{src, Format, Generation, Isa, OpEntry, Target};
 
+use crate::plan::Plans;
+
 /// One decoded instruction: its format, its table entry and its raw words.
 ///
 /// Operand fields are read from the raw words on demand (see [`Inst::field`]), which keeps
@@ -54,6 +56,8 @@ impl DecodeError {
 #[derive(Clone, Copy, Debug)]
 pub struct Decoder {
     pub target: Target,
+    /// How each opcode's operands are checked, worked out on first use (see [`crate::plan`]).
+    plans: &'static Plans,
 }
 
 #[inline]
@@ -185,7 +189,7 @@ fn classify(w: u32, gen: Generation) -> Option<(Format, u32)> {
 
 impl Decoder {
     pub fn new(target: Target) -> Decoder {
-        Decoder { target }
+        Decoder { target, plans: Plans::of(target) }
     }
 
     /// Decodes the instruction at the start of `bytes`.
@@ -195,7 +199,19 @@ impl Decoder {
     }
 
     /// Decodes the instruction at `offset` in `code`; errors report that offset.
+    #[inline]
     pub fn decode_at(&self, code: &[u8], offset: usize) -> Result<(Inst, usize), DecodeError> {
+        self.decode_with(code, offset, true)
+    }
+
+    /// [`Decoder::decode`] with every operand checked by the definition instead of the plans
+    /// (the reference the plans are tested against).
+    #[cfg(test)]
+    pub(crate) fn decode_by_definition(&self, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+        self.decode_with(bytes, 0, false)
+    }
+
+    fn decode_with(&self, code: &[u8], offset: usize, planned: bool) -> Result<(Inst, usize), DecodeError> {
         let bytes = code.get(offset..).unwrap_or(&[]);
         let word = |i: usize| -> Option<u32> {
             bytes.get(4 * i..4 * i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -231,14 +247,9 @@ impl Decoder {
             op |= bits(raw, 53, 1) << 3;
         }
         let t = &self.target;
-        let (entry, isa) = match t.table(format).get(op) {
-            Some(e) => (e, t.isa),
-            None => {
-                let fb = t.fallback.ok_or(invalid)?;
-                (fb.tables().get(format).get(op).ok_or(invalid)?, fb)
-            }
-        };
-        if raw & entry.must_zero != 0 {
+        let plan = self.plans.get(format, op).ok_or(invalid)?;
+        let (entry, isa) = (plan.entry, plan.isa);
+        if raw & plan.must_zero != 0 {
             return Err(invalid);
         }
         let saddr = swap_m0_null(gen, bits(raw, 48, 7) as u16);
@@ -343,7 +354,13 @@ impl Decoder {
                 return Err(invalid);
             }
         }
-        let Some(uses_literal) = (if format == Format::Vopd { Some(vopd_literal(raw)) } else { self.check_sources(&inst) }) else {
+        let Some(uses_literal) = (if format == Format::Vopd {
+            Some(vopd_literal(raw))
+        } else if planned {
+            plan.check(&inst)
+        } else {
+            Self::check_sources(&inst)
+        }) else {
             return Err(invalid);
         };
         if gen == Generation::Gfx7 && !gfx7_constant_bus_ok(&inst) {
@@ -352,7 +369,7 @@ impl Decoder {
         // gfx7 SMRD: an OFFSET of 0xff without imm means a literal offset dword.
         let smrd_literal = gen == Generation::Gfx7 && t.isa != Isa::Gfx600 && format == Format::Smem && bits(raw, 0, 9) == 0xff
             && inst.entry.operands.iter().any(|o| o.field == rdna_isa::Field::Offset);
-        if uses_literal || smrd_literal || inst.entry.tokens.contains(&"<literal>") {
+        if uses_literal || smrd_literal || plan.literal_token {
             let lit = word(base / 4).ok_or_else(|| truncated(base + 4))?;
             inst.literal = Some(lit);
             inst.len += 4;
@@ -363,97 +380,111 @@ impl Decoder {
     /// Operand values that LLVM rejects: reserved source values, registers past the end of their
     /// file, and the extended encodings (DPP, SDWA) that are not decoded yet.
     /// Returns whether a source uses the literal dword, or None if an operand is invalid.
-    fn check_sources(&self, inst: &Inst) -> Option<bool> {
-        use crate::print::{scalar_reg_ok, source_ok};
-        use rdna_isa::{Class, Field};
+    /// This is the definition; decoding runs it through the opcode's [`Plan`](crate::plan::Plan).
+    pub(crate) fn check_sources(inst: &Inst) -> Option<bool> {
         let mut literal = false;
-        for (i, op) in inst.entry.operands.iter().enumerate() {
-            let v = inst.field(op.field);
-            let w = operand_width(inst, op);
-            if op.field == rdna_isa::Field::Ssrc0 && inst.entry.name.starts_with("s_sendmsg_rtn") {
-                continue; // an 8-bit message id, not a source: every value is one (255 too)
-            }
-            if op.field == rdna_isa::Field::Ssrc1 && inst.entry.name == "s_set_gpr_idx_on" {
-                continue; // an 8-bit index mode, not a source
-            }
-            if op.class == rdna_isa::Class::Other && crate::print::is_vop3_interp(inst) {
-                continue; // gfx8/gfx9 VOP3 interpolation: SRC0 holds attribute, channel and `high`
-            }
-            let ok = match inst.source_kind(i) {
-                // gfx7 has no 1/(2*pi) constant and no VOP3 literals; buffer offsets cannot be
-                // src_vccz/src_execz/src_scc/src_lds_direct.
-                SourceKind::Valu | SourceKind::Salu
-                    if inst.gen == Generation::Gfx7
-                        && (v == src::INV_2PI
-                            || (v == src::LITERAL && inst.format == Format::Vop3)
-                            || (matches!(inst.format, Format::Mubuf | Format::Mtbuf) && (251..=254).contains(&v))
-                            // src_lds_direct: VOP3 takes it as an unmodified SRC0 only.
-                            || (v == 254 && inst.format == Format::Vop3 && (op.field != Field::Src0 || inst.raw & (1 << 8 | 1 << 61) != 0))
-                            || (v == 254 && inst.entry.name.contains("rev"))
-                            || (w >= 2 && inst.format.name().starts_with("SOP") && (251..=254).contains(&v))
-                            // No 16-bit inline integers: the operand would need a literal.
-                            || (matches!(op.imm, rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16) && (129..=208).contains(&v))) =>
-                {
-                    false
-                }
-                SourceKind::Valu | SourceKind::Salu => {
-                    literal |= v == rdna_isa::src::LITERAL;
-                    source_ok(v, w)
-                }
-                // SDWA sources with their S0/S1 bit are scalar sources (no literal).
-                SourceKind::None if inst.format.is_sdwa() && sdwa_scalar(inst, op.field) => {
-                    v != rdna_isa::src::LITERAL && source_ok(swap_m0_null(inst.gen, v), w)
-                }
-                SourceKind::None => match (inst.format, op.field, op.class) {
-                    (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
-                    (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(scaled_value(inst, op), 4),
-                    // gfx11 lets a resource or sampler be null.
-                    // gfx12: 9-bit fields LLVM prints whatever they hold (flagging what is wrong).
-                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) if inst.gen == Generation::Gfx12 => {
-                        let v = scaled_value(inst, op);
-                        v != src::LITERAL && crate::print::source_ok(v, w)
-                    }
-                    (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => {
-                        let v = scaled_value(inst, op);
-                        (inst.gen == Generation::Gfx11 && v == src::NULL) || scalar_reg_ok(v, w)
-                    }
-                    (Format::Mimg, _, _) => true,
-                    // gfx7 SMRD OFFSET without imm: an SGPR, or 0xff for a literal.
-                    (Format::Smem, Field::Offset, _) if inst.gen == Generation::Gfx7 => {
-                        // (gfx6 has no literal offsets, and no s104/s105)
-                        let sgpr = swap_m0_null(inst.gen, v);
-                        bits(inst.raw, 8, 1) != 0
-                            || (v == 0xff && inst.isa != Isa::Gfx600)
-                            || (v < 128 && scalar_reg_ok(sgpr, 1) && !(inst.isa == Isa::Gfx600 && (600..=601).contains(&sgpr)))
-                    }
-                    (_, Field::Simm16 | Field::Offset, _) => true,
-                    (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
-                    // Every 8-bit value names a half (v0..v127, low or high).
-                    (_, _, Class::Vgpr16) => true,
-                    (_, Field::Vdst, Class::Sgpr) => source_ok(swap_m0_null(inst.gen, v), w) && v != rdna_isa::src::LITERAL,
-                    (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
-                    (_, _, Class::Other) => true,
-                },
-            };
-            let class = rdna_isa::src::value_class(scaled_value(inst, op));
-            // gfx7 has no null or aperture registers, and no way to write what LLVM marks invalid.
-            let gfx7_bad = inst.gen == Generation::Gfx7 && {
-                let sv = scaled_value(inst, op);
-                matches!(class, 6 | 12)
-                    || op.flag & (1 << class) != 0
-                    // gfx6 has no flat_scratch (s104/s105 do not exist there).
-                    || (inst.isa == Isa::Gfx600
-                        && ((600..=601).contains(&sv) || (op.class == Class::Sgpr && matches!(sv, 104 | 105))))
-                    // flat_scratch and tba/tma are pairs; gfx7 has twelve ttmp registers.
-                    || ((600..=607).contains(&sv) && w >= 4)
-                    || ((108..=119).contains(&sv) && sv as u32 + w > 120 && op.class != Class::Vgpr)
-            };
-            if !ok || gfx7_bad || op.reject & (1 << class) != 0 {
-                return None;
-            }
+        for i in 0..inst.entry.operands.len() {
+            literal |= Self::check_operand(inst, i)?;
         }
         Some(literal)
     }
+
+    /// Whether the `i`-th operand is not one LLVM rejects (None if it is), and whether it is the
+    /// literal.
+    pub(crate) fn check_operand(inst: &Inst, i: usize) -> Option<bool> {
+        use crate::print::{scalar_reg_ok, source_ok};
+        use rdna_isa::{Class, Field};
+        let mut literal = false;
+        let op = &inst.entry.operands[i];
+        let v = inst.field(op.field);
+        let w = operand_width(inst, op);
+        if operand_unchecked(inst, op) {
+            return Some(false);
+        }
+        let ok = match inst.source_kind(i) {
+            // gfx7 has no 1/(2*pi) constant and no VOP3 literals; buffer offsets cannot be
+            // src_vccz/src_execz/src_scc/src_lds_direct.
+            SourceKind::Valu | SourceKind::Salu
+                if inst.gen == Generation::Gfx7
+                    && (v == src::INV_2PI
+                        || (v == src::LITERAL && inst.format == Format::Vop3)
+                        || (matches!(inst.format, Format::Mubuf | Format::Mtbuf) && (251..=254).contains(&v))
+                        // src_lds_direct: VOP3 takes it as an unmodified SRC0 only.
+                        || (v == 254 && inst.format == Format::Vop3 && (op.field != Field::Src0 || inst.raw & (1 << 8 | 1 << 61) != 0))
+                        || (v == 254 && inst.entry.name.contains("rev"))
+                        || (w >= 2 && inst.format.name().starts_with("SOP") && (251..=254).contains(&v))
+                        // No 16-bit inline integers: the operand would need a literal.
+                        || (matches!(op.imm, rdna_isa::ImmTy::F16 | rdna_isa::ImmTy::I16) && (129..=208).contains(&v))) =>
+            {
+                false
+            }
+            SourceKind::Valu | SourceKind::Salu => {
+                literal |= v == rdna_isa::src::LITERAL;
+                source_ok(v, w)
+            }
+            // SDWA sources with their S0/S1 bit are scalar sources (no literal).
+            SourceKind::None if inst.format.is_sdwa() && sdwa_scalar(inst, op.field) => {
+                v != rdna_isa::src::LITERAL && source_ok(swap_m0_null(inst.gen, v), w)
+            }
+            SourceKind::None => match (inst.format, op.field, op.class) {
+                (Format::Smem, Field::Sbase, _) => scalar_reg_ok(scaled_value(inst, op), w),
+                (Format::Mubuf | Format::Mtbuf, Field::Srsrc, _) => scalar_reg_ok(scaled_value(inst, op), 4),
+                // gfx11 lets a resource or sampler be null.
+                // gfx12: 9-bit fields LLVM prints whatever they hold (flagging what is wrong).
+                (Format::Mimg, Field::Srsrc | Field::Ssamp, _) if inst.gen == Generation::Gfx12 => {
+                    let v = scaled_value(inst, op);
+                    v != src::LITERAL && crate::print::source_ok(v, w)
+                }
+                (Format::Mimg, Field::Srsrc | Field::Ssamp, _) => {
+                    let v = scaled_value(inst, op);
+                    (inst.gen == Generation::Gfx11 && v == src::NULL) || scalar_reg_ok(v, w)
+                }
+                (Format::Mimg, _, _) => true,
+                // gfx7 SMRD OFFSET without imm: an SGPR, or 0xff for a literal.
+                (Format::Smem, Field::Offset, _) if inst.gen == Generation::Gfx7 => {
+                    // (gfx6 has no literal offsets, and no s104/s105)
+                    let sgpr = swap_m0_null(inst.gen, v);
+                    bits(inst.raw, 8, 1) != 0
+                        || (v == 0xff && inst.isa != Isa::Gfx600)
+                        || (v < 128 && scalar_reg_ok(sgpr, 1) && !(inst.isa == Isa::Gfx600 && (600..=601).contains(&sgpr)))
+                }
+                (_, Field::Simm16 | Field::Offset, _) => true,
+                (_, _, Class::Vgpr | Class::Agpr) => v as u32 + w <= 256,
+                // Every 8-bit value names a half (v0..v127, low or high).
+                (_, _, Class::Vgpr16) => true,
+                (_, Field::Vdst, Class::Sgpr) => source_ok(swap_m0_null(inst.gen, v), w) && v != rdna_isa::src::LITERAL,
+                (_, _, Class::Sgpr) => scalar_reg_ok(v, w),
+                (_, _, Class::Other) => true,
+            },
+        };
+        let class = rdna_isa::src::value_class(scaled_value(inst, op));
+        // gfx7 has no null or aperture registers, and no way to write what LLVM marks invalid.
+        let gfx7_bad = inst.gen == Generation::Gfx7 && {
+            let sv = scaled_value(inst, op);
+            matches!(class, 6 | 12)
+                || op.flag & (1 << class) != 0
+                // gfx6 has no flat_scratch (s104/s105 do not exist there).
+                || (inst.isa == Isa::Gfx600
+                    && ((600..=601).contains(&sv) || (op.class == Class::Sgpr && matches!(sv, 104 | 105))))
+                // flat_scratch and tba/tma are pairs; gfx7 has twelve ttmp registers.
+                || ((600..=607).contains(&sv) && w >= 4)
+                || ((108..=119).contains(&sv) && sv as u32 + w > 120 && op.class != Class::Vgpr)
+        };
+        if !ok || gfx7_bad || op.reject & (1 << class) != 0 {
+            return None;
+        }
+        Some(literal)
+    }
+}
+
+/// Operand fields that are not sources although their field says so: every value is valid.
+pub(crate) fn operand_unchecked(inst: &Inst, op: &rdna_isa::Operand) -> bool {
+    // an 8-bit message id, not a source: every value is one (255 too)
+    (op.field == rdna_isa::Field::Ssrc0 && inst.entry.name.starts_with("s_sendmsg_rtn"))
+        // an 8-bit index mode, not a source
+        || (op.field == rdna_isa::Field::Ssrc1 && inst.entry.name == "s_set_gpr_idx_on")
+        // gfx8/gfx9 VOP3 interpolation: SRC0 holds attribute, channel and `high`
+        || (op.class == rdna_isa::Class::Other && crate::print::is_vop3_interp(inst))
 }
 
 /// gfx7 VALU instructions read at most one scalar value through the constant bus: an SGPR (the
@@ -500,7 +531,7 @@ fn gfx7_constant_bus_ok(inst: &Inst) -> bool {
 }
 
 /// Which source encoding an operand field uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SourceKind {
     /// A 9-bit VALU source (SGPR, VGPR, constant or literal).
     Valu,

@@ -13,6 +13,7 @@ pub mod aim;
 pub mod decode;
 pub mod hex;
 pub mod print;
+mod plan;
 
 pub use decode::{DecodeError, Decoder, Inst};
 pub use print::{print, PrintOptions};

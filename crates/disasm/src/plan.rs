@@ -1,0 +1,258 @@
+//! Decoding plans: how to check one opcode's operands, worked out once per target and opcode.
+//!
+//! Which operand values LLVM rejects is defined by [`Decoder::check_operand`]. For most operands
+//! the answer depends only on the operand's own field, so the plan tabulates the definition over
+//! every value of the field (once per distinct kind of operand and target), and decoding then
+//! tests a bit instead of walking the rules. Operands whose validity also depends on other bits
+//! of the encoding (tfe adding a status dword to a buffer's data, an SGPR address shortening a
+//! GLOBAL address, SDWA's scalar-source bits, gfx7's rules) are checked by the definition itself.
+//! The tests compare plan and definition on random encodings aimed at every opcode.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use rdna_isa::{Class, Field, Format, Generation, ImmTy, Isa, OpEntry, Operand, Target};
+
+use crate::decode::{operand_unchecked, operand_width, SourceKind};
+use crate::{Decoder, Inst};
+
+/// More operands than this and the plan checks every operand by the definition.
+const MAX_CHECKED: usize = 6;
+
+/// Every opcode's plan for one target, built on first use.
+pub(crate) struct Plans {
+    target: Target,
+    /// `[format][op]`: the opcode's plan, None where the target has no such opcode.
+    by_format: [OnceLock<Box<[OnceLock<Option<Plan>>]>>; Format::ALL.len()],
+    /// The tabulated checks, shared by every operand with the same key.
+    tables: Mutex<HashMap<TableKey, &'static FieldTable>>,
+}
+
+impl std::fmt::Debug for Plans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Plans({})", self.target.name)
+    }
+}
+
+/// What decoding one opcode in one format checks.
+pub(crate) struct Plan {
+    pub entry: &'static OpEntry,
+    /// The tables the entry came from (the target's, or its fallback's).
+    pub isa: Isa,
+    /// The entry's `must_zero`, kept beside the checks so that decoding reads one cache line.
+    pub must_zero: u64,
+    /// The operand list has a literal that every encoding carries (`v_madak_f32`'s constant).
+    pub literal_token: bool,
+    checks: [Check; MAX_CHECKED],
+    /// How many of `checks` apply; `u8::MAX`: check every operand by the definition.
+    count: u8,
+}
+
+#[derive(Clone, Copy)]
+enum Check {
+    /// Every value is valid and none is the literal.
+    Always,
+    /// Look the field's value up.
+    Table { lo: u8, width: u8, table: &'static FieldTable },
+    /// Run the definition on the whole instruction for operand `i`.
+    Definition(u8),
+}
+
+/// One operand's check over every value of its field (at most 9 bits).
+struct FieldTable {
+    valid: [u64; 8],
+    literal: [u64; 8],
+}
+
+/// Everything [`Decoder::check_operand`] reads of an operand whose check is tabulated.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct TableKey {
+    format: Format,
+    field: Field,
+    class: Class,
+    imm: ImmTy,
+    reject: u16,
+    flag: u16,
+    width: u32,
+    kind: SourceKind,
+    unchecked: bool,
+}
+
+impl Plans {
+    /// The plans of `target`, shared by every decoder of it.
+    pub(crate) fn of(target: Target) -> &'static Plans {
+        static ALL: Mutex<Vec<&'static Plans>> = Mutex::new(Vec::new());
+        let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
+        let same = |t: &Target| {
+            (t.generation, t.isa, t.fallback, t.wave64) == (target.generation, target.isa, target.fallback, target.wave64)
+        };
+        if let Some(p) = all.iter().find(|p| same(&p.target)) {
+            return p;
+        }
+        let plans: &'static Plans = Box::leak(Box::new(Plans {
+            target,
+            by_format: std::array::from_fn(|_| OnceLock::new()),
+            tables: Mutex::new(HashMap::new()),
+        }));
+        all.push(plans);
+        plans
+    }
+
+    /// The plan of opcode `op` in `format`, None where the target has no such opcode.
+    #[inline]
+    pub(crate) fn get(&self, format: Format, op: u32) -> Option<&Plan> {
+        let ops = self.by_format[format as usize].get_or_init(|| {
+            let t = &self.target;
+            let len = t.table(format).index.len().max(t.fallback.map_or(0, |f| f.tables().get(format).index.len()));
+            (0..len).map(|_| OnceLock::new()).collect()
+        });
+        ops.get(op as usize)?.get_or_init(|| self.build(format, op)).as_ref()
+    }
+
+    fn build(&self, format: Format, op: u32) -> Option<Plan> {
+        let t = &self.target;
+        let (entry, isa) = match t.table(format).get(op) {
+            Some(e) => (e, t.isa),
+            None => {
+                let fb = t.fallback?;
+                (fb.tables().get(format).get(op)?, fb)
+            }
+        };
+        // The plan's checks are worked out on an encoding with every other bit clear: they are
+        // the ones that do not depend on other bits.
+        let probe =
+            Inst { format, entry, raw: 0, literal: None, len: 0, wave64: t.wave64, nsa: [0; 3], ext: 0, gen: t.generation, isa };
+        let mut checks = [Check::Always; MAX_CHECKED];
+        let n = entry.operands.len();
+        let count = if n > MAX_CHECKED || format == Format::Vopd {
+            u8::MAX
+        } else {
+            for (i, check) in checks.iter_mut().enumerate().take(n) {
+                *check = self.check_for(&probe, i);
+            }
+            n as u8
+        };
+        Some(Plan { entry, isa, must_zero: entry.must_zero, literal_token: entry.tokens.contains(&"<literal>"), checks, count })
+    }
+
+    /// How operand `i` of `probe`'s opcode is checked.
+    fn check_for(&self, probe: &Inst, i: usize) -> Check {
+        let op: &Operand = &probe.entry.operands[i];
+        let gen = probe.gen;
+        let whole_encoding = gen == Generation::Gfx7
+            || (probe.format.is_sdwa() && gen != Generation::Gfx8)
+            || matches!((probe.format, op.field), (Format::Mubuf | Format::Mtbuf, Field::Vdata) | (Format::Global, Field::Addr));
+        if whole_encoding {
+            return Check::Definition(i as u8);
+        }
+        let (lo, width) = probe.field_span(op.field);
+        let kind = probe.source_kind(i);
+        if width > 9 {
+            // Offsets and 16-bit immediates: any value, unless LLVM rejects a class of them.
+            let any = kind == SourceKind::None && matches!(op.field, Field::Offset | Field::Simm16) && op.reject == 0;
+            return if any { Check::Always } else { Check::Definition(i as u8) };
+        }
+        let key = TableKey {
+            format: probe.format,
+            field: op.field,
+            class: op.class,
+            imm: op.imm,
+            reject: op.reject,
+            flag: op.flag,
+            width: operand_width(probe, op),
+            kind,
+            unchecked: operand_unchecked(probe, op),
+        };
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let table = *tables.entry(key).or_insert_with(|| {
+            let mut t = FieldTable { valid: [0; 8], literal: [0; 8] };
+            for r in 0..1u32 << width {
+                let mut inst = *probe;
+                if lo >= 64 {
+                    inst.ext = r << (lo - 64);
+                } else {
+                    inst.raw = (r as u64) << lo;
+                }
+                if let Some(literal) = Decoder::check_operand(&inst, i) {
+                    t.valid[r as usize / 64] |= 1 << (r % 64);
+                    t.literal[r as usize / 64] |= (literal as u64) << (r % 64);
+                }
+            }
+            Box::leak(Box::new(t))
+        });
+        Check::Table { lo, width, table }
+    }
+}
+
+impl Plan {
+    /// [`Decoder::check_sources`] for this opcode: None if an operand is invalid, else whether a
+    /// source is the literal.
+    #[inline]
+    pub(crate) fn check(&self, inst: &Inst) -> Option<bool> {
+        if self.count == u8::MAX {
+            return Decoder::check_sources(inst);
+        }
+        let mut literal = false;
+        for c in &self.checks[..self.count as usize] {
+            match *c {
+                Check::Always => {}
+                Check::Table { lo, width, table } => {
+                    let r = if lo >= 64 { inst.ext >> (lo - 64) } else { (inst.raw >> lo) as u32 } & ((1 << width) - 1);
+                    let (word, bit) = (r as usize / 64, r % 64);
+                    if table.valid[word] >> bit & 1 == 0 {
+                        return None;
+                    }
+                    literal |= table.literal[word] >> bit & 1 != 0;
+                }
+                Check::Definition(i) => literal |= Decoder::check_operand(inst, i as usize)?,
+            }
+        }
+        Some(literal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aim::{aimed_for, Fill};
+
+    /// The plans decide exactly as the definition on encodings aimed at every opcode of every
+    /// format, with random other bits, on a target of each generation (wave32 and wave64).
+    #[test]
+    fn plans_agree_with_the_definition() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut compared = 0;
+        for name in ["gfx700", "gfx803", "gfx900", "gfx90a", "gfx942", "gfx1030", "gfx1030:wave64", "gfx1100", "gfx1200"] {
+            let (mcpu, wave64) = name.split_once(':').map_or((name, false), |(m, _)| (m, true));
+            let mut target = Target::from_name(mcpu).unwrap();
+            target.wave64 |= wave64;
+            let dec = Decoder::new(target);
+            for &format in Format::ALL.iter() {
+                let ops = target.table(format).index.len() as u32;
+                for op in 0..ops {
+                    for _ in 0..24 {
+                        let fill = Fill { words: std::array::from_fn(|_| next() as u32), choices: next() as u32 };
+                        let words = aimed_for(target.isa, format, op, fill);
+                        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                        let planned = dec.decode(&bytes);
+                        let defined = dec.decode_by_definition(&bytes);
+                        let same = match (&planned, &defined) {
+                            (Ok((a, la)), Ok((b, lb))) => la == lb && a.raw == b.raw && a.literal == b.literal && std::ptr::eq(a.entry, b.entry),
+                            (Err(a), Err(b)) => a == b,
+                            _ => false,
+                        };
+                        assert!(same, "{name} {format:?} op {op:#x} {words:08x?}: plan {planned:?}, definition {defined:?}");
+                        compared += planned.is_ok() as usize;
+                    }
+                }
+            }
+        }
+        assert!(compared > 50_000, "only {compared} valid encodings compared");
+    }
+}
