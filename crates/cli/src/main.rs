@@ -334,10 +334,13 @@ fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8], note: &s
 /// `value` in upper-case hex, zero-padded to `digits` (more digits where it needs them).
 fn upper_hex(buf: &mut Vec<u8>, value: u64, digits: usize) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let need = ((64 - value.leading_zeros() as usize).div_ceil(4)).max(digits);
-    for i in (0..need).rev() {
-        buf.push(HEX[(value >> (4 * i)) as usize & 15]);
+    let need = ((64 - value.leading_zeros() as usize).div_ceil(4)).max(digits).min(16);
+    // Digits into a stack buffer, then one copy (a push per digit checks the capacity each time).
+    let mut d = [0u8; 16];
+    for (i, c) in d[..need].iter_mut().rev().enumerate() {
+        *c = HEX[(value >> (4 * i)) as usize & 15];
     }
+    buf.extend_from_slice(&d[..need]);
 }
 
 /// The address a branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note:
