@@ -339,6 +339,13 @@ impl Builder {
         self.terminate(Op::BranchConditional, &a)
     }
 
+    /// `OpSwitch`: `targets` are (literal, label) pairs.
+    pub fn switch(&mut self, selector: Word, default: Word, targets: impl IntoIterator<Item = (u32, Word)>) -> BuildResult<()> {
+        let mut a = vec![selector, default];
+        a.extend(targets.into_iter().flat_map(|(v, l)| [v, l]));
+        self.terminate(Op::Switch, &a)
+    }
+
     pub fn selection_merge(&mut self, merge: Word, control: spirv::SelectionControl) -> BuildResult<()> {
         self.effect(Op::SelectionMerge, &[merge, control.bits()]);
         Ok(())

@@ -1557,13 +1557,31 @@ impl Gen {
         let lp = self.loop_begin();
         self.loop_enter(&lp, None);
         let (header, cont, merge) = (lp.header, lp.cont, lp.merge);
-        // One selection per block, in order, each testing the state afresh: a block runs right
-        // after the one that chose it when it comes later, so a pass of the loop often runs
-        // several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).
-        // A block with barriers is cut after each: the rest resumes under a state of its own.
+        // Exact model: one selection per block, in order, each testing the state afresh: a block
+        // runs right after the one that chose it when it comes later, so a pass of the loop often
+        // runs several blocks (fewer loop iterations count against lavapipe's limit; see rdna-vk).
+        // Subgroup model: a switch on the state enters the block at once, and a block falls
+        // through to the next case when that is the one it chose (the chain's tests cost every
+        // block a compare on every pass). A block with barriers is cut after each: the rest
+        // resumes under a state of its own.
+        let cases = self.dispatch_cases(prog, cfg, &all_blocks);
+        let mut case = 0;
         let mut resume = cfg.blocks.len() as u32;
+        let mut join = 0;
+        if let Some(labels) = &cases {
+            join = self.b.id();
+            let st = self.b.load(u32t, None, self.state, None, []).unwrap();
+            self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+            self.b.switch(st, join, labels.iter().copied()).unwrap();
+        }
         for &bid in &all_blocks {
-            let mut join = self.open_case(bid as u32);
+            match &cases {
+                Some(labels) => {
+                    self.b.begin_block(Some(labels[case].1)).unwrap();
+                    case += 1;
+                }
+                None => join = self.open_case(bid as u32),
+            }
             self.block_loops = 0;
             let blk = &cfg.blocks[bid];
             let mut run: Option<Run> = None;
@@ -1622,8 +1640,16 @@ impl Gen {
                     let t = self.b.constant_true(self.t.bool);
                     self.b.store(self.yielded, t, None, []).unwrap();
                     self.b.branch(join).unwrap();
-                    self.b.begin_block(Some(join)).unwrap();
-                    join = self.open_case(resume);
+                    match &cases {
+                        Some(labels) => {
+                            self.b.begin_block(Some(labels[case].1)).unwrap();
+                            case += 1;
+                        }
+                        None => {
+                            self.b.begin_block(Some(join)).unwrap();
+                            join = self.open_case(resume);
+                        }
+                    }
                     resume += 1;
                     continue;
                 }
@@ -1659,7 +1685,24 @@ impl Gen {
             if let Some(n) = next {
                 self.b.store(self.state, n, None, []).unwrap();
             }
-            self.b.branch(join).unwrap();
+            match cases.as_ref().and_then(|labels| labels.get(case)) {
+                // Fall through to the next case when it is the state chosen (a call or a branch
+                // to the block that follows).
+                Some(&(id, label)) => {
+                    let st = self.b.load(u32t, None, self.state, None, []).unwrap();
+                    let me = self.c32(id);
+                    let here = self.b.i_equal(self.t.bool, None, st, me).unwrap();
+                    self.b.branch_conditional(here, label, join, []).unwrap();
+                }
+                None => {
+                    self.b.branch(join).unwrap();
+                    if cases.is_none() {
+                        self.b.begin_block(Some(join)).unwrap();
+                    }
+                }
+            }
+        }
+        if cases.is_some() {
             self.b.begin_block(Some(join)).unwrap();
         }
         self.b.branch(cont).unwrap();
@@ -1723,6 +1766,28 @@ impl Gen {
         let stray = self.b.i_equal(self.t.bool, None, next, bad).unwrap();
         self.if_then(stray, &mut |g: &mut Gen| g.fail(crate::STATUS_BAD_JUMP));
         Ok(self.b.load(u32t, None, self.state, None, []).unwrap())
+    }
+
+    /// The subgroup model's switch cases, in the order `dispatch_loop` emits them: each block's
+    /// state, then a resume state per barrier that cuts it; each with its label. None in the
+    /// exact model (a chain of selections, see `dispatch_loop`).
+    fn dispatch_cases(&mut self, prog: &Program, cfg: &Cfg, blocks: &[usize]) -> Option<Vec<(u32, Word)>> {
+        if self.model != WaveModel::Subgroup {
+            return None;
+        }
+        let mut cases = Vec::new();
+        let mut resume = cfg.blocks.len() as u32;
+        for &bid in blocks {
+            cases.push((bid as u32, self.b.id()));
+            let blk = &cfg.blocks[bid];
+            for step in &prog.steps[blk.first..=blk.last] {
+                if step.kind == Kind::Barrier && self.waves > 1 {
+                    cases.push((resume, self.b.id()));
+                    resume += 1;
+                }
+            }
+        }
+        Some(cases)
     }
 
     /// Opens the selection that runs state `id` (unless the wave has yielded); returns its join.
