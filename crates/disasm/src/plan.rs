@@ -22,8 +22,9 @@ const MAX_CHECKED: usize = 6;
 /// Every opcode's plan for one target, built on first use.
 pub(crate) struct Plans {
     target: Target,
-    /// `[format][op]`: the opcode's plan, None where the target has no such opcode.
-    by_format: [OnceLock<Box<[OnceLock<Option<Plan>>]>>; Format::ALL.len()],
+    /// `[format][op]`: the opcode's plan, None where the target has no such opcode (boxed, so
+    /// that the slots of a format's every opcode take few pages: a short run touches few).
+    by_format: [OnceLock<Box<[OnceLock<Option<Box<Plan>>>]>>; Format::ALL.len()],
     /// The tabulated checks, shared by every operand with the same key.
     tables: Mutex<HashMap<TableKey, &'static FieldTable>>,
 }
@@ -106,7 +107,7 @@ impl Plans {
             let len = t.table(format).index.len().max(t.fallback.map_or(0, |f| f.tables().get(format).index.len()));
             (0..len).map(|_| OnceLock::new()).collect()
         });
-        ops.get(op as usize)?.get_or_init(|| self.build(format, op)).as_ref()
+        ops.get(op as usize)?.get_or_init(|| self.build(format, op).map(Box::new)).as_deref()
     }
 
     fn build(&self, format: Format, op: u32) -> Option<Plan> {
