@@ -300,8 +300,11 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
                 Line::Trailing { offset, bytes } => (*offset, bytes.len(), std::borrow::Cow::Borrowed(".byte")),
             };
             let addr = f.addr + offset as u64;
-            let target = branch_target(line, code, addr).map(|t| symbolize(&co, t)).unwrap_or_default();
-            objdump_line(buf, &text, addr, &code[offset..offset + len], &target);
+            objdump_line(buf, &text, addr, &code[offset..offset + len]);
+            if let Some(t) = branch_target(line, code, addr) {
+                symbolize(buf, &co, t);
+            }
+            buf.push(b'\n');
         };
         rdna_disasm::disassemble_parallel(&dec, opts, rdna_disasm::Listing::objdump(), code, threads, 256 << 10, format, |b| out.write_all(b)).map_err(w)?;
     }
@@ -309,8 +312,8 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
 }
 
 /// One line as `llvm-objdump -d` lays it out: a tab, the text padded to 59 columns, then
-/// `// ADDRESS: DWORDS` in upper-case hex and the branch note.
-fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8], note: &str) {
+/// `// ADDRESS: DWORDS` in upper-case hex (the caller adds the branch note and the newline).
+fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8]) {
     const SPACES: [u8; 59] = [b' '; 59];
     buf.push(b'\t');
     buf.extend_from_slice(text.as_bytes());
@@ -327,8 +330,6 @@ fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8], note: &s
         b[..c.len()].copy_from_slice(c);
         upper_hex(buf, u32::from_le_bytes(b) as u64, 8);
     }
-    buf.extend_from_slice(note.as_bytes());
-    buf.push(b'\n');
 }
 
 /// `value` in upper-case hex, zero-padded to `digits` (more digits where it needs them).
@@ -359,11 +360,15 @@ fn branch_target(line: &Line, code: &[u8], addr: u64) -> Option<u64> {
     u64::try_from(addr as i64 + 4 + simm * 4).ok()
 }
 
-fn symbolize(co: &rdna_hsa::CodeObject, target: u64) -> String {
-    match co.functions.iter().rev().find(|f| f.addr <= target) {
-        Some(f) if target == f.addr => format!(" <{}>", f.name),
-        Some(f) => format!(" <{}+0x{:x}>", f.name, target - f.addr),
-        None => String::new(),
+/// llvm-objdump's note on a branch: ` <function>` or ` <function+0xOFFSET>`.
+fn symbolize(buf: &mut Vec<u8>, co: &rdna_hsa::CodeObject, target: u64) {
+    if let Some(f) = co.functions.iter().rev().find(|f| f.addr <= target) {
+        buf.extend_from_slice(b" <");
+        buf.extend_from_slice(f.name.as_bytes());
+        if target != f.addr {
+            let _ = write!(buf, "+0x{:x}", target - f.addr);
+        }
+        buf.push(b'>');
     }
 }
 

@@ -30,9 +30,8 @@ fn push_dec(out: &mut String, mut v: u32) {
         buf[i] = b'0' + (v % 10) as u8;
         v /= 10;
     }
-    for &d in &buf[i..] {
-        out.push(d as char);
-    }
+    // ASCII digits: one copy (a push per character encodes and checks the capacity each time).
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 fn reg_range(out: &mut String, prefix: &str, first: u32, width: u32) {
@@ -1620,12 +1619,10 @@ fn simm16(inst: &Inst, v: u16, out: &mut String) {
     let e = inst.entry;
     match e.simm {
         Simm::Hex => fmt_hex(out, v as u64),
-        Simm::Dec | Simm::DecOpt => {
-            let _ = write!(out, "{v}");
-        }
+        Simm::Dec | Simm::DecOpt => push_dec(out, v as u32),
         Simm::U16 => {
             if v <= 64 {
-                let _ = write!(out, "{v}");
+                push_dec(out, v as u32);
             } else {
                 fmt_hex(out, v as u64);
             }
