@@ -1591,7 +1591,7 @@ impl Gen {
                 let step = &prog.steps[i];
                 self.count_step();
                 // Steps that emit nothing stay inside a run.
-                if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm) || (step.kind == Kind::Barrier && self.waves == 1) {
+                if matches!(step.kind, Kind::Nop | Kind::Branch(_) | Kind::EndPgm) || (step.kind == Kind::Barrier && !self.cuts_block(step)) {
                     continue;
                 }
                 // Scalar instructions gather into an IR region, lowered where it ends.
@@ -1633,7 +1633,7 @@ impl Gen {
                     continue;
                 }
                 self.flush_lane_region(prog, &mut lane_region, &mut sites);
-                if step.kind == Kind::Barrier {
+                if self.cuts_block(step) {
                     self.clock_advance();
                     let r = self.c32(resume);
                     self.b.store(self.state, r, None, []).unwrap();
@@ -1702,7 +1702,8 @@ impl Gen {
                 }
             }
         }
-        if cases.is_some() {
+        if let Some(labels) = &cases {
+            debug_assert_eq!(case, labels.len(), "dispatch_cases and dispatch_loop cut the blocks alike");
             self.b.begin_block(Some(join)).unwrap();
         }
         self.b.branch(cont).unwrap();
@@ -1781,13 +1782,19 @@ impl Gen {
             cases.push((bid as u32, self.b.id()));
             let blk = &cfg.blocks[bid];
             for step in &prog.steps[blk.first..=blk.last] {
-                if step.kind == Kind::Barrier && self.waves > 1 {
+                if self.cuts_block(step) {
                     cases.push((resume, self.b.id()));
                     resume += 1;
                 }
             }
         }
         Some(cases)
+    }
+
+    /// Whether the dispatch loop cuts a block after this step: an `s_barrier` where the
+    /// workgroup has several waves (with one it waits for nothing).
+    fn cuts_block(&self, step: &Step) -> bool {
+        step.kind == Kind::Barrier && self.waves > 1
     }
 
     /// Opens the selection that runs state `id` (unless the wave has yielded); returns its join.
