@@ -8,6 +8,12 @@
 //! Device choice: the environment variable `RDNA_VK_DEVICE` (an index into the device list,
 //! or part of a device's name, case-insensitive); by default the first GPU, else the first
 //! device (Mesa's lavapipe on a machine without a GPU).
+//!
+//! Compiler statistics: with `RDNA_VK_STATS` set, and where the driver has
+//! `VK_KHR_pipeline_executable_properties`, every pipeline built prints the driver's statistics
+//! for it on stderr (NVIDIA's include the register count, which bounds occupancy); when the
+//! variable names a directory, the driver's internal representations (its own text or
+//! binary forms of the compiled shader) are written there as `<module hash>-<i>-<name>.txt`.
 
 pub mod dispatch;
 
@@ -105,6 +111,8 @@ pub struct Device {
     pub timeout: Duration,
     /// Nanoseconds per timestamp tick; 0 when the compute queue has no timestamps.
     timestamp_period: f32,
+    /// `RDNA_VK_STATS`: the extension's functions, and where to write representations.
+    stats: Option<(ash::khr::pipeline_executable_properties::Device, Option<std::path::PathBuf>)>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -230,6 +238,13 @@ impl Device {
         let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
             .subgroup_size_control(f13.subgroup_size_control != 0)
             .compute_full_subgroups(f13.compute_full_subgroups != 0);
+        // Compiler statistics, only on request (capturing them can slow pipeline creation).
+        let stats_dir = std::env::var_os("RDNA_VK_STATS");
+        let stats_ext = ash::khr::pipeline_executable_properties::NAME;
+        let has_stats_ext = stats_dir.is_some()
+            && instance.enumerate_device_extension_properties(phys).unwrap_or_default().iter().any(|e| e.extension_name_as_c_str() == Ok(stats_ext));
+        let mut stats_feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
+        let stats_names = [stats_ext.as_ptr()];
         let families = instance.get_physical_device_queue_family_properties(phys);
         let family = families
             .iter()
@@ -238,8 +253,17 @@ impl Device {
         let timestamp_period = if families[family as usize].timestamp_valid_bits > 0 { p.limits.timestamp_period } else { 0.0 };
         let prio = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
-        let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&enable).push_next(&mut e12).push_next(&mut e13);
+        let mut dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&enable).push_next(&mut e12).push_next(&mut e13);
+        if has_stats_ext {
+            dinfo = dinfo.enabled_extension_names(&stats_names).push_next(&mut stats_feature);
+        } else if stats_dir.is_some() {
+            eprintln!("rdna-vk: RDNA_VK_STATS is set but '{name}' lacks VK_KHR_pipeline_executable_properties");
+        }
         let device = call("creating the device", instance.create_device(phys, &dinfo, None))?;
+        let stats = has_stats_ext.then(|| {
+            let dir = stats_dir.filter(|d| d != "1").map(std::path::PathBuf::from);
+            (ash::khr::pipeline_executable_properties::Device::new(&instance, &device), dir)
+        });
         let queue = device.get_device_queue(family, 0);
         // Host-visible, coherent memory for every buffer: simple, and what readback needs. Where
         // the device also has such memory in its own (device-local) heap, large enough not to be a
@@ -272,6 +296,7 @@ impl Device {
             info,
             timeout: Duration::from_secs(60),
             timestamp_period,
+            stats,
         })
     }
 
@@ -388,7 +413,11 @@ impl Device {
             if key.subgroup.is_some() {
                 stage = stage.flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS).push_next(&mut req);
             }
-            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+            let mut flags = vk::PipelineCreateFlags::empty();
+            if self.stats.is_some() {
+                flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+            }
+            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout).flags(flags)];
             let made = self.device.create_compute_pipelines(self.cache, &info, None);
             self.device.destroy_shader_module(module, None);
             let pipeline = match made {
@@ -398,6 +427,9 @@ impl Device {
                     return Err(VkError::Call { what: "creating the compute pipeline", result: e });
                 }
             };
+            if let Some((ext, dir)) = &self.stats {
+                report_statistics(ext, dir.as_deref(), pipeline, &key);
+            }
             map.insert(key, (pipeline, layout));
             Ok((pipeline, layout))
         }
@@ -505,6 +537,62 @@ impl Buffer {
         let mut v = vec![0u8; self.size as usize];
         unsafe { std::ptr::copy_nonoverlapping(self.ptr, v.as_mut_ptr(), v.len()) };
         v
+    }
+}
+
+/// Prints the driver's statistics of each executable of `pipeline` on stderr and, with a
+/// directory, writes its internal representations there (`RDNA_VK_STATS`). Diagnostics only:
+/// a failing query is reported and skipped.
+unsafe fn report_statistics(ext: &ash::khr::pipeline_executable_properties::Device, dir: Option<&std::path::Path>, pipeline: vk::Pipeline, key: &PipelineKey) {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.code.hash(&mut h);
+    let tag = format!("{:016x}", h.finish());
+    let text = |chars: &[std::ffi::c_char]| -> String {
+        let bytes: Vec<u8> = chars.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    let executables = match ext.get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(pipeline)) {
+        Ok(e) => e,
+        Err(e) => return eprintln!("rdna-vk: pipeline {tag}: no executable properties ({e})"),
+    };
+    for (i, exe) in executables.iter().enumerate() {
+        let info = vk::PipelineExecutableInfoKHR::default().pipeline(pipeline).executable_index(i as u32);
+        let mut line = format!("rdna-vk: pipeline {tag} ({} words) executable {i} '{}' subgroup {}:", key.code.len(), text(&exe.name), exe.subgroup_size);
+        for st in ext.get_pipeline_executable_statistics(&info).unwrap_or_default() {
+            let v = match st.format {
+                vk::PipelineExecutableStatisticFormatKHR::BOOL32 => (st.value.b32 != 0).to_string(),
+                vk::PipelineExecutableStatisticFormatKHR::INT64 => st.value.i64.to_string(),
+                vk::PipelineExecutableStatisticFormatKHR::UINT64 => st.value.u64.to_string(),
+                _ => st.value.f64.to_string(),
+            };
+            line += &format!(" {}={v};", text(&st.name));
+        }
+        eprintln!("{line}");
+        let Some(dir) = dir else { continue };
+        // Two calls: sizes, then the data into buffers of those sizes.
+        let get = ext.fp().get_pipeline_executable_internal_representations_khr;
+        let mut n = 0u32;
+        if get(ext.device(), &info, &mut n, std::ptr::null_mut()) != vk::Result::SUCCESS {
+            continue;
+        }
+        let mut reps = vec![vk::PipelineExecutableInternalRepresentationKHR::default(); n as usize];
+        if get(ext.device(), &info, &mut n, reps.as_mut_ptr()) != vk::Result::SUCCESS && n == 0 {
+            continue;
+        }
+        let mut bufs: Vec<Vec<u8>> = reps.iter().map(|r| vec![0u8; r.data_size]).collect();
+        for (r, b) in reps.iter_mut().zip(bufs.iter_mut()) {
+            r.p_data = b.as_mut_ptr().cast();
+        }
+        let _ = get(ext.device(), &info, &mut n, reps.as_mut_ptr());
+        for (j, (r, b)) in reps.iter().zip(&bufs).enumerate() {
+            let name: String = text(&r.name).chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+            let path = dir.join(format!("{tag}-{i}-{j}-{name}.txt"));
+            let body = if r.is_text != 0 { b.iter().take_while(|&&c| c != 0).copied().collect() } else { b.clone() };
+            if let Err(e) = std::fs::write(&path, body) {
+                eprintln!("rdna-vk: writing {}: {e}", path.display());
+            }
+        }
     }
 }
 
