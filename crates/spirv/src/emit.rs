@@ -432,6 +432,7 @@ impl Builder {
         u_mod => UMod,
         bitwise_and => BitwiseAnd,
         bitwise_or => BitwiseOr,
+        bitwise_xor => BitwiseXor,
         shift_left_logical => ShiftLeftLogical,
         shift_right_logical => ShiftRightLogical,
         i_equal => IEqual,

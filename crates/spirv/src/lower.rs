@@ -102,6 +102,17 @@ fn reads_pc(prog: &Program, cfg: &Cfg) -> bool {
     cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Salu(GetPc | SetPc | SwapPc | CallB64))))
 }
 
+/// Whether any instruction reads or writes an SGPR whose number is computed (`s_movrel*`).
+fn indexes_sgprs(prog: &Program) -> bool {
+    use rdna_emu::sem::Salu::*;
+    prog.steps.iter().any(|st| matches!(st.kind, Kind::Salu(MovrelsB32 | MovrelsB64 | MovreldB32 | MovreldB64 | Movrelsd2B32)))
+}
+
+/// Whether any instruction reads or writes a VGPR whose number is computed (`v_movrel*`).
+fn indexes_vgprs(prog: &Program) -> bool {
+    prog.steps.iter().any(|st| matches!(st.kind, Kind::Valu(op) if valu::indexes_vgprs(op)))
+}
+
 /// One past the highest VGPR any reachable instruction names (at least 3: the work-item ids).
 /// The 9-bit source fields (`Src0..2`) name SGPRs and constants too; they are counted through
 /// the decoded sources, which know which they are.
@@ -332,6 +343,10 @@ struct Gen {
     glsl: Word,
     // Function variables (set in `module`).
     s: Word,
+    /// Subgroup model without SGPR indexing (`s_movrel*`): one Function variable per SGPR
+    /// instead of the array `s`, so that no driver has to prove an array's indices constant
+    /// to keep the registers out of local memory.
+    sregs: Vec<Word>,
     scc: Word,
     state: Word,
     lane: Word,
@@ -397,6 +412,9 @@ struct Gen {
     own_lane: Option<Word>,
     /// Subgroup model: the invocation's VGPRs and spare row (a Function array).
     vregs: Word,
+    /// Subgroup model without VGPR indexing: one Function variable per VGPR row instead of
+    /// the array `vregs` (as `sregs`).
+    vregs_split: Vec<Word>,
     /// Subgroup model: whether the open lane loop touched memory (LDS or global), so that it
     /// ends with a subgroup barrier: the next step's lanes see what this one's wrote, as a
     /// wave's memory operations are ordered on AMD hardware.
@@ -407,6 +425,13 @@ struct Gen {
     /// Subgroup model: the workgroup's LDS lock (a Workgroup u32) and whether lane 0 took it
     /// (a Function bool), see `lds_lock`.
     lds_lock: Word,
+    /// Subgroup model: the waves' statuses at the end of a scheduler pass, in workgroup memory,
+    /// two rows of `waves` used in turn (see `subgroup_scheduler`).
+    wave_status: Word,
+    /// Subgroup model: which row of `wave_status` this pass uses (a Function u32).
+    status_row: Word,
+    /// The status `wave_init` gave the wave (a value; also in its slot for the exact model).
+    initial_status: Word,
     got_lock: Word,
     /// Instructions lifted into IR regions (see [`Compiled::through_ir`]).
     through_ir: usize,
@@ -480,7 +505,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
     }
 
     // ---- constants and register access ----
@@ -495,12 +520,20 @@ impl Gen {
         *self.consts.entry((t, v)).or_insert_with(|| self.b.constant_bit64(t, v))
     }
 
+    /// A pointer to SGPR `r` (below 128): its own variable, or its element of the array.
+    fn s_ptr(&mut self, r: u16) -> Word {
+        if let Some(&p) = self.sregs.get(r as usize) {
+            return p;
+        }
+        let i = self.c32(r as u32);
+        self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap()
+    }
+
     fn rd_s(&mut self, r: u16) -> Word {
         if r == NULL || r >= 128 {
             return self.c32(0);
         }
-        let i = self.c32(r as u32);
-        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
+        let p = self.s_ptr(r);
         self.b.load(self.t.u32, None, p, None, []).unwrap()
     }
 
@@ -508,8 +541,7 @@ impl Gen {
         if r == NULL || r >= 128 {
             return;
         }
-        let i = self.c32(r as u32);
-        let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
+        let p = self.s_ptr(r);
         self.b.store(p, v, None, []).unwrap();
     }
 
@@ -632,6 +664,9 @@ impl Gen {
 
     /// Subgroup model: the invocation's register `r`.
     fn vreg(&mut self, r: u16) -> Word {
+        if let Some(&p) = self.vregs_split.get(r as usize) {
+            return p;
+        }
         let i = self.c32(r as u32);
         self.b.access_chain(self.t.fn_u32, None, self.vregs, [i]).unwrap()
     }
@@ -975,6 +1010,11 @@ impl Gen {
                 v
             });
             interface.extend(ids);
+            let n = self.c32(2 * waves);
+            let arr = self.b.type_array(u32t, n);
+            let wg_arr = self.b.type_pointer(None, StorageClass::Workgroup, arr);
+            self.wave_status = self.b.variable(wg_arr, None, StorageClass::Workgroup, None);
+            interface.push(self.wave_status);
             ids
         } else {
             [0, 0]
@@ -1013,11 +1053,23 @@ impl Gen {
         self.hw_setup(kernel, prog, cfg, self.lds_bytes);
         if self.model == WaveModel::Subgroup {
             self.got_lock = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
-            let n = self.c32(self.vgprs + self.spare_rows);
-            let arr = self.b.type_array(u32t, n);
-            let fn_arr = self.b.type_pointer(None, StorageClass::Function, arr);
-            let zeros = self.b.constant_null(arr);
-            self.vregs = self.b.variable(fn_arr, None, StorageClass::Function, Some(zeros));
+            let zero = self.c32(0);
+            self.status_row = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
+            // Registers as separate variables where no instruction indexes them, else arrays;
+            // either way each starts at zero.
+            let zero = self.c32(0);
+            if !indexes_sgprs(prog) {
+                self.sregs = (0..128).map(|_| self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero))).collect();
+            }
+            if indexes_vgprs(prog) {
+                let n = self.c32(self.vgprs + self.spare_rows);
+                let arr = self.b.type_array(u32t, n);
+                let fn_arr = self.b.type_pointer(None, StorageClass::Function, arr);
+                let zeros = self.b.constant_null(arr);
+                self.vregs = self.b.variable(fn_arr, None, StorageClass::Function, Some(zeros));
+            } else {
+                self.vregs_split = (0..self.vgprs + self.spare_rows).map(|_| self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero))).collect();
+            }
         }
         self.waves = waves;
         let ctx = self.workgroup_setup([group_id, num_groups], wg, waves);
@@ -1144,10 +1196,18 @@ impl Gen {
         self.zero_lds_together(flat);
         self.select_wave(ctx, wave);
         self.own_lane = Some(lane);
-        self.b.store(self.s, null_s, None, []).unwrap();
+        if self.sregs.is_empty() {
+            self.b.store(self.s, null_s, None, []).unwrap();
+        }
         self.wave_init(kernel, prog, ctx, wave, wg).map_err(RecompileError::Setup)?;
-        let st0 = self.slot_load(SLOT_STATUS);
-        self.b.store(status, st0, None, []).unwrap();
+        self.b.store(status, self.initial_status, None, []).unwrap();
+        // Each pass: the waves that run go on until they end or reach `s_barrier`; then every
+        // wave's lane 0 posts its status to workgroup memory, one workgroup barrier, and every
+        // invocation reads them all. Rows alternate between passes, so no second barrier is
+        // needed before the next pass's posts: a wave cannot post to this row again before every
+        // wave has passed the next pass's barrier, which follows its reads of this one.
+        let zero = self.c32(0);
+        let row = self.status_row;
         let lp = self.loop_begin();
         self.loop_enter(&lp, None);
         let (sh, sc, sm) = (lp.header, lp.cont, lp.merge);
@@ -1161,26 +1221,36 @@ impl Gen {
             let (at, done) = (g.c32(WAVE_AT_BARRIER), g.c32(WAVE_DONE));
             let s = g.b.select(g.t.u32, None, y, at, done).unwrap();
             g.b.store(status, s, None, []).unwrap();
-            g.wr_slot(SLOT_STATUS, s);
             let fl = g.b.constant_false(g.t.bool);
             g.b.store(g.yielded, fl, None, []).unwrap();
         });
+        let nw = self.c32(self.waves);
+        let r = self.b.load(u32t, None, row, None, []).unwrap();
+        let first = self.b.i_mul(u32t, None, r, nw).unwrap();
+        let lead = self.b.i_equal(boolt, None, lane, zero).unwrap();
+        let st = self.b.load(u32t, None, status, None, []).unwrap();
+        self.if_then(lead, &mut |g: &mut Gen| {
+            let at = g.b.i_add(u32t, None, first, wave).unwrap();
+            let ptr = g.lds_ptr_type();
+            let p = g.b.access_chain(ptr, None, g.wave_status, [at]).unwrap();
+            g.b.store(p, st, None, []).unwrap();
+        });
         self.workgroup_barrier();
-        // Whether any wave waits at the barrier: the slots' statuses, read by every invocation
-        // between two barriers (no wave writes them in between).
+        // Whether any wave waits at the barrier.
         let at = self.c32(WAVE_AT_BARRIER);
         let mut any = self.b.constant_false(boolt);
         for w in 0..self.waves {
             let cw = self.c32(w);
-            let a = self.wave_slot(ctx, cw);
-            let o = self.c64(4 * SLOT_STATUS as u64);
-            let a = self.b.i_add(self.t.u64, None, a, o).unwrap();
-            let v = self.load_unguarded(a);
+            let i = self.b.i_add(u32t, None, first, cw).unwrap();
+            let ptr = self.lds_ptr_type();
+            let p = self.b.access_chain(ptr, None, self.wave_status, [i]).unwrap();
+            let v = self.b.load(u32t, None, p, None, []).unwrap();
             let waiting = self.b.i_equal(boolt, None, v, at).unwrap();
             any = self.b.logical_or(boolt, None, any, waiting).unwrap();
         }
-        self.workgroup_barrier();
-        let st = self.b.load(u32t, None, status, None, []).unwrap();
+        let one = self.c32(1);
+        let flipped = self.b.bitwise_xor(u32t, None, r, one).unwrap();
+        self.b.store(row, flipped, None, []).unwrap();
         let released = self.b.i_equal(boolt, None, st, at).unwrap();
         let st = self.b.select(u32t, None, released, running, st).unwrap();
         self.b.store(status, st, None, []).unwrap();
@@ -1438,9 +1508,7 @@ impl Gen {
         let live = self.live_sgprs;
         for r in (0..128u16).filter(|&r| live[r as usize]) {
             let v = self.slot_load(r as u32);
-            let i = self.c32(r as u32);
-            let p = self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap();
-            self.b.store(p, v, None, []).unwrap();
+            self.wr_s(r, v);
         }
         let c = self.slot_load(SLOT_SCC);
         let z = self.c32(0);
@@ -1542,7 +1610,11 @@ impl Gen {
         let none = self.b.i_equal(self.t.bool, None, m, zero64).unwrap();
         let (done, running) = (self.c32(WAVE_DONE), self.c32(WAVE_RUNNING));
         let s = self.b.select(u32t, None, none, done, running).unwrap();
-        self.wr_slot(SLOT_STATUS, s);
+        // (The subgroup model keeps statuses in invocations and workgroup memory.)
+        if self.model == WaveModel::Exact {
+            self.wr_slot(SLOT_STATUS, s);
+        }
+        self.initial_status = s;
         self.hw_wave_init(wave);
         Ok(())
     }
