@@ -124,9 +124,33 @@ struct Piece {
     out: Vec<u8>,
 }
 
-fn piece(dec: &Decoder, opts: PrintOptions, listing: Listing, code: &[u8], from: usize, until: usize, format: &(impl Fn(&Line<'_>, &mut Vec<u8>) + Sync)) -> Piece {
-    // About 90 bytes of text a line, a line every 6 bytes of code.
-    let (mut lines, mut out) = (Vec::with_capacity((until - from) / 4), Vec::with_capacity((until - from) * 16));
+/// Output buffers of written pieces, for the next pieces: a fresh buffer of megabytes is fresh
+/// pages, which the system clears on first touch (a quarter of the time of `rdna dis` on a
+/// large code object went to that).
+#[derive(Default)]
+struct Buffers(std::sync::Mutex<Vec<(Vec<(usize, usize)>, Vec<u8>)>>);
+
+impl Buffers {
+    /// Empty line and text buffers for `lines` lines and `bytes` of text, used ones where
+    /// there are some.
+    fn take(&self, lines: usize, bytes: usize) -> (Vec<(usize, usize)>, Vec<u8>) {
+        let (mut l, mut out) = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
+        l.clear();
+        l.reserve(lines);
+        out.clear();
+        out.reserve(bytes);
+        (l, out)
+    }
+
+    fn give(&self, p: Piece) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push((p.lines, p.out));
+    }
+}
+
+fn piece(dec: &Decoder, opts: PrintOptions, listing: Listing, code: &[u8], from: usize, until: usize, format: &(impl Fn(&Line<'_>, &mut Vec<u8>) + Sync), buffers: &Buffers) -> Piece {
+    // `llvm-objdump -d`'s layout takes 17-21 bytes of text per byte of code (the corpus, the
+    // one-million-instruction stream): room for 24 saves growing the buffer by copying.
+    let (mut lines, mut out) = buffers.take((until - from) / 4, (until - from) * 24);
     let end = disassemble_range(dec, opts, listing, code, from, until, |line| {
         let offset = match line {
             Line::Inst { offset, .. } | Line::Invalid { offset, .. } | Line::Trailing { offset, .. } | Line::Zeros { offset, .. } => offset,
@@ -158,7 +182,8 @@ pub fn disassemble_parallel<E>(
     let piece_bytes = piece_bytes.max(4) / 4 * 4;
     let starts: Vec<usize> = (0..code.len()).step_by(piece_bytes).collect();
     let nominal_end = |i: usize| starts.get(i + 1).copied().unwrap_or(code.len());
-    let decode = |i: usize| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format);
+    let buffers = Buffers::default();
+    let decode = |i: usize| piece(dec, opts, listing, code, starts[i], nominal_end(i), &format, &buffers);
     let mut at = 0;
     // Stitches piece `i` onto the text so far (see above) and hands it to `sink`.
     let mut stitch = |i: usize, p: Piece| -> Result<(), E> {
@@ -172,10 +197,12 @@ pub fn disassemble_parallel<E>(
             sink(&p.out[p.lines[k].1..])?;
             at = p.end;
         } else {
-            let redo = piece(dec, opts, listing, code, at, nominal_end(i), &format);
+            let redo = piece(dec, opts, listing, code, at, nominal_end(i), &format, &buffers);
             sink(&redo.out)?;
             at = redo.end;
+            buffers.give(redo);
         }
+        buffers.give(p);
         Ok(())
     };
     // One piece (every small function) runs here: a thread's start and join cost more than
