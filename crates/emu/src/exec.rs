@@ -28,6 +28,8 @@ pub struct Shared<'a> {
     pub code_addr: u64,
     /// Counter for `ds_append` / `ds_consume` of GDS-less LDS use (per workgroup).
     pub cycles: u64,
+    /// The VALU fast path's working arrays.
+    pub scratch: crate::fast::Scratch,
 }
 
 /// Executes one step.
@@ -67,13 +69,13 @@ pub fn step(w: &mut Wave, sh: &mut Shared, st: &Step) -> Result<Flow, Reason> {
         }
         Kind::Smem(m) => smem(w, sh, st, m),
         Kind::Valu(op) => {
-            if st.fast && crate::fast::exec(w, st, op) {
+            if st.fast && crate::fast::exec(w, st, op, &mut sh.scratch) {
                 return Ok(Flow::Next);
             }
             crate::valu::valu(w, sh, st, op).map(|_| Flow::Next)
         }
         Kind::Vcmp { ty, cond, x } => {
-            if st.fast && crate::fast::compare(w, st, ty, cond, x) {
+            if st.fast && crate::fast::compare(w, st, ty, cond, x, &mut sh.scratch) {
                 return Ok(Flow::Next);
             }
             crate::valu::compare(w, st, ty, cond, x).map(|_| Flow::Next)

@@ -7,6 +7,10 @@ use crate::program::{Src, Step};
 use crate::sem::{Cond, Num, VOp};
 use crate::wave::{Wave, LANES};
 
+/// Room for the fast path's broadcast sources and its result, kept by the caller across steps:
+/// arrays on the stack would be zeroed on every step (a kilobyte each time).
+pub type Scratch = [[u32; LANES]; 4];
+
 /// Whether `op` has a fast form (integer operations, and float operations that are exact with
 /// denormals kept and round-to-nearest-even — the fast path checks MODE before use).
 pub fn supported(op: VOp) -> bool {
@@ -28,16 +32,16 @@ pub fn compare_supported(ty: Num) -> bool {
 
 /// A plain 32-bit compare (or v_cmpx): one result bit per active lane.
 #[inline]
-pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool) -> bool {
+pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool, tmp: &mut Scratch) -> bool {
     if ty == Num::F32 && w.mode.0 & 0x3f != 0x30 {
         return false;
     }
     let exec = w.exec();
     let mut res = 0u64;
     {
-        let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
-        let a = lanes(w, st.src[0], &mut ta);
-        let b = lanes(w, st.src[1], &mut tb);
+        let [ta, tb, ..] = tmp;
+        let a = lanes(w, st.src[0], ta);
+        let b = lanes(w, st.src[1], tb);
         let pick = |o: Option<std::cmp::Ordering>| match o {
             None => cond.unord,
             Some(std::cmp::Ordering::Less) => cond.lt,
@@ -85,14 +89,14 @@ fn lanes<'a>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32] {
 
 /// Executes a step marked fast. Returns false (doing nothing) when MODE rules the fast form out.
 #[inline]
-pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
+pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
     use VOp::*;
     if is_float(op) && w.mode.0 & 0x3f != 0x30 {
         return false;
     }
     let n = w.lanes;
     let exec = w.exec();
-    let mut r = [0u32; LANES];
+    let [ta, tb, tc, r] = tmp;
     let mut carry = 0u64;
     let vop3 = st.inst.format == rdna_isa::Format::Vop3;
     // Carry-in / mask: SRC2 in VOP3, VCC in VOP2.
@@ -107,13 +111,12 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp) -> bool {
         _ => 0,
     };
     {
-        let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
-        let a = lanes(w, st.src[0], &mut ta);
-        let b = if st.nsrc > 1 { lanes(w, st.src[1], &mut tb) } else { a };
+        let a = lanes(w, st.src[0], ta);
+        let b = if st.nsrc > 1 { lanes(w, st.src[1], tb) } else { a };
         let c = if matches!(op, FmacF32) {
-            lanes(w, Src::Vgpr(st.dst), &mut tc)
+            lanes(w, Src::Vgpr(st.dst), tc)
         } else if st.nsrc > 2 {
-            lanes(w, st.src[2], &mut tc)
+            lanes(w, st.src[2], tc)
         } else {
             a
         };

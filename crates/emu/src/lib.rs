@@ -336,7 +336,7 @@ impl Env<'_> {
                 if w.done || at_barrier[i] {
                     continue;
                 }
-                let mut sh = exec::Shared { prog: self.prog, mem: self.mem, lds: &mut lds, code_addr: self.code_addr, cycles: 0 };
+                let mut sh = exec::Shared { prog: self.prog, mem: self.mem, lds: &mut lds, code_addr: self.code_addr, cycles: 0, scratch: [[0; crate::wave::LANES]; 4] };
                 let tr = if traced == Some(w.wave_id) { Some(&mut rec.trace) } else { None };
                 let edges = if self.opts.edges { Some(&mut rec.edges) } else { None };
                 let (n, lo) = self.run_wave(w, &mut sh, wg_id, tr, edges)?;

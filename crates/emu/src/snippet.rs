@@ -51,7 +51,7 @@ impl Snippet {
         }
         self.wave.pc = 0;
         self.wave.done = false;
-        let mut sh = Shared { prog: &prog, mem: &self.mem, lds: &mut self.lds, code_addr: 0, cycles: 0 };
+        let mut sh = Shared { prog: &prog, mem: &self.mem, lds: &mut self.lds, code_addr: 0, cycles: 0, scratch: [[0; crate::wave::LANES]; 4] };
         let mut n = 0u64;
         while let Some(st) = prog.steps.get(self.wave.pc) {
             if n >= self.budget {
