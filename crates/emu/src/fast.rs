@@ -21,7 +21,7 @@ pub fn supported(op: VOp) -> bool {
             | MinU32 | MaxU32 | MinI32 | MaxI32 | MulLoU32 | MulHiU32 | MulU32U24 | MadU32U24 | LshlOrB32 | AndOrB32 | Or3B32
             | Xor3B32 | Add3U32 | LshlAddU32 | AddLshlU32 | XadU32 | BfeU32 | BfiB32 | AddF32 | SubF32 | SubrevF32 | MulF32
             | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | BcntU32B32 | CndmaskB32 | AddCoU32 | SubCoU32 | SubrevCoU32
-            | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32
+            | AddCoCiU32 | SubCoCiU32 | SubrevCoCiU32 | MadU64U32 | MadI64I32
     )
 }
 
@@ -78,7 +78,14 @@ fn lanes<'a>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32] {
     match s {
         Src::Vgpr(r) => {
             let b = r as usize * LANES;
-            w.v.get(b..b + n).unwrap_or(&tmp[..n])
+            match w.v.get(b..b + n) {
+                Some(v) => v,
+                // Past the wave's registers: zeros, as the general path reads.
+                None => {
+                    tmp[..n].fill(0);
+                    &tmp[..n]
+                }
+            }
         }
         other => {
             tmp[..n].fill(w.read_s32(other));
@@ -91,6 +98,10 @@ fn lanes<'a>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32] {
 #[inline]
 pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
     use VOp::*;
+    if matches!(op, MadU64U32 | MadI64I32) {
+        mad64(w, st, op == MadI64I32, tmp);
+        return true;
+    }
     if is_float(op) && w.mode.0 & 0x3f != 0x30 {
         return false;
     }
@@ -217,4 +228,57 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
         }
     }
     true
+}
+
+/// `v_mad_u64_u32` / `v_mad_i64_i32`: 32 × 32 + 64 into a VGPR pair, the carry-out (unsigned) or
+/// overflow (signed) of each active lane into SDST. LLVM uses them for 64-bit address arithmetic
+/// and multiplications, so they are common in loops.
+fn mad64(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratch) {
+    let n = w.lanes;
+    let exec = w.exec();
+    let [ta, tb, lo, hi] = tmp;
+    let mut carry = 0u64;
+    {
+        let a = lanes(w, st.src[0], ta);
+        let b = lanes(w, st.src[1], tb);
+        // The 64-bit addend, split into halves: a VGPR pair's lanes, or one value for all.
+        let (c_lo, c_hi) = match st.src[2] {
+            // A pair reaching past the registers reads as zero in both halves (`read_v64`).
+            Src::Vgpr(r) if (r as usize + 2) * LANES <= w.v.len() => (lanes(w, Src::Vgpr(r), lo), lanes(w, Src::Vgpr(r + 1), hi)),
+            other => {
+                let c = w.read_s64(other);
+                lo[..n].fill(c as u32);
+                hi[..n].fill((c >> 32) as u32);
+                (&lo[..n], &hi[..n])
+            }
+        };
+        // (The 32 × 32 product fits in 64 bits; only the addition can carry or overflow.)
+        let mut out = [0u64; LANES];
+        for (l, (((o, &x), &y), (&cl, &ch))) in out.iter_mut().zip(a).zip(b).zip(c_lo.iter().zip(c_hi)).enumerate() {
+            let c = cl as u64 | (ch as u64) << 32;
+            let (v, over) = if signed {
+                let (v, o) = (x as i32 as i64 * y as i32 as i64).overflowing_add(c as i64);
+                (v as u64, o)
+            } else {
+                (x as u64 * y as u64).overflowing_add(c)
+            };
+            *o = v;
+            carry |= (over as u64) << l;
+        }
+        for (l, &v) in out[..n].iter().enumerate() {
+            lo[l] = v as u32;
+            hi[l] = (v >> 32) as u32;
+        }
+    }
+    let d = st.dst as usize * LANES;
+    if d + LANES + n <= w.v.len() {
+        let (x, y) = w.v.split_at_mut(d + LANES);
+        for (l, ((x, y), (&v, &u))) in x[d..d + n].iter_mut().zip(&mut y[..n]).zip(lo.iter().zip(hi.iter())).enumerate() {
+            if exec >> l & 1 != 0 {
+                *x = v;
+                *y = u;
+            }
+        }
+    }
+    w.write_mask(st.carry_dst(), carry & exec);
 }

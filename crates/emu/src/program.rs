@@ -291,6 +291,7 @@ pub fn resolve(inst: Inst, pc: u32) -> Step {
     step.plain = plain;
     let narrow = step.sw.iter().take(step.nsrc as usize).all(|&w| w == 1);
     step.fast = match step.kind {
+        Kind::Valu(crate::sem::VOp::MadU64U32 | crate::sem::VOp::MadI64I32) => plain && step.sw[0] == 1 && step.sw[1] == 1 && step.dw == 2,
         Kind::Valu(op) => plain && narrow && step.dw == 1 && crate::fast::supported(op),
         Kind::Vcmp { ty, .. } => plain && narrow && crate::fast::compare_supported(ty),
         _ => false,

@@ -38,7 +38,9 @@ fn fast_path_equals_general_path() {
          v_cmp_nlt_f32_e64 s11, v1, v2\nv_cmp_eq_u32_e32 vcc_lo, 7, v3\n\
          v_add_co_u32 v75, s12, v1, v2\nv_add_co_ci_u32_e64 v76, s13, v2, v3, s12\n\
          v_sub_co_u32 v77, vcc_lo, v1, v3\nv_subrev_co_ci_u32_e32 v78, vcc_lo, v2, v1, vcc_lo\n\
-         v_add_co_ci_u32_e32 v79, vcc_lo, 0, v2, vcc_lo\n",
+         v_add_co_ci_u32_e32 v79, vcc_lo, 0, v2, vcc_lo\n\
+         v_mad_u64_u32 v[80:81], s14, v1, v2, v[2:3]\nv_mad_i64_i32 v[82:83], s15, v1, v3, v[1:2]\n\
+         v_mad_u64_u32 v[84:85], null, v2, s4, 0x3c6ef35f\nv_mad_i64_i32 v[86:87], s16, v3, -1, s[4:5]\n",
     );
     let code = asm(&text);
     // Every instruction here must take the fast path when it is on, or the test compares nothing.
@@ -70,12 +72,13 @@ fn fast_path_equals_general_path() {
                     });
                 }
                 s.wave.s[4] = 0x4040_0000;
+                s.wave.s[5] = 0x8765_4321;
                 s.wave.set_exec(if round % 2 == 0 { s.wave.lane_mask } else { 0x5555_5555_5555_5555 & s.wave.lane_mask });
                 s.run(&code).unwrap();
                 runs.push((s.wave.v.clone(), s.wave.s));
             }
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            for r in 10..80 {
+            for r in 10..88 {
                 let (a, b) = (&runs[0].0[r * 64..r * 64 + 64], &runs[1].0[r * 64..r * 64 + 64]);
                 assert_eq!(a, b, "v{r} differs between the fast and general paths (wave64 {wave64}, round {round})");
             }
