@@ -17,10 +17,38 @@ pub struct PrintOptions {
     pub wave64: bool,
 }
 
+/// The decimal text of 0..=255 (register numbers and most immediates), built at compile time.
+const SMALL_DEC: [&str; 256] = {
+    const DIGITS: [u8; 768] = {
+        let mut d = [0u8; 768];
+        let mut i = 0;
+        while i < 256 {
+            d[3 * i] = b'0' + (i / 100) as u8;
+            d[3 * i + 1] = b'0' + (i / 10 % 10) as u8;
+            d[3 * i + 2] = b'0' + (i % 10) as u8;
+            i += 1;
+        }
+        d
+    };
+    let mut t = [""; 256];
+    let mut i = 0;
+    while i < 256 {
+        let skip = if i < 10 { 2 } else if i < 100 { 1 } else { 0 };
+        let (_, rest) = DIGITS.split_at(3 * i + skip);
+        let (digits, _) = rest.split_at(3 - skip);
+        t[i] = match std::str::from_utf8(digits) {
+            Ok(s) => s,
+            Err(_) => panic!("digits are ASCII"),
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Appends a decimal number (faster than `write!` on the printing hot path).
 fn push_dec(out: &mut String, mut v: u32) {
-    if v < 10 {
-        out.push((b'0' + v as u8) as char);
+    if let Some(s) = SMALL_DEC.get(v as usize) {
+        out.push_str(s);
         return;
     }
     let mut buf = [0u8; 10];
