@@ -119,6 +119,10 @@ pub struct Compiled {
     pub iteration_margin: u32,
     /// LDS the module declares as workgroup memory (static plus dynamic), in bytes.
     pub lds_bytes: u32,
+    /// All the workgroup memory the module declares, in bytes: the LDS in whole dwords and, in
+    /// the subgroup model, the LDS lock and the waves' barrier statuses (what the device's
+    /// shared-memory limit is checked against).
+    pub workgroup_bytes: u32,
     /// Whether the kernel reads its PC (`s_getpc_b64`, calls): the runtime then places the code
     /// object's image ([`rdna_hsa::CodeObject::flat_image`]) in device memory and passes its
     /// address, since PC-relative constant data is read from there.

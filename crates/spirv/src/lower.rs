@@ -92,7 +92,12 @@ pub fn recompile_with(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], d
     let wave_bytes = g.wave_bytes();
     let words = g.b.assemble();
     let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
-    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, uses_image })
+    let lds_words = (lds_bytes as u32).div_ceil(4) * 4;
+    let workgroup_bytes = match model {
+        WaveModel::Subgroup => lds_words + if lds_bytes > 0 { 4 } else { 0 } + 8 * waves,
+        WaveModel::Exact => lds_words,
+    };
+    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, workgroup_bytes, uses_image })
 }
 
 /// Whether a reachable instruction reads the PC (`s_getpc_b64`, calls and returns): the kernel

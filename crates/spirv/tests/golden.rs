@@ -54,3 +54,47 @@ fn recompiled_text_matches_the_golden_files() {
     }
     assert!(stale.is_empty(), "SPIR-V changed (check the change, then bless with RDNA_BLESS=1):\n{}", stale.join("\n"));
 }
+
+/// `Compiled::workgroup_bytes`, which the runtime checks against the device's shared-memory
+/// limit, is what the module declares: the sizes of its Workgroup variables, read back from the
+/// module with rspirv's parser.
+#[test]
+fn workgroup_bytes_is_what_the_module_declares() {
+    use rspirv::dr::Operand;
+    use rspirv::spirv::{Op, StorageClass};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for (file, kernel, wg, model) in CASES {
+        let co = CodeObject::parse(&std::fs::read(root.join(file)).unwrap()).unwrap();
+        let c = rdna_spirv::recompile(&co, co.kernel(kernel).unwrap(), [wg, 1, 1], 0, model).unwrap();
+        let m = rspirv::dr::load_words(&c.words).unwrap();
+        let word = |i: &rspirv::dr::Instruction, k: usize| match i.operands.get(k) {
+            Some(Operand::IdRef(id)) => *id,
+            _ => 0,
+        };
+        let find = |id: u32| m.types_global_values.iter().find(|i| i.result_id == Some(id)).unwrap();
+        // Bytes of a type: u32 scalars and arrays of them are all the module declares there.
+        let size = |ty: u32| -> u32 {
+            let t = find(ty);
+            match t.class.opcode {
+                Op::TypeInt => 4,
+                Op::TypeArray => {
+                    let n = match &find(word(t, 1)).operands[0] {
+                        Operand::LiteralBit32(n) => *n,
+                        other => panic!("array length {other:?}"),
+                    };
+                    assert_eq!(find(word(t, 0)).class.opcode, Op::TypeInt);
+                    4 * n
+                }
+                other => panic!("{other:?} in workgroup memory"),
+            }
+        };
+        let declared: u32 = m
+            .types_global_values
+            .iter()
+            .filter(|i| i.class.opcode == Op::Variable && i.operands.first() == Some(&Operand::StorageClass(StorageClass::Workgroup)))
+            .map(|v| size(word(find(v.result_type.unwrap()), 1)))
+            .sum();
+        assert_eq!(c.workgroup_bytes, declared, "{file} {kernel} ({model})");
+        assert!(declared >= c.lds_bytes);
+    }
+}

@@ -41,10 +41,10 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
     let lanes = if job.kernel.kd.enable_wavefront_size32() { 32 } else { 64 };
     let options = dev.options(lanes, job.workgroup.iter().product());
     let compiled = rdna_spirv::recompile_with(job.code, job.kernel, job.workgroup, job.dynamic_lds, options).map_err(|e| format!("kernel {}: {e}", job.kernel.name))?;
-    if compiled.lds_bytes > dev.info.max_shared_memory {
+    if compiled.workgroup_bytes > dev.info.max_shared_memory {
         return Err(format!(
-            "kernel {} needs {} bytes of LDS; {} gives a workgroup at most {} bytes of shared memory",
-            job.kernel.name, compiled.lds_bytes, dev.info.name, dev.info.max_shared_memory
+            "kernel {} needs {} bytes of shared memory ({} of LDS, the rest the wave model's); {} gives a workgroup at most {}",
+            job.kernel.name, compiled.workgroup_bytes, compiled.lds_bytes, dev.info.name, dev.info.max_shared_memory
         ));
     }
     let groups = [0, 1, 2].map(|d| job.grid[d].div_ceil(job.workgroup[d]));
