@@ -241,33 +241,28 @@ fn mad64(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratch) {
     {
         let a = lanes(w, st.src[0], ta);
         let b = lanes(w, st.src[1], tb);
-        // The 64-bit addend, split into halves: a VGPR pair's lanes, or one value for all.
-        let (c_lo, c_hi) = match st.src[2] {
-            // A pair reaching past the registers reads as zero in both halves (`read_v64`).
-            Src::Vgpr(r) if (r as usize + 2) * LANES <= w.v.len() => (lanes(w, Src::Vgpr(r), lo), lanes(w, Src::Vgpr(r + 1), hi)),
-            other => {
-                let c = w.read_s64(other);
-                lo[..n].fill(c as u32);
-                hi[..n].fill((c >> 32) as u32);
-                (&lo[..n], &hi[..n])
-            }
+        // The 64-bit addend: a VGPR pair's lanes (a pair reaching past the registers reads as
+        // zero in both halves, as `read_v64`), or one value for all.
+        let pair = match st.src[2] {
+            Src::Vgpr(r) if (r as usize + 2) * LANES <= w.v.len() => Some(r as usize * LANES),
+            _ => None,
+        };
+        let all = match st.src[2] {
+            Src::Vgpr(_) => 0,
+            other => w.read_s64(other),
         };
         // (The 32 × 32 product fits in 64 bits; only the addition can carry or overflow.)
-        let mut out = [0u64; LANES];
-        for (l, (((o, &x), &y), (&cl, &ch))) in out.iter_mut().zip(a).zip(b).zip(c_lo.iter().zip(c_hi)).enumerate() {
-            let c = cl as u64 | (ch as u64) << 32;
+        for (l, (&x, &y)) in a.iter().zip(b).enumerate() {
+            let c = pair.map_or(all, |at| w.v[at + l] as u64 | (w.v[at + LANES + l] as u64) << 32);
             let (v, over) = if signed {
                 let (v, o) = (x as i32 as i64 * y as i32 as i64).overflowing_add(c as i64);
                 (v as u64, o)
             } else {
                 (x as u64 * y as u64).overflowing_add(c)
             };
-            *o = v;
-            carry |= (over as u64) << l;
-        }
-        for (l, &v) in out[..n].iter().enumerate() {
             lo[l] = v as u32;
             hi[l] = (v >> 32) as u32;
+            carry |= (over as u64) << l;
         }
     }
     let d = st.dst as usize * LANES;

@@ -92,11 +92,7 @@ pub fn recompile_with(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], d
     let wave_bytes = g.wave_bytes();
     let words = g.b.assemble();
     let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
-    let lds_words = (lds_bytes as u32).div_ceil(4) * 4;
-    let workgroup_bytes = match model {
-        WaveModel::Subgroup => lds_words + if lds_bytes > 0 { 4 } else { 0 } + 8 * waves,
-        WaveModel::Exact => lds_words,
-    };
+    let workgroup_bytes = g.workgroup_bytes;
     Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, workgroup_bytes, uses_image })
 }
 
@@ -433,6 +429,8 @@ struct Gen {
     /// Subgroup model: the waves' statuses at the end of a scheduler pass, in workgroup memory,
     /// two rows of `waves` used in turn (see `subgroup_scheduler`).
     wave_status: Word,
+    /// Bytes of workgroup memory declared so far ([`Compiled::workgroup_bytes`]).
+    workgroup_bytes: u32,
     /// Subgroup model: which row of `wave_status` this pass uses (a Function u32).
     status_row: Word,
     /// The status `wave_init` gave the wave (a value; also in its slot for the exact model).
@@ -510,7 +508,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
     }
 
     // ---- constants and register access ----
@@ -976,6 +974,21 @@ impl Gen {
 
     // ---- the module ----
 
+    /// Declares workgroup memory: one u32, or an array of `n`; counted in `workgroup_bytes`.
+    fn workgroup_variable(&mut self, n: Option<u32>) -> Word {
+        let u32t = self.t.u32;
+        let ty = match n {
+            Some(n) => {
+                let len = self.c32(n);
+                self.b.type_array(u32t, len)
+            }
+            None => u32t,
+        };
+        self.workgroup_bytes += 4 * n.unwrap_or(1);
+        let ptr = self.b.type_pointer(None, StorageClass::Workgroup, ty);
+        self.b.variable(ptr, None, StorageClass::Workgroup, None)
+    }
+
     fn module(&mut self, kernel: &Kernel, prog: &Program, cfg: &Cfg, wg: [u32; 3], waves: u32) -> Result<(), RecompileError> {
         let t = &self.t;
         let (void, u32t, u64t, v3) = (t.void, t.u32, t.u64, t.v3u32);
@@ -995,14 +1008,10 @@ impl Gen {
         // LDS: workgroup memory of whole dwords (one invocation per workgroup uses it).
         let mut interface = vec![group_id, num_groups, self.push];
         if self.lds_bytes > 0 {
-            let nd = self.c32(self.lds_bytes.div_ceil(4));
-            let arr = self.b.type_array(u32t, nd);
-            let wg_arr = self.b.type_pointer(None, StorageClass::Workgroup, arr);
-            self.lds = self.b.variable(wg_arr, None, StorageClass::Workgroup, None);
+            self.lds = self.workgroup_variable(Some(self.lds_bytes.div_ceil(4)));
             interface.push(self.lds);
             if self.model == WaveModel::Subgroup {
-                let wg_u32 = self.b.type_pointer(None, StorageClass::Workgroup, u32t);
-                self.lds_lock = self.b.variable(wg_u32, None, StorageClass::Workgroup, None);
+                self.lds_lock = self.workgroup_variable(None);
                 interface.push(self.lds_lock);
             }
         }
@@ -1015,10 +1024,7 @@ impl Gen {
                 v
             });
             interface.extend(ids);
-            let n = self.c32(2 * waves);
-            let arr = self.b.type_array(u32t, n);
-            let wg_arr = self.b.type_pointer(None, StorageClass::Workgroup, arr);
-            self.wave_status = self.b.variable(wg_arr, None, StorageClass::Workgroup, None);
+            self.wave_status = self.workgroup_variable(Some(2 * waves));
             interface.push(self.wave_status);
             ids
         } else {
@@ -1062,7 +1068,6 @@ impl Gen {
             self.status_row = self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero));
             // Registers as separate variables where no instruction indexes them, else arrays;
             // either way each starts at zero.
-            let zero = self.c32(0);
             if !indexes_sgprs(prog) {
                 self.sregs = (0..128).map(|_| self.b.variable(self.t.fn_u32, None, StorageClass::Function, Some(zero))).collect();
             }

@@ -135,7 +135,12 @@ pub fn list_devices() -> Result<Vec<String>> {
 }
 
 fn name_of(p: &vk::PhysicalDeviceProperties) -> String {
-    p.device_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default()
+    c_text(p.device_name_as_c_str())
+}
+
+/// A fixed-size C string of a Vulkan structure as text (empty if it has no terminator).
+fn c_text(s: std::result::Result<&std::ffi::CStr, std::ffi::FromBytesUntilNulError>) -> String {
+    s.map(|c| c.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 fn create_instance(entry: &ash::Entry) -> Result<ash::Instance> {
@@ -548,17 +553,13 @@ unsafe fn report_statistics(ext: &ash::khr::pipeline_executable_properties::Devi
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.code.hash(&mut h);
     let tag = format!("{:016x}", h.finish());
-    let text = |chars: &[std::ffi::c_char]| -> String {
-        let bytes: Vec<u8> = chars.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
-        String::from_utf8_lossy(&bytes).into_owned()
-    };
     let executables = match ext.get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(pipeline)) {
         Ok(e) => e,
         Err(e) => return eprintln!("rdna-vk: pipeline {tag}: no executable properties ({e})"),
     };
     for (i, exe) in executables.iter().enumerate() {
         let info = vk::PipelineExecutableInfoKHR::default().pipeline(pipeline).executable_index(i as u32);
-        let mut line = format!("rdna-vk: pipeline {tag} ({} words) executable {i} '{}' subgroup {}:", key.code.len(), text(&exe.name), exe.subgroup_size);
+        let mut line = format!("rdna-vk: pipeline {tag} ({} words) executable {i} '{}' subgroup {}:", key.code.len(), c_text(exe.name_as_c_str()), exe.subgroup_size);
         for st in ext.get_pipeline_executable_statistics(&info).unwrap_or_default() {
             let v = match st.format {
                 vk::PipelineExecutableStatisticFormatKHR::BOOL32 => (st.value.b32 != 0).to_string(),
@@ -566,7 +567,7 @@ unsafe fn report_statistics(ext: &ash::khr::pipeline_executable_properties::Devi
                 vk::PipelineExecutableStatisticFormatKHR::UINT64 => st.value.u64.to_string(),
                 _ => st.value.f64.to_string(),
             };
-            line += &format!(" {}={v};", text(&st.name));
+            line += &format!(" {}={v};", c_text(st.name_as_c_str()));
         }
         eprintln!("{line}");
         let Some(dir) = dir else { continue };
@@ -586,7 +587,7 @@ unsafe fn report_statistics(ext: &ash::khr::pipeline_executable_properties::Devi
         }
         let _ = get(ext.device(), &info, &mut n, reps.as_mut_ptr());
         for (j, (r, b)) in reps.iter().zip(&bufs).enumerate() {
-            let name: String = text(&r.name).chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+            let name: String = c_text(r.name_as_c_str()).chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
             let path = dir.join(format!("{tag}-{i}-{j}-{name}.txt"));
             let body = if r.is_text != 0 { b.iter().take_while(|&&c| c != 0).copied().collect() } else { b.clone() };
             if let Err(e) = std::fs::write(&path, body) {
