@@ -249,6 +249,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         r.notes.push(format!("GPU: the Vulkan device is {} (a CPU); section skipped: run it on a GPU (BENCHMARKS.md says how), or pass --gpu-on-cpu", dev.info.name));
         return Ok(());
     }
+    println!("    buffers in {}", dev.info.memory);
     let dir = cx.dir("gpu")?;
     let sizes = Sizes::new(cx.quick);
     for (src, name) in [("crates/bench/kernels/gpu.cl", "gpu.hsaco"), ("tests/kernels/corpus.cl", "corpus.hsaco")] {

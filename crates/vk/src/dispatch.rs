@@ -141,7 +141,7 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         // Exact model: one invocation runs each workgroup; subgroup model: one subgroup of the
         // wave's size per wave.
         let subgroup = (compiled.model == rdna_spirv::WaveModel::Subgroup).then_some(compiled.lanes);
-        let r = dev.dispatch(&compiled.words, "main", &push, groups, subgroup);
+        let r = dev.dispatch(&compiled.words, "main", &push, &[&arena], groups, subgroup);
         timed_out = matches!(r, Err(crate::VkError::Timeout(_)));
         let r = r.map_err(|e| e.to_string());
         let status = arena.read_u32(0);

@@ -9,6 +9,14 @@
 //! or part of a device's name, case-insensitive); by default the first GPU, else the first
 //! device (Mesa's lavapipe on a machine without a GPU).
 //!
+//! Where buffers live: in host-visible memory the host writes and reads directly, where that
+//! memory is the device's own (an integrated GPU, lavapipe, a discrete GPU with a large BAR);
+//! otherwise in the device's own memory, with a host-visible copy that [`Device::dispatch`]
+//! copies in before the kernel and back after it (a discrete GPU reaches host memory only over
+//! PCIe, at a small fraction of its memory bandwidth). `RDNA_VK_MEMORY=host` keeps buffers in
+//! host memory, `RDNA_VK_MEMORY=staged` stages them even where mapping would do (to measure the
+//! choice, and to test staging on lavapipe).
+//!
 //! Compiler statistics: with `RDNA_VK_STATS` set, and where the driver has
 //! `VK_KHR_pipeline_executable_properties`, every pipeline built prints the driver's statistics
 //! for it on stderr (NVIDIA's include the register count, which bounds occupancy); when the
@@ -83,13 +91,40 @@ pub fn fma_lowering() -> rdna_spirv::FmaLowering {
     }
 }
 
-/// A buffer in host-visible memory, reachable by the device at [`Buffer::address`].
+/// A buffer the host reads and writes in host-visible memory, reachable by the device at
+/// [`Buffer::address`]: that memory itself, or a twin in the device's own memory that
+/// dispatches copy to and from (see the crate's documentation).
 pub struct Buffer {
     buffer: vk::Buffer,
     memory: vk::DeviceMemory,
     ptr: *mut u8,
     pub size: u64,
     pub address: u64,
+    /// The twin in device-local memory, where the buffer is staged.
+    local: Option<(vk::Buffer, vk::DeviceMemory)>,
+}
+
+/// Where [`Device::buffer`] puts buffers (`RDNA_VK_MEMORY`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Mapped where host-visible memory is the device's own, else staged.
+    Auto,
+    /// Host-visible memory, never staged (`RDNA_VK_MEMORY=host`).
+    Host,
+    /// Device-local memory with a host-visible copy, always (`RDNA_VK_MEMORY=staged`).
+    Staged,
+}
+
+impl Placement {
+    /// The placement `RDNA_VK_MEMORY` asks for.
+    pub fn from_env() -> Result<Placement> {
+        match std::env::var("RDNA_VK_MEMORY").as_deref() {
+            Err(_) | Ok("") | Ok("auto") => Ok(Placement::Auto),
+            Ok("host") => Ok(Placement::Host),
+            Ok("staged") => Ok(Placement::Staged),
+            Ok(other) => Err(VkError::Usage(format!("RDNA_VK_MEMORY={other}: expected auto, host or staged"))),
+        }
+    }
 }
 
 // The mapping is plain host memory owned by this buffer.
@@ -103,7 +138,10 @@ pub struct Device {
     device: ash::Device,
     queue: Mutex<vk::Queue>,
     family: u32,
+    /// The host-visible memory type of every buffer's host side.
     memory_type: u32,
+    /// The device-local memory type of staged buffers' twins; `None`: buffers are not staged.
+    local_type: Option<u32>,
     cache: vk::PipelineCache,
     pipelines: Mutex<HashMap<PipelineKey, (vk::Pipeline, vk::PipelineLayout)>>,
     pub info: DeviceInfo,
@@ -150,18 +188,24 @@ fn create_instance(entry: &ash::Entry) -> Result<ash::Instance> {
 }
 
 impl Device {
-    /// Opens the device `RDNA_VK_DEVICE` names, or the default one.
+    /// Opens the device `RDNA_VK_DEVICE` names, or the default one, with buffers where
+    /// `RDNA_VK_MEMORY` says.
     pub fn open() -> Result<Device> {
-        Device::open_named(std::env::var("RDNA_VK_DEVICE").ok().as_deref())
+        Device::open_with(std::env::var("RDNA_VK_DEVICE").ok().as_deref(), Placement::from_env()?)
     }
 
     /// Opens a device by index or by part of its name; `None`: the first GPU, else the first.
     pub fn open_named(choice: Option<&str>) -> Result<Device> {
+        Device::open_with(choice, Placement::from_env()?)
+    }
+
+    /// [`Device::open_named`] with buffers placed as `placement` says.
+    pub fn open_with(choice: Option<&str>, placement: Placement) -> Result<Device> {
         let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::Loader(e.to_string()))?;
         let instance = create_instance(&entry)?;
         // The device keeps a clone of the entry; this one keeps the loader loaded until the
         // instance is destroyed on failure (unloading it first would leave dangling pointers).
-        match unsafe { Device::with_instance(entry.clone(), instance.clone(), choice) } {
+        match unsafe { Device::with_instance(entry.clone(), instance.clone(), choice, placement) } {
             Ok(d) => Ok(d),
             Err(e) => {
                 unsafe { instance.destroy_instance(None) };
@@ -171,7 +215,7 @@ impl Device {
         }
     }
 
-    unsafe fn with_instance(entry: ash::Entry, instance: ash::Instance, choice: Option<&str>) -> Result<Device> {
+    unsafe fn with_instance(entry: ash::Entry, instance: ash::Instance, choice: Option<&str>, placement: Placement) -> Result<Device> {
         let devices = call("listing devices", instance.enumerate_physical_devices())?;
         let props: Vec<_> = devices.iter().map(|&d| instance.get_physical_device_properties(d)).collect();
         let names: Vec<String> = props.iter().map(name_of).collect();
@@ -270,23 +314,39 @@ impl Device {
             (ash::khr::pipeline_executable_properties::Device::new(&instance, &device), dir)
         });
         let queue = device.get_device_queue(family, 0);
-        // Host-visible, coherent memory for every buffer: simple, and what readback needs. Where
-        // the device also has such memory in its own (device-local) heap, large enough not to be a
-        // small BAR window, that is taken: a discrete GPU reaches host memory only over PCIe,
-        // at a small fraction of its memory bandwidth.
+        // Host-visible, coherent memory for what the host writes and reads. Where the device has
+        // such memory in its own (device-local) heap, large enough not to be a small BAR window,
+        // buffers live there; otherwise, on a device with memory of its own, they are staged.
         let mem = instance.get_physical_device_memory_properties(phys);
         let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let local = vk::MemoryPropertyFlags::DEVICE_LOCAL;
         let has = |i: u32, flags: vk::MemoryPropertyFlags| mem.memory_types[i as usize].property_flags.contains(flags);
         let heap_size = |i: u32| mem.memory_heaps[mem.memory_types[i as usize].heap_index as usize].size;
-        let memory_type = (0..mem.memory_type_count)
-            .find(|&i| has(i, want | vk::MemoryPropertyFlags::DEVICE_LOCAL) && heap_size(i) >= 4 << 30)
-            .or_else(|| (0..mem.memory_type_count).find(|&i| has(i, want)))
-            .ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
-        let memory = format!(
-            "{}host-visible memory ({} MiB heap)",
-            if has(memory_type, vk::MemoryPropertyFlags::DEVICE_LOCAL) { "device-local " } else { "" },
-            heap_size(memory_type) >> 20
-        );
+        let types = 0..mem.memory_type_count;
+        let mapped_local = types.clone().find(|&i| has(i, want | local) && heap_size(i) >= 4 << 30);
+        // The device's own memory: its largest device-local heap.
+        let local_type = types.clone().filter(|&i| has(i, local)).max_by_key(|&i| heap_size(i));
+        // For a host side the host reads back, cached memory where there is some.
+        let host_type = types
+            .clone()
+            .find(|&i| has(i, want | vk::MemoryPropertyFlags::HOST_CACHED) && !has(i, local))
+            .or_else(|| types.clone().find(|&i| has(i, want) && !has(i, local)))
+            .or_else(|| types.clone().find(|&i| has(i, want)));
+        let (memory_type, local_type) = match placement {
+            Placement::Auto => match mapped_local {
+                Some(t) => (Some(t), None),
+                None => (host_type, local_type.filter(|&t| !has(t, want))),
+            },
+            Placement::Host => (host_type, None),
+            Placement::Staged => (host_type, local_type),
+        };
+        let memory_type = memory_type.ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
+        let all: Vec<String> = types.map(|i| format!("{i}: {:?}, {} MiB heap", mem.memory_types[i as usize].property_flags, heap_size(i) >> 20)).collect();
+        let describe = |t: u32| format!("type {t}, {:?}, {} MiB heap", mem.memory_types[t as usize].property_flags, heap_size(t) >> 20);
+        let memory = match local_type {
+            Some(l) => format!("device memory ({}) staged through host-visible memory ({}); the device's types: {}", describe(l), describe(memory_type), all.join("; ")),
+            None => format!("host-visible memory ({}); the device's types: {}", describe(memory_type), all.join("; ")),
+        };
         let info = DeviceInfo { memory, ..info };
         let cache = call("creating the pipeline cache", device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None))?;
         Ok(Device {
@@ -296,6 +356,7 @@ impl Device {
             queue: Mutex::new(queue),
             family,
             memory_type,
+            local_type,
             cache,
             pipelines: Mutex::new(HashMap::new()),
             info,
@@ -308,37 +369,67 @@ impl Device {
     /// A zeroed buffer of `size` bytes (at least 4) with a device address.
     pub fn buffer(&self, size: u64) -> Result<Buffer> {
         let size = size.max(4);
+        let copies = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        let shader = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         unsafe {
-            let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
-            let buffer = call("creating a buffer", self.device.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None))?;
-            let req = self.device.get_buffer_memory_requirements(buffer);
-            if req.memory_type_bits & (1 << self.memory_type) == 0 {
-                self.device.destroy_buffer(buffer, None);
-                return Err(VkError::Unsupported { device: self.info.name.clone(), what: "buffers in host-visible memory".into() });
-            }
-            let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
-            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(self.memory_type).push_next(&mut flags);
-            let memory = match call("allocating buffer memory", self.device.allocate_memory(&alloc, None)) {
-                Ok(m) => m,
-                Err(e) => {
-                    self.device.destroy_buffer(buffer, None);
-                    return Err(e);
-                }
+            let Some(local_type) = self.local_type else {
+                let (buffer, memory) = self.allocate(size, shader, self.memory_type, "host-visible")?;
+                return self.map(buffer, memory, size, None);
             };
-            let bound = call("binding buffer memory", self.device.bind_buffer_memory(buffer, memory, 0))
-                .and_then(|_| call("mapping buffer memory", self.device.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())));
-            let ptr = match bound {
-                Ok(p) => p as *mut u8,
+            let (buffer, memory) = self.allocate(size, copies, self.memory_type, "host-visible")?;
+            let local = match self.allocate(size, shader | copies, local_type, "device-local") {
+                Ok(l) => l,
                 Err(e) => {
                     self.device.destroy_buffer(buffer, None);
                     self.device.free_memory(memory, None);
                     return Err(e);
                 }
             };
-            std::ptr::write_bytes(ptr, 0, size as usize);
-            let address = self.device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
-            Ok(Buffer { buffer, memory, ptr, size, address })
+            self.map(buffer, memory, size, Some(local))
         }
+    }
+
+    /// A buffer of `size` bytes bound to new memory of `memory_type`.
+    unsafe fn allocate(&self, size: u64, usage: vk::BufferUsageFlags, memory_type: u32, what: &str) -> Result<(vk::Buffer, vk::DeviceMemory)> {
+        let buffer = call("creating a buffer", self.device.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None))?;
+        let req = self.device.get_buffer_memory_requirements(buffer);
+        if req.memory_type_bits & (1 << memory_type) == 0 {
+            self.device.destroy_buffer(buffer, None);
+            return Err(VkError::Unsupported { device: self.info.name.clone(), what: format!("buffers in {what} memory") });
+        }
+        let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(memory_type).push_next(&mut flags);
+        let memory = match call("allocating buffer memory", self.device.allocate_memory(&alloc, None)) {
+            Ok(m) => m,
+            Err(e) => {
+                self.device.destroy_buffer(buffer, None);
+                return Err(e);
+            }
+        };
+        if let Err(e) = call("binding buffer memory", self.device.bind_buffer_memory(buffer, memory, 0)) {
+            self.device.destroy_buffer(buffer, None);
+            self.device.free_memory(memory, None);
+            return Err(e);
+        }
+        Ok((buffer, memory))
+    }
+
+    /// Maps the host side, zeroes it, and takes the device address of the buffer kernels reach.
+    unsafe fn map(&self, buffer: vk::Buffer, memory: vk::DeviceMemory, size: u64, local: Option<(vk::Buffer, vk::DeviceMemory)>) -> Result<Buffer> {
+        let ptr = match call("mapping buffer memory", self.device.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())) {
+            Ok(p) => p as *mut u8,
+            Err(e) => {
+                for (b, m) in [(buffer, memory)].into_iter().chain(local) {
+                    self.device.destroy_buffer(b, None);
+                    self.device.free_memory(m, None);
+                }
+                return Err(e);
+            }
+        };
+        std::ptr::write_bytes(ptr, 0, size as usize);
+        let reached = local.map_or(buffer, |(b, _)| b);
+        let address = self.device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(reached));
+        Ok(Buffer { buffer, memory, ptr, size, address, local })
     }
 
     /// A buffer holding `data` (and at least `size` bytes).
@@ -351,8 +442,10 @@ impl Device {
     /// Frees a buffer.
     pub fn free(&self, b: Buffer) {
         unsafe {
-            self.device.destroy_buffer(b.buffer, None);
-            self.device.free_memory(b.memory, None);
+            for (buffer, memory) in [(b.buffer, b.memory)].into_iter().chain(b.local) {
+                self.device.destroy_buffer(buffer, None);
+                self.device.free_memory(memory, None);
+            }
         }
     }
 
@@ -379,10 +472,12 @@ impl Device {
     }
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with
-    /// `push` as its push constants (at most 128 bytes), and waits for it. `subgroup`: the
-    /// subgroup size the pipeline requires, with full subgroups. Returns the dispatch's time on
-    /// the device (GPU timestamps), where the queue has timestamps.
-    pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], groups: [u32; 3], subgroup: Option<u32>) -> Result<Option<Duration>> {
+    /// `push` as its push constants (at most 128 bytes), and waits for it. `buffers`: those the
+    /// kernel reaches (staged ones are copied to the device before it and back after it).
+    /// `subgroup`: the subgroup size the pipeline requires, with full subgroups. Returns the
+    /// dispatch's time on the device (GPU timestamps, the copies not included), where the queue
+    /// has timestamps.
+    pub fn dispatch(&self, spirv: &[u32], entry: &str, push: &[u8], buffers: &[&Buffer], groups: [u32; 3], subgroup: Option<u32>) -> Result<Option<Duration>> {
         if push.len() > 128 || !push.len().is_multiple_of(4) {
             return Err(VkError::Usage(format!("push constants must be a multiple of 4 bytes, at most 128 (got {})", push.len())));
         }
@@ -393,7 +488,7 @@ impl Device {
         }
         let key = PipelineKey { code: spirv.to_vec(), entry: entry.to_string(), subgroup, push: push.len() as u32 };
         let (pipeline, layout) = self.pipeline(key)?;
-        unsafe { self.submit(pipeline, layout, push, groups) }
+        unsafe { self.submit(pipeline, layout, push, buffers, groups) }
     }
 
     fn pipeline(&self, key: PipelineKey) -> Result<(vk::Pipeline, vk::PipelineLayout)> {
@@ -440,7 +535,7 @@ impl Device {
         }
     }
 
-    unsafe fn submit(&self, pipeline: vk::Pipeline, layout: vk::PipelineLayout, push: &[u8], groups: [u32; 3]) -> Result<Option<Duration>> {
+    unsafe fn submit(&self, pipeline: vk::Pipeline, layout: vk::PipelineLayout, push: &[u8], buffers: &[&Buffer], groups: [u32; 3]) -> Result<Option<Duration>> {
         let d = &self.device;
         let pool = call("creating a command pool", d.create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(self.family), None))?;
         let fence = match call("creating a fence", d.create_fence(&vk::FenceCreateInfo::default(), None)) {
@@ -466,15 +561,43 @@ impl Device {
             }
             if let Some(q) = queries {
                 d.cmd_reset_query_pool(cmd, q, 0, 2);
-                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, q, 0);
+            }
+            // Staged buffers: the host sides' contents to the device's own memory first.
+            let staged: Vec<(vk::Buffer, vk::Buffer, u64)> = buffers.iter().filter_map(|b| b.local.map(|(l, _)| (b.buffer, l, b.size))).collect();
+            let copy = |from_host: bool| {
+                for &(host, local, size) in &staged {
+                    let (src, dst) = if from_host { (host, local) } else { (local, host) };
+                    d.cmd_copy_buffer(cmd, src, dst, &[vk::BufferCopy::default().size(size)]);
+                }
+            };
+            let barrier = |src: (vk::PipelineStageFlags, vk::AccessFlags), dst: (vk::PipelineStageFlags, vk::AccessFlags)| {
+                let b = [vk::MemoryBarrier::default().src_access_mask(src.1).dst_access_mask(dst.1)];
+                d.cmd_pipeline_barrier(cmd, src.0, dst.0, vk::DependencyFlags::empty(), &b, &[], &[]);
+            };
+            let shader = (vk::PipelineStageFlags::COMPUTE_SHADER, vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE);
+            let transfer = (vk::PipelineStageFlags::TRANSFER, vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE);
+            if !staged.is_empty() {
+                copy(true);
+                barrier(transfer, shader);
+            }
+            if let Some(q) = queries {
+                // After the copies have finished, where there are any.
+                let stage = if staged.is_empty() { vk::PipelineStageFlags::TOP_OF_PIPE } else { vk::PipelineStageFlags::ALL_COMMANDS };
+                d.cmd_write_timestamp(cmd, stage, q, 0);
             }
             d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
             if let Some(q) = queries {
                 d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, q, 1);
             }
-            // Make the kernel's writes visible to the host's reads.
-            let barrier = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::SHADER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
-            d.cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::COMPUTE_SHADER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &barrier, &[], &[]);
+            let host_read = (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ);
+            if staged.is_empty() {
+                // Make the kernel's writes visible to the host's reads.
+                barrier(shader, host_read);
+            } else {
+                barrier(shader, transfer);
+                copy(false);
+                barrier(transfer, host_read);
+            }
             call("recording", d.end_command_buffer(cmd))?;
             let cmds = [cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use rdna_vk::{Device, VkError};
+use rdna_vk::{Device, Placement, VkError};
 
 /// Assembles and validates a shader of `tests/shaders`; returns its words.
 fn shader(name: &str) -> Vec<u32> {
@@ -37,7 +37,7 @@ fn scale_add(dev: &Device, code: &[u32], n: u32, seed: u32) {
     let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
     let src = dev.buffer_with(&bytes, 0).unwrap();
     let dst = dev.buffer(4 * n as u64 + 256).unwrap();
-    dev.dispatch(code, "main", &push(src.address, dst.address, n), [n.div_ceil(64), 1, 1], None).unwrap();
+    dev.dispatch(code, "main", &push(src.address, dst.address, n), &[&src, &dst], [n.div_ceil(64), 1, 1], None).unwrap();
     let out = dst.read();
     for i in 0..n as usize {
         let got = u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
@@ -56,6 +56,15 @@ fn a_shader_reads_and_writes_buffers_by_device_address() {
     scale_add(&dev, &code, 1000, 7);
     // Again with the cached pipeline, and a size that is not a multiple of the workgroup.
     scale_add(&dev, &code, 77, 1);
+}
+
+#[test]
+fn staged_buffers_are_copied_to_the_device_and_back() {
+    let dev = Device::open_with(std::env::var("RDNA_VK_DEVICE").ok().as_deref(), Placement::Staged).unwrap();
+    assert!(dev.info.memory.starts_with("device memory"), "{}", dev.info.memory);
+    let code = shader("scale_add.spvasm");
+    scale_add(&dev, &code, 1000, 11);
+    scale_add(&dev, &code, 4097, 5);
 }
 
 #[test]
@@ -79,12 +88,12 @@ fn subgroup_sizes_the_device_cannot_give_are_refused_by_name() {
     let dev = Device::open().unwrap();
     let code = shader("scale_add.spvasm");
     let bad = dev.info.max_subgroup * 2;
-    let e = dev.dispatch(&code, "main", &push(0, 0, 0), [1, 1, 1], Some(bad)).unwrap_err();
+    let e = dev.dispatch(&code, "main", &push(0, 0, 0), &[], [1, 1, 1], Some(bad)).unwrap_err();
     assert!(matches!(e, VkError::Unsupported { .. }), "{e}");
     assert!(e.to_string().contains(&format!("subgroup size of {bad}")), "{e}");
     if dev.info.subgroup_size_control {
         // The device's own size is accepted (n = 0: nothing is touched).
-        dev.dispatch(&code, "main", &push(0, 0, 0), [1, 1, 1], Some(dev.info.max_subgroup)).unwrap();
+        dev.dispatch(&code, "main", &push(0, 0, 0), &[], [1, 1, 1], Some(dev.info.max_subgroup)).unwrap();
     }
 }
 
@@ -101,6 +110,6 @@ fn a_device_that_does_not_exist_is_an_error_listing_the_devices() {
 fn bad_push_constants_are_refused() {
     let dev = Device::open().unwrap();
     let code = shader("scale_add.spvasm");
-    let e = dev.dispatch(&code, "main", &[0u8; 129], [1, 1, 1], None).unwrap_err();
+    let e = dev.dispatch(&code, "main", &[0u8; 129], &[], [1, 1, 1], None).unwrap_err();
     assert!(e.to_string().contains("push constants"), "{e}");
 }
