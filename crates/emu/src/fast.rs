@@ -33,6 +33,14 @@ pub fn compare_supported(ty: Num) -> bool {
 /// A plain 32-bit compare (or v_cmpx): one result bit per active lane.
 #[inline]
 pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool, tmp: &mut Scratch) -> bool {
+    match w.lanes {
+        32 => compare_n::<32>(w, st, ty, cond, x, tmp),
+        64 => compare_n::<64>(w, st, ty, cond, x, tmp),
+        _ => false,
+    }
+}
+
+fn compare_n<const N: usize>(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool, tmp: &mut Scratch) -> bool {
     if ty == Num::F32 && w.mode.0 & 0x3f != 0x30 {
         return false;
     }
@@ -40,8 +48,8 @@ pub fn compare(w: &mut Wave, st: &Step, ty: Num, cond: Cond, x: bool, tmp: &mut 
     let mut res = 0u64;
     {
         let [ta, tb, ..] = tmp;
-        let a = lanes(w, st.src[0], ta);
-        let b = lanes(w, st.src[1], tb);
+        let a = lanes::<N>(w, st.src[0], ta);
+        let b = lanes::<N>(w, st.src[1], tb);
         let pick = |o: Option<std::cmp::Ordering>| match o {
             None => cond.unord,
             Some(std::cmp::Ordering::Less) => cond.lt,
@@ -72,40 +80,48 @@ pub fn is_float(op: VOp) -> bool {
     matches!(op, AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3)
 }
 
-/// A source for all lanes: a VGPR's lanes, or one value for every lane.
-fn lanes<'a>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32] {
-    let n = w.lanes;
+/// A source for all `N` lanes of a wave: a VGPR's lanes, or one value for every lane.
+fn lanes<'a, const N: usize>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32; N] {
+    let fill = |tmp: &'a mut [u32; LANES], v: u32| -> &'a [u32; N] {
+        let t = tmp.first_chunk_mut::<N>().expect("N is at most LANES");
+        t.fill(v);
+        t
+    };
     match s {
-        Src::Vgpr(r) => {
-            let b = r as usize * LANES;
-            match w.v.get(b..b + n) {
-                Some(v) => v,
-                // Past the wave's registers: zeros, as the general path reads.
-                None => {
-                    tmp[..n].fill(0);
-                    &tmp[..n]
-                }
-            }
-        }
-        other => {
-            tmp[..n].fill(w.read_s32(other));
-            &tmp[..n]
-        }
+        Src::Vgpr(r) => match w.v.get(r as usize * LANES..).and_then(|v| v.first_chunk::<N>()) {
+            Some(v) => v,
+            // Past the wave's registers: zeros, as the general path reads.
+            None => fill(tmp, 0),
+        },
+        other => fill(tmp, w.read_s32(other)),
     }
 }
 
+/// The `N` lanes of VGPR `r`, if the wave has it.
+fn vgpr_mut<const N: usize>(w: &mut Wave, r: usize) -> Option<&mut [u32; N]> {
+    w.v.get_mut(r * LANES..).and_then(|v| v.first_chunk_mut::<N>())
+}
+
 /// Executes a step marked fast. Returns false (doing nothing) when MODE rules the fast form out.
+/// The lane count is a constant in each instance, so the lane loops compile to vector code.
 #[inline]
 pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
+    match w.lanes {
+        32 => exec_n::<32>(w, st, op, tmp),
+        64 => exec_n::<64>(w, st, op, tmp),
+        _ => false,
+    }
+}
+
+fn exec_n<const N: usize>(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
     use VOp::*;
     if matches!(op, MadU64U32 | MadI64I32) {
-        mad64(w, st, op == MadI64I32, tmp);
+        mad64::<N>(w, st, op == MadI64I32, tmp);
         return true;
     }
     if is_float(op) && w.mode.0 & 0x3f != 0x30 {
         return false;
     }
-    let n = w.lanes;
     let exec = w.exec();
     let [ta, tb, tc, r] = tmp;
     let mut carry = 0u64;
@@ -122,16 +138,16 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
         _ => 0,
     };
     {
-        let a = lanes(w, st.src[0], ta);
-        let b = if st.nsrc > 1 { lanes(w, st.src[1], tb) } else { a };
+        let a = lanes::<N>(w, st.src[0], ta);
+        let b = if st.nsrc > 1 { lanes::<N>(w, st.src[1], tb) } else { a };
         let c = if matches!(op, FmacF32) {
-            lanes(w, Src::Vgpr(st.dst), tc)
+            lanes::<N>(w, Src::Vgpr(st.dst), tc)
         } else if st.nsrc > 2 {
-            lanes(w, st.src[2], tc)
+            lanes::<N>(w, st.src[2], tc)
         } else {
             a
         };
-        let r = &mut r[..n];
+        let r = r.first_chunk_mut::<N>().expect("N is at most LANES");
         macro_rules! map2 {
             (|$x:ident, $y:ident| $e:expr) => {
                 for ((o, &$x), &$y) in r.iter_mut().zip(a).zip(b) {
@@ -182,7 +198,7 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
             SubF32 => map2!(|x, y| (f(x) - f(y)).to_bits()),
             SubrevF32 => map2!(|x, y| (f(y) - f(x)).to_bits()),
             MulF32 => map2!(|x, y| (f(x) * f(y)).to_bits()),
-            FmaF32 | FmacF32 => map3!(|x, y, z| f(x).mul_add(f(y), f(z)).to_bits()),
+            FmaF32 | FmacF32 => fma_lanes(r, a, b, c),
             CvtF32U32 => map2!(|x, _y| (x as f32).to_bits()),
             CvtF32I32 => map2!(|x, _y| (x as i32 as f32).to_bits()),
             CvtF32Ubyte0 => map2!(|x, _y| ((x & 0xff) as f32).to_bits()),
@@ -215,10 +231,11 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
     if matches!(op, AddCoU32 | AddCoCiU32 | SubCoU32 | SubCoCiU32 | SubrevCoU32 | SubrevCoCiU32) {
         w.write_mask(st.carry_dst(), carry & exec);
     }
-    let d = st.dst as usize * LANES;
-    if let Some(dst) = w.v.get_mut(d..d + n) {
-        if exec == w.lane_mask {
-            dst.copy_from_slice(&r[..n]);
+    let full = exec == w.lane_mask;
+    let r = r.first_chunk::<N>().expect("N is at most LANES");
+    if let Some(dst) = vgpr_mut::<N>(w, st.dst as usize) {
+        if full {
+            *dst = *r;
         } else {
             for (l, (x, &v)) in dst.iter_mut().zip(r.iter()).enumerate() {
                 if exec >> l & 1 != 0 {
@@ -230,50 +247,84 @@ pub fn exec(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -> bool {
     true
 }
 
+/// f32 fma over the lanes (`r = a × b + c`, one rounding). Without the FMA instruction in the
+/// build's baseline, `mul_add` is a library call per lane; where the CPU has it (detected once,
+/// then a cached flag) the same loop is compiled for it.
+fn fma_lanes<const N: usize>(r: &mut [u32; N], a: &[u32; N], b: &[u32; N], c: &[u32; N]) {
+    macro_rules! each {
+        ($r:ident, $a:ident, $b:ident, $c:ident) => {
+            for l in 0..N {
+                $r[l] = f32::from_bits($a[l]).mul_add(f32::from_bits($b[l]), f32::from_bits($c[l])).to_bits();
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,fma")]
+        fn with_fma<const N: usize>(r: &mut [u32; N], a: &[u32; N], b: &[u32; N], c: &[u32; N]) {
+            each!(r, a, b, c)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has the features the function is compiled for.
+            return unsafe { with_fma(r, a, b, c) };
+        }
+    }
+    each!(r, a, b, c)
+}
+
 /// `v_mad_u64_u32` / `v_mad_i64_i32`: 32 × 32 + 64 into a VGPR pair, the carry-out (unsigned) or
 /// overflow (signed) of each active lane into SDST. LLVM uses them for 64-bit address arithmetic
 /// and multiplications, so they are common in loops.
-fn mad64(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratch) {
-    let n = w.lanes;
+fn mad64<const N: usize>(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratch) {
     let exec = w.exec();
     let [ta, tb, lo, hi] = tmp;
-    let mut carry = 0u64;
+    let (lo, hi) = (lo.first_chunk_mut::<N>().expect("N is at most LANES"), hi.first_chunk_mut::<N>().expect("N is at most LANES"));
+    let mut over = [false; N];
     {
-        let a = lanes(w, st.src[0], ta);
-        let b = lanes(w, st.src[1], tb);
+        let a = lanes::<N>(w, st.src[0], ta);
+        let b = lanes::<N>(w, st.src[1], tb);
         // The 64-bit addend: a VGPR pair's lanes (a pair reaching past the registers reads as
         // zero in both halves, as `read_v64`), or one value for all.
         let pair = match st.src[2] {
-            Src::Vgpr(r) if (r as usize + 2) * LANES <= w.v.len() => Some(r as usize * LANES),
+            Src::Vgpr(r) => w.v.get(r as usize * LANES..).and_then(|v| Some((v.first_chunk::<N>()?, v.get(LANES..)?.first_chunk::<N>()?))),
             _ => None,
         };
         let all = match st.src[2] {
             Src::Vgpr(_) => 0,
             other => w.read_s64(other),
         };
-        // (The 32 × 32 product fits in 64 bits; only the addition can carry or overflow.)
-        for (l, (&x, &y)) in a.iter().zip(b).enumerate() {
-            let c = pair.map_or(all, |at| w.v[at + l] as u64 | (w.v[at + LANES + l] as u64) << 32);
-            let (v, over) = if signed {
-                let (v, o) = (x as i32 as i64 * y as i32 as i64).overflowing_add(c as i64);
+        // (The 32 × 32 product fits in 64 bits; only the addition can carry or overflow.) Each
+        // case its own loop, so that each is vector code.
+        let addend = |l: usize| pair.map_or(all, |(cl, ch)| cl[l] as u64 | (ch[l] as u64) << 32);
+        for l in 0..N {
+            let c = addend(l);
+            let (v, o) = if signed {
+                let (v, o) = (a[l] as i32 as i64 * b[l] as i32 as i64).overflowing_add(c as i64);
                 (v as u64, o)
             } else {
-                (x as u64 * y as u64).overflowing_add(c)
+                (a[l] as u64 * b[l] as u64).overflowing_add(c)
             };
             lo[l] = v as u32;
             hi[l] = (v >> 32) as u32;
-            carry |= (over as u64) << l;
+            over[l] = o;
         }
     }
-    let d = st.dst as usize * LANES;
-    if d + LANES + n <= w.v.len() {
-        let (x, y) = w.v.split_at_mut(d + LANES);
-        for (l, ((x, y), (&v, &u))) in x[d..d + n].iter_mut().zip(&mut y[..n]).zip(lo.iter().zip(hi.iter())).enumerate() {
-            if exec >> l & 1 != 0 {
-                *x = v;
-                *y = u;
+    let d = st.dst as usize;
+    if (d + 1) * LANES + N <= w.v.len() {
+        let (x, y) = w.v.split_at_mut((d + 1) * LANES);
+        let (x, y) = (&mut x[d * LANES..d * LANES + N], &mut y[..N]);
+        if exec == w.lane_mask {
+            x.copy_from_slice(lo);
+            y.copy_from_slice(hi);
+        } else {
+            for l in 0..N {
+                if exec >> l & 1 != 0 {
+                    x[l] = lo[l];
+                    y[l] = hi[l];
+                }
             }
         }
     }
+    let carry = over.iter().enumerate().fold(0u64, |m, (l, &o)| m | (o as u64) << l);
     w.write_mask(st.carry_dst(), carry & exec);
 }
