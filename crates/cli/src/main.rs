@@ -318,9 +318,20 @@ fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8]) {
     buf.push(b'\t');
     buf.extend_from_slice(text.as_bytes());
     let width = if text.is_ascii() { text.len() } else { text.chars().count() };
-    buf.extend_from_slice(&SPACES[..59usize.saturating_sub(width)]);
+    if width < 59 {
+        // A fixed-size copy (straight stores, no library call), then the excess cut off.
+        let end = buf.len() + 59 - width;
+        buf.extend_from_slice(&SPACES);
+        buf.truncate(end);
+    }
     buf.extend_from_slice(b"// ");
-    upper_hex(buf, addr, 12);
+    if addr >> 48 == 0 {
+        buf.extend_from_slice(&hex_digits::<12>(addr));
+    } else {
+        // As many digits as it takes.
+        let need = (64 - addr.leading_zeros() as usize).div_ceil(4);
+        buf.extend_from_slice(&hex_digits::<16>(addr)[16 - need..]);
+    }
     buf.extend_from_slice(b": ");
     for (i, c) in bytes.chunks(4).enumerate() {
         if i > 0 {
@@ -328,20 +339,18 @@ fn objdump_line(buf: &mut Vec<u8>, text: &str, addr: u64, bytes: &[u8]) {
         }
         let mut b = [0u8; 4];
         b[..c.len()].copy_from_slice(c);
-        upper_hex(buf, u32::from_le_bytes(b) as u64, 8);
+        buf.extend_from_slice(&hex_digits::<8>(u32::from_le_bytes(b) as u64));
     }
 }
 
-/// `value` in upper-case hex, zero-padded to `digits` (more digits where it needs them).
-fn upper_hex(buf: &mut Vec<u8>, value: u64, digits: usize) {
+/// The low `N` hex digits of `value`, upper case (fixed size, so copying them is a few stores).
+fn hex_digits<const N: usize>(value: u64) -> [u8; N] {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let need = ((64 - value.leading_zeros() as usize).div_ceil(4)).max(digits).min(16);
-    // Digits into a stack buffer, then one copy (a push per digit checks the capacity each time).
-    let mut d = [0u8; 16];
-    for (i, c) in d[..need].iter_mut().rev().enumerate() {
+    let mut d = [0u8; N];
+    for (i, c) in d.iter_mut().rev().enumerate() {
         *c = HEX[(value >> (4 * i)) as usize & 15];
     }
-    buf.extend_from_slice(&d[..need]);
+    d
 }
 
 /// The address a branch jumps to (PC + 4 + 4 * simm16), for llvm-objdump's `<sym+off>` note:

@@ -551,10 +551,16 @@ fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
 fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
     lo128_note(inst, op, out);
     let v = crate::decode::scaled_value(inst, op);
-    let width = crate::decode::operand_width(inst, op);
-    if (600..=607).contains(&v) && width >= 4 && !is_mfma(inst) {
-        // gfx8/gfx9's flat_scratch, xnack_mask, tba, tma are pairs: no wider SGPR class has them.
-        let _ = write!(out, "/*Invalid register, operand has 'SReg_{}' register class*/", 32 * width);
+    if (600..=607).contains(&v) && !is_mfma(inst) {
+        let width = crate::decode::operand_width(inst, op);
+        if width >= 4 {
+            // gfx8/gfx9's flat_scratch, xnack_mask, tba, tma are pairs: no wider SGPR class has them.
+            let _ = write!(out, "/*Invalid register, operand has 'SReg_{}' register class*/", 32 * width);
+            return;
+        }
+    }
+    // Most operands allow every class of value.
+    if op.flag == 0 {
         return;
     }
     let class = src::value_class(v);
