@@ -250,6 +250,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         return Ok(());
     }
     println!("    buffers in {}", dev.info.memory);
+    r.notes.push(format!("GPU: buffers in {}", dev.info.memory));
     let dir = cx.dir("gpu")?;
     let sizes = Sizes::new(cx.quick);
     for (src, name) in [("crates/bench/kernels/gpu.cl", "gpu.hsaco"), ("tests/kernels/corpus.cl", "corpus.hsaco")] {
