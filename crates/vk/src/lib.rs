@@ -377,15 +377,19 @@ impl Device {
                 return self.map(buffer, memory, size, None);
             };
             let (buffer, memory) = self.allocate(size, copies, self.memory_type, "host-visible")?;
-            let local = match self.allocate(size, shader | copies, local_type, "device-local") {
-                Ok(l) => l,
+            match self.allocate(size, shader | copies, local_type, "device-local") {
+                Ok(local) => self.map(buffer, memory, size, Some(local)),
                 Err(e) => {
                     self.device.destroy_buffer(buffer, None);
                     self.device.free_memory(memory, None);
-                    return Err(e);
+                    // The device's own memory is full: host memory still works, only slower.
+                    if !matches!(e, VkError::Call { result: vk::Result::ERROR_OUT_OF_DEVICE_MEMORY, .. }) {
+                        return Err(e);
+                    }
+                    let (buffer, memory) = self.allocate(size, shader, self.memory_type, "host-visible")?;
+                    self.map(buffer, memory, size, None)
                 }
-            };
-            self.map(buffer, memory, size, Some(local))
+            }
         }
     }
 
