@@ -140,8 +140,9 @@ pub struct Device {
     family: u32,
     /// The host-visible memory type of every buffer's host side.
     memory_type: u32,
-    /// The device-local memory type of staged buffers' twins; `None`: buffers are not staged.
-    local_type: Option<u32>,
+    /// The device-local memory types for staged buffers' twins, the preferred first (the first
+    /// a buffer may use is taken); empty: buffers are not staged.
+    local_types: Vec<u32>,
     cache: vk::PipelineCache,
     pipelines: Mutex<HashMap<PipelineKey, (vk::Pipeline, vk::PipelineLayout)>>,
     pub info: DeviceInfo,
@@ -324,27 +325,29 @@ impl Device {
         let heap_size = |i: u32| mem.memory_heaps[mem.memory_types[i as usize].heap_index as usize].size;
         let types = 0..mem.memory_type_count;
         let mapped_local = types.clone().find(|&i| has(i, want | local) && heap_size(i) >= 4 << 30);
-        // The device's own memory: its largest device-local heap.
-        let local_type = types.clone().filter(|&i| has(i, local)).max_by_key(|&i| heap_size(i));
+        // The device's own memory, its largest heaps first, types the host cannot map first.
+        let mut local_types: Vec<u32> = types.clone().filter(|&i| has(i, local)).collect();
+        local_types.sort_by_key(|&i| (std::cmp::Reverse(heap_size(i)), has(i, vk::MemoryPropertyFlags::HOST_VISIBLE)));
         // For a host side the host reads back, cached memory where there is some.
         let host_type = types
             .clone()
             .find(|&i| has(i, want | vk::MemoryPropertyFlags::HOST_CACHED) && !has(i, local))
             .or_else(|| types.clone().find(|&i| has(i, want) && !has(i, local)))
             .or_else(|| types.clone().find(|&i| has(i, want)));
-        let (memory_type, local_type) = match placement {
+        let (memory_type, local_types) = match placement {
             Placement::Auto => match mapped_local {
-                Some(t) => (Some(t), None),
-                None => (host_type, local_type.filter(|&t| !has(t, want))),
+                Some(t) => (Some(t), Vec::new()),
+                // Staged only where the device has memory the host cannot map (not lavapipe).
+                None => (host_type, local_types.into_iter().filter(|&t| !has(t, vk::MemoryPropertyFlags::HOST_VISIBLE)).collect()),
             },
-            Placement::Host => (host_type, None),
-            Placement::Staged => (host_type, local_type),
+            Placement::Host => (host_type, Vec::new()),
+            Placement::Staged => (host_type, local_types),
         };
         let memory_type = memory_type.ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
         let all: Vec<String> = types.map(|i| format!("{i}: {:?}, {} MiB heap", mem.memory_types[i as usize].property_flags, heap_size(i) >> 20)).collect();
         let describe = |t: u32| format!("type {t}, {:?}, {} MiB heap", mem.memory_types[t as usize].property_flags, heap_size(t) >> 20);
-        let memory = match local_type {
-            Some(l) => format!("device memory ({}) staged through host-visible memory ({}); the device's types: {}", describe(l), describe(memory_type), all.join("; ")),
+        let memory = match local_types.first() {
+            Some(&l) => format!("device memory ({}) staged through host-visible memory ({}); the device's types: {}", describe(l), describe(memory_type), all.join("; ")),
             None => format!("host-visible memory ({}); the device's types: {}", describe(memory_type), all.join("; ")),
         };
         let info = DeviceInfo { memory, ..info };
@@ -356,7 +359,7 @@ impl Device {
             queue: Mutex::new(queue),
             family,
             memory_type,
-            local_type,
+            local_types,
             cache,
             pipelines: Mutex::new(HashMap::new()),
             info,
@@ -372,12 +375,12 @@ impl Device {
         let copies = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
         let shader = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         unsafe {
-            let Some(local_type) = self.local_type else {
-                let (buffer, memory) = self.allocate(size, shader, self.memory_type, "host-visible")?;
+            if self.local_types.is_empty() {
+                let (buffer, memory) = self.allocate(size, shader, &[self.memory_type], "host-visible")?;
                 return self.map(buffer, memory, size, None);
-            };
-            let (buffer, memory) = self.allocate(size, copies, self.memory_type, "host-visible")?;
-            match self.allocate(size, shader | copies, local_type, "device-local") {
+            }
+            let (buffer, memory) = self.allocate(size, copies, &[self.memory_type], "host-visible")?;
+            match self.allocate(size, shader | copies, &self.local_types, "device-local") {
                 Ok(local) => self.map(buffer, memory, size, Some(local)),
                 Err(e) => {
                     self.device.destroy_buffer(buffer, None);
@@ -386,21 +389,22 @@ impl Device {
                     if !matches!(e, VkError::Call { result: vk::Result::ERROR_OUT_OF_DEVICE_MEMORY, .. }) {
                         return Err(e);
                     }
-                    let (buffer, memory) = self.allocate(size, shader, self.memory_type, "host-visible")?;
+                    let (buffer, memory) = self.allocate(size, shader, &[self.memory_type], "host-visible")?;
                     self.map(buffer, memory, size, None)
                 }
             }
         }
     }
 
-    /// A buffer of `size` bytes bound to new memory of `memory_type`.
-    unsafe fn allocate(&self, size: u64, usage: vk::BufferUsageFlags, memory_type: u32, what: &str) -> Result<(vk::Buffer, vk::DeviceMemory)> {
+    /// A buffer of `size` bytes bound to new memory of the first of `memory_types` that such a
+    /// buffer may use.
+    unsafe fn allocate(&self, size: u64, usage: vk::BufferUsageFlags, memory_types: &[u32], what: &str) -> Result<(vk::Buffer, vk::DeviceMemory)> {
         let buffer = call("creating a buffer", self.device.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None))?;
         let req = self.device.get_buffer_memory_requirements(buffer);
-        if req.memory_type_bits & (1 << memory_type) == 0 {
+        let Some(&memory_type) = memory_types.iter().find(|&&t| req.memory_type_bits & (1 << t) != 0) else {
             self.device.destroy_buffer(buffer, None);
             return Err(VkError::Unsupported { device: self.info.name.clone(), what: format!("buffers in {what} memory") });
-        }
+        };
         let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
         let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(memory_type).push_next(&mut flags);
         let memory = match call("allocating buffer memory", self.device.allocate_memory(&alloc, None)) {
