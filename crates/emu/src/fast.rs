@@ -80,10 +80,15 @@ pub fn is_float(op: VOp) -> bool {
     matches!(op, AddF32 | SubF32 | SubrevF32 | MulF32 | FmaF32 | FmacF32 | CvtF32U32 | CvtF32I32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3)
 }
 
+/// The first `N` entries of a scratch row (`N` is 32 or 64, a row holds `LANES` = 64).
+fn head<const N: usize>(row: &mut [u32; LANES]) -> &mut [u32; N] {
+    row.first_chunk_mut::<N>().expect("N is at most LANES")
+}
+
 /// A source for all `N` lanes of a wave: a VGPR's lanes, or one value for every lane.
 fn lanes<'a, const N: usize>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32; N] {
     let fill = |tmp: &'a mut [u32; LANES], v: u32| -> &'a [u32; N] {
-        let t = tmp.first_chunk_mut::<N>().expect("N is at most LANES");
+        let t = head::<N>(tmp);
         t.fill(v);
         t
     };
@@ -97,9 +102,17 @@ fn lanes<'a, const N: usize>(w: &'a Wave, s: Src, tmp: &'a mut [u32; LANES]) -> 
     }
 }
 
-/// The `N` lanes of VGPR `r`, if the wave has it.
-fn vgpr_mut<const N: usize>(w: &mut Wave, r: usize) -> Option<&mut [u32; N]> {
-    w.v.get_mut(r * LANES..).and_then(|v| v.first_chunk_mut::<N>())
+/// Writes `value` into the lanes of `dst` whose EXEC bit is set (all of them when `full`).
+fn write_lanes<const N: usize>(dst: &mut [u32], value: &[u32; N], exec: u64, full: bool) {
+    if full {
+        dst.copy_from_slice(value);
+    } else {
+        for (l, (x, &v)) in dst.iter_mut().zip(value).enumerate() {
+            if exec >> l & 1 != 0 {
+                *x = v;
+            }
+        }
+    }
 }
 
 /// Executes a step marked fast. Returns false (doing nothing) when MODE rules the fast form out.
@@ -147,7 +160,7 @@ fn exec_n<const N: usize>(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -
         } else {
             a
         };
-        let r = r.first_chunk_mut::<N>().expect("N is at most LANES");
+        let r = head::<N>(r);
         macro_rules! map2 {
             (|$x:ident, $y:ident| $e:expr) => {
                 for ((o, &$x), &$y) in r.iter_mut().zip(a).zip(b) {
@@ -232,17 +245,9 @@ fn exec_n<const N: usize>(w: &mut Wave, st: &Step, op: VOp, tmp: &mut Scratch) -
         w.write_mask(st.carry_dst(), carry & exec);
     }
     let full = exec == w.lane_mask;
-    let r = r.first_chunk::<N>().expect("N is at most LANES");
-    if let Some(dst) = vgpr_mut::<N>(w, st.dst as usize) {
-        if full {
-            *dst = *r;
-        } else {
-            for (l, (x, &v)) in dst.iter_mut().zip(r.iter()).enumerate() {
-                if exec >> l & 1 != 0 {
-                    *x = v;
-                }
-            }
-        }
+    let d = st.dst as usize * LANES;
+    if let Some(dst) = w.v.get_mut(d..d + N) {
+        write_lanes(dst, head::<N>(r), exec, full);
     }
     true
 }
@@ -278,7 +283,7 @@ fn fma_lanes<const N: usize>(r: &mut [u32; N], a: &[u32; N], b: &[u32; N], c: &[
 fn mad64<const N: usize>(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratch) {
     let exec = w.exec();
     let [ta, tb, lo, hi] = tmp;
-    let (lo, hi) = (lo.first_chunk_mut::<N>().expect("N is at most LANES"), hi.first_chunk_mut::<N>().expect("N is at most LANES"));
+    let (lo, hi) = (head::<N>(lo), head::<N>(hi));
     let mut over = [false; N];
     {
         let a = lanes::<N>(w, st.src[0], ta);
@@ -293,8 +298,7 @@ fn mad64<const N: usize>(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratc
             Src::Vgpr(_) => 0,
             other => w.read_s64(other),
         };
-        // (The 32 × 32 product fits in 64 bits; only the addition can carry or overflow.) Each
-        // case its own loop, so that each is vector code.
+        // (The 32 × 32 product fits in 64 bits; only the addition can carry or overflow.)
         let addend = |l: usize| pair.map_or(all, |(cl, ch)| cl[l] as u64 | (ch[l] as u64) << 32);
         for l in 0..N {
             let c = addend(l);
@@ -312,18 +316,9 @@ fn mad64<const N: usize>(w: &mut Wave, st: &Step, signed: bool, tmp: &mut Scratc
     let d = st.dst as usize;
     if (d + 1) * LANES + N <= w.v.len() {
         let (x, y) = w.v.split_at_mut((d + 1) * LANES);
-        let (x, y) = (&mut x[d * LANES..d * LANES + N], &mut y[..N]);
-        if exec == w.lane_mask {
-            x.copy_from_slice(lo);
-            y.copy_from_slice(hi);
-        } else {
-            for l in 0..N {
-                if exec >> l & 1 != 0 {
-                    x[l] = lo[l];
-                    y[l] = hi[l];
-                }
-            }
-        }
+        let full = exec == w.lane_mask;
+        write_lanes(&mut x[d * LANES..d * LANES + N], lo, exec, full);
+        write_lanes(&mut y[..N], hi, exec, full);
     }
     let carry = over.iter().enumerate().fold(0u64, |m, (l, &o)| m | (o as u64) << l);
     w.write_mask(st.carry_dst(), carry & exec);

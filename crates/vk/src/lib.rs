@@ -192,7 +192,13 @@ impl Device {
     /// Opens the device `RDNA_VK_DEVICE` names, or the default one, with buffers where
     /// `RDNA_VK_MEMORY` says.
     pub fn open() -> Result<Device> {
-        Device::open_with(std::env::var("RDNA_VK_DEVICE").ok().as_deref(), Placement::from_env()?)
+        Device::open_placed(Placement::from_env()?)
+    }
+
+    /// The device `RDNA_VK_DEVICE` names, or the default one, with buffers placed as
+    /// `placement` says.
+    pub fn open_placed(placement: Placement) -> Result<Device> {
+        Device::open_with(std::env::var("RDNA_VK_DEVICE").ok().as_deref(), placement)
     }
 
     /// Opens a device by index or by part of its name; `None`: the first GPU, else the first.
@@ -375,25 +381,26 @@ impl Device {
         let copies = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
         let shader = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         unsafe {
-            if self.local_types.is_empty() {
-                let (buffer, memory) = self.allocate(size, shader, &[self.memory_type], "host-visible")?;
-                return self.map(buffer, memory, size, None);
-            }
-            let (buffer, memory) = self.allocate(size, copies, &[self.memory_type], "host-visible")?;
-            match self.allocate(size, shader | copies, &self.local_types, "device-local") {
-                Ok(local) => self.map(buffer, memory, size, Some(local)),
-                Err(e) => {
-                    self.device.destroy_buffer(buffer, None);
-                    self.device.free_memory(memory, None);
-                    // The device's own memory is full: host memory still works, only slower.
-                    if !matches!(e, VkError::Call { result: vk::Result::ERROR_OUT_OF_DEVICE_MEMORY, .. }) {
-                        return Err(e);
+            if !self.local_types.is_empty() {
+                match self.allocate(size, shader | copies, &self.local_types, "device-local") {
+                    Ok(local) => {
+                        let host = self.allocate(size, copies, &[self.memory_type], "host-visible").inspect_err(|_| self.release(local))?;
+                        return self.map(host, size, Some(local));
                     }
-                    let (buffer, memory) = self.allocate(size, shader, &[self.memory_type], "host-visible")?;
-                    self.map(buffer, memory, size, None)
+                    // The device's own memory is full: host memory still works, only slower.
+                    Err(VkError::Call { result: vk::Result::ERROR_OUT_OF_DEVICE_MEMORY, .. }) => {}
+                    Err(e) => return Err(e),
                 }
             }
+            let host = self.allocate(size, shader, &[self.memory_type], "host-visible")?;
+            self.map(host, size, None)
         }
+    }
+
+    /// Destroys a buffer and frees its memory.
+    unsafe fn release(&self, (buffer, memory): (vk::Buffer, vk::DeviceMemory)) {
+        self.device.destroy_buffer(buffer, None);
+        self.device.free_memory(memory, None);
     }
 
     /// A buffer of `size` bytes bound to new memory of the first of `memory_types` that such a
@@ -414,23 +421,16 @@ impl Device {
                 return Err(e);
             }
         };
-        if let Err(e) = call("binding buffer memory", self.device.bind_buffer_memory(buffer, memory, 0)) {
-            self.device.destroy_buffer(buffer, None);
-            self.device.free_memory(memory, None);
-            return Err(e);
-        }
+        call("binding buffer memory", self.device.bind_buffer_memory(buffer, memory, 0)).inspect_err(|_| self.release((buffer, memory)))?;
         Ok((buffer, memory))
     }
 
     /// Maps the host side, zeroes it, and takes the device address of the buffer kernels reach.
-    unsafe fn map(&self, buffer: vk::Buffer, memory: vk::DeviceMemory, size: u64, local: Option<(vk::Buffer, vk::DeviceMemory)>) -> Result<Buffer> {
+    unsafe fn map(&self, (buffer, memory): (vk::Buffer, vk::DeviceMemory), size: u64, local: Option<(vk::Buffer, vk::DeviceMemory)>) -> Result<Buffer> {
         let ptr = match call("mapping buffer memory", self.device.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())) {
             Ok(p) => p as *mut u8,
             Err(e) => {
-                for (b, m) in [(buffer, memory)].into_iter().chain(local) {
-                    self.device.destroy_buffer(b, None);
-                    self.device.free_memory(m, None);
-                }
+                [(buffer, memory)].into_iter().chain(local).for_each(|pair| self.release(pair));
                 return Err(e);
             }
         };
@@ -449,12 +449,7 @@ impl Device {
 
     /// Frees a buffer.
     pub fn free(&self, b: Buffer) {
-        unsafe {
-            for (buffer, memory) in [(b.buffer, b.memory)].into_iter().chain(b.local) {
-                self.device.destroy_buffer(buffer, None);
-                self.device.free_memory(memory, None);
-            }
-        }
+        unsafe { [(b.buffer, b.memory)].into_iter().chain(b.local).for_each(|pair| self.release(pair)) }
     }
 
     /// The wave model for kernels of `lanes`-wide waves in workgroups of `items` work-items:

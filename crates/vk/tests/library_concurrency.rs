@@ -62,7 +62,7 @@ fn vulkan_dispatches_from_many_threads_match_serial_ones() {
 /// kernel wrote, its faults included.
 #[test]
 fn vulkan_dispatches_of_staged_buffers_match_the_emulator() {
-    let dev = rdna_vk::Device::open_with(std::env::var("RDNA_VK_DEVICE").ok().as_deref(), rdna_vk::Placement::Staged).unwrap();
+    let dev = rdna_vk::Device::open_placed(rdna_vk::Placement::Staged).unwrap();
     assert!(dev.info.memory.starts_with("device memory"), "{}", dev.info.memory);
     concurrent_dispatches(&dev);
 }
