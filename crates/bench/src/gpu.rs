@@ -207,6 +207,50 @@ fn benches(dir: &Path, s: &Sizes) -> Result<Vec<Bench>, String> {
     Ok(out)
 }
 
+/// Times `crate::native::saxpy` on the SAXPY benchmark's inputs (best of `reps` after a
+/// checked warm-up run): milliseconds.
+fn native_saxpy(dev: &rdna_vk::Device, dir: &Path, s: &Sizes, reps: usize) -> Result<f64, String> {
+    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let (xb, yb) = (read("saxpy-x.bin")?, read("saxpy-y.bin")?);
+    let n = s.saxpy_n;
+    let vk = |e: rdna_vk::VkError| format!("saxpy-spirv: {e}");
+    let x = dev.buffer_with(&xb, 0).map_err(vk)?;
+    let y = dev.buffer_with(&yb, 0).map_err(vk)?;
+    let out = dev.buffer(4 * n as u64).map_err(vk)?;
+    let code = crate::native::saxpy();
+    let push = crate::native::push(x.address, y.address, out.address, 2.5, n);
+    let mut best = f64::INFINITY;
+    let mut result = Ok(());
+    for rep in 0..=reps {
+        let t = dev.dispatch(&code, "main", &push, &[&x, &y, &out], [n.div_ceil(crate::native::GROUP), 1, 1], None).map_err(vk);
+        let t = match t {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                result = Err(format!("{} gives no GPU timestamps", dev.info.name));
+                break;
+            }
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        };
+        if rep == 0 {
+            let got = out.read();
+            let (xs, ys) = (words(&xb), words(&yb));
+            if let Some((i, w)) = words(&got).zip(xs.zip(ys)).enumerate().find_map(|(i, (w, (x, y)))| (f32::from_bits(w) != 2.5 * f32::from_bits(x) + f32::from_bits(y)).then_some((i, w))) {
+                result = Err(format!("saxpy-spirv: out[{i}] = {}", f32::from_bits(w)));
+                break;
+            }
+            continue;
+        }
+        best = best.min(t.as_secs_f64() * 1e3);
+    }
+    for b in [x, y, out] {
+        dev.free(b);
+    }
+    result.map(|()| best)
+}
+
 /// Builds kernels/gpu.cu with nvcc and runs it on the same sizes: milliseconds by name.
 fn cuda(dir: &Path, s: &Sizes) -> Result<(String, HashMap<String, f64>), String> {
     let src = rdna_testkit::root().join("crates/bench/kernels/gpu.cu");
@@ -286,6 +330,11 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         println!("    {:<10} {best:.3} ms on {} ({model}; output checked)", b.name, dev.info.name);
         ours.insert(b.name, (best, model));
     }
+    // The same SAXPY written in SPIR-V: what the runtime itself allows.
+    let native = if ours.contains_key("saxpy") { Some(native_saxpy(&dev, &dir, &sizes, reps)?) } else { None };
+    if let Some(t) = native {
+        println!("    {:<10} {t:.3} ms on {} (SAXPY written in SPIR-V, not recompiled; output checked)", "saxpy-spirv", dev.info.name);
+    }
     let peer = if have("nvcc") {
         let (device, times) = cuda(&dir, &sizes)?;
         Some((device, times))
@@ -303,6 +352,17 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
             peer: theirs.map(|t| ("CUDA (nvcc -O3), same algorithm".into(), t)),
             higher_is_better: false,
             aim: Some("≥ 0.8×".into()),
+        });
+    }
+    if let Some(t) = native {
+        r.add(Figure {
+            section: "GPU",
+            what: format!("SAXPY written in SPIR-V, not recompiled (the runtime's ceiling), on {}", dev.info.name),
+            ours: t,
+            unit: "ms",
+            peer: peer.as_ref().and_then(|(_, p)| p.get("saxpy")).map(|&p| ("CUDA (nvcc -O3), same algorithm".into(), p)),
+            higher_is_better: false,
+            aim: None,
         });
     }
     let n = sizes.saxpy_n as f64;

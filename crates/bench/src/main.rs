@@ -10,6 +10,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod dis;
 mod emu;
 mod gpu;
+mod native;
 mod recompile;
 mod report;
 mod util;

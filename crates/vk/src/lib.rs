@@ -9,13 +9,16 @@
 //! or part of a device's name, case-insensitive); by default the first GPU, else the first
 //! device (Mesa's lavapipe on a machine without a GPU).
 //!
-//! Where buffers live: in host-visible memory the host writes and reads directly, where that
-//! memory is the device's own (an integrated GPU, lavapipe, a discrete GPU with a large BAR);
-//! otherwise in the device's own memory, with a host-visible copy that [`Device::dispatch`]
-//! copies in before the kernel and back after it (a discrete GPU reaches host memory only over
-//! PCIe, at a small fraction of its memory bandwidth). `RDNA_VK_MEMORY=host` keeps buffers in
-//! host memory, `RDNA_VK_MEMORY=staged` stages them even where mapping would do (to measure the
-//! choice, and to test staging on lavapipe).
+//! Where buffers live: on a discrete GPU, in the device's own memory that the host cannot map,
+//! with a host-visible copy that [`Device::dispatch`] copies in before the kernel and back after
+//! it; elsewhere (an integrated GPU, lavapipe) in host-visible memory the host writes and reads
+//! directly. Host-visible memory is slow for a discrete GPU even where it is the device's own
+//! (a BAR as large as its memory): on an H100 whose every byte the host could map, recompiled
+//! SAXPY took 4.57 ms with its buffers in that memory and 0.80 ms in unmappable device memory
+//! of the same heap (BENCHMARKS.md); and host memory itself is
+//! reached only over PCIe. `RDNA_VK_MEMORY=host` keeps buffers in host-visible memory,
+//! `RDNA_VK_MEMORY=staged` stages them on any device (to measure the choice, and to test
+//! staging on lavapipe).
 //!
 //! Compiler statistics: with `RDNA_VK_STATS` set, and where the driver has
 //! `VK_KHR_pipeline_executable_properties`, every pipeline built prints the driver's statistics
@@ -107,7 +110,7 @@ pub struct Buffer {
 /// Where [`Device::buffer`] puts buffers (`RDNA_VK_MEMORY`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {
-    /// Mapped where host-visible memory is the device's own, else staged.
+    /// Staged on a discrete GPU that has device memory the host cannot map, else mapped.
     Auto,
     /// Host-visible memory, never staged (`RDNA_VK_MEMORY=host`).
     Host,
@@ -321,16 +324,15 @@ impl Device {
             (ash::khr::pipeline_executable_properties::Device::new(&instance, &device), dir)
         });
         let queue = device.get_device_queue(family, 0);
-        // Host-visible, coherent memory for what the host writes and reads. Where the device has
-        // such memory in its own (device-local) heap, large enough not to be a small BAR window,
-        // buffers live there; otherwise, on a device with memory of its own, they are staged.
+        // Host-visible, coherent memory for what the host writes and reads: the buffers
+        // themselves, or the host side of staged ones (see the crate's documentation).
         let mem = instance.get_physical_device_memory_properties(phys);
         let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         let local = vk::MemoryPropertyFlags::DEVICE_LOCAL;
         let has = |i: u32, flags: vk::MemoryPropertyFlags| mem.memory_types[i as usize].property_flags.contains(flags);
         let heap_size = |i: u32| mem.memory_heaps[mem.memory_types[i as usize].heap_index as usize].size;
         let types = 0..mem.memory_type_count;
-        let mapped_local = types.clone().find(|&i| has(i, want | local) && heap_size(i) >= 4 << 30);
+        let mapped_local = types.clone().find(|&i| has(i, want | local));
         // The device's own memory, its largest heaps first, types the host cannot map first.
         let mut local_types: Vec<u32> = types.clone().filter(|&i| has(i, local)).collect();
         local_types.sort_by_key(|&i| (std::cmp::Reverse(heap_size(i)), has(i, vk::MemoryPropertyFlags::HOST_VISIBLE)));
@@ -341,11 +343,14 @@ impl Device {
             .or_else(|| types.clone().find(|&i| has(i, want) && !has(i, local)))
             .or_else(|| types.clone().find(|&i| has(i, want)));
         let (memory_type, local_types) = match placement {
-            Placement::Auto => match mapped_local {
-                Some(t) => (Some(t), Vec::new()),
-                // Staged only where the device has memory the host cannot map (not lavapipe).
-                None => (host_type, local_types.into_iter().filter(|&t| !has(t, vk::MemoryPropertyFlags::HOST_VISIBLE)).collect()),
-            },
+            Placement::Auto => {
+                let unmappable: Vec<u32> = local_types.into_iter().filter(|&t| !has(t, vk::MemoryPropertyFlags::HOST_VISIBLE)).collect();
+                if p.device_type == vk::PhysicalDeviceType::DISCRETE_GPU && !unmappable.is_empty() {
+                    (host_type, unmappable)
+                } else {
+                    (mapped_local.or(host_type), Vec::new())
+                }
+            }
             Placement::Host => (host_type, Vec::new()),
             Placement::Staged => (host_type, local_types),
         };

@@ -1,0 +1,101 @@
+//! SAXPY written directly in SPIR-V, with no recompilation: the ceiling of the Vulkan path.
+//!
+//! Run through the same runtime as the recompiled kernels (same buffers, same memory, same
+//! timestamps), it tells the runtime's share of a recompiled kernel's time from the
+//! recompiled code's: if this is near CUDA's SAXPY, what the recompiler emits is the gap.
+
+use rspirv::dr::{Builder, Operand};
+use rspirv::spirv::{AddressingModel, BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl, MemoryAccess, MemoryModel, SelectionControl, StorageClass, Word};
+
+/// Workgroup size of the module.
+pub const GROUP: u32 = 256;
+
+/// The push constants: x, y and out addresses, then a and n.
+pub fn push(x: u64, y: u64, out: u64, a: f32, n: u32) -> Vec<u8> {
+    [&x.to_le_bytes()[..], &y.to_le_bytes(), &out.to_le_bytes(), &a.to_bits().to_le_bytes(), &n.to_le_bytes()].concat()
+}
+
+/// `out[i] = a * x[i] + y[i]` for `i < n`, one invocation an element (entry point `main`,
+/// [`GROUP`] invocations a workgroup; push constants as [`push`] lays them out).
+pub fn saxpy() -> Vec<u32> {
+    let mut b = Builder::new();
+    b.set_version(1, 5);
+    for c in [Capability::Shader, Capability::Int64, Capability::PhysicalStorageBufferAddresses] {
+        b.capability(c);
+    }
+    b.memory_model(AddressingModel::PhysicalStorageBuffer64, MemoryModel::GLSL450);
+    let void = b.type_void();
+    let fn_ty = b.type_function(void, vec![]);
+    let boolt = b.type_bool();
+    let u32t = b.type_int(32, 0);
+    let u64t = b.type_int(64, 0);
+    let f32t = b.type_float(32);
+    let v3 = b.type_vector(u32t, 3);
+    let in_v3 = b.type_pointer(None, StorageClass::Input, v3);
+    let gid = b.variable(in_v3, None, StorageClass::Input, None);
+    b.decorate(gid, Decoration::BuiltIn, [Operand::BuiltIn(BuiltIn::GlobalInvocationId)]);
+    let push_ty = b.type_struct([u64t, u64t, u64t, f32t, u32t]);
+    b.decorate(push_ty, Decoration::Block, []);
+    for (m, off) in [0u32, 8, 16, 24, 28].into_iter().enumerate() {
+        b.member_decorate(push_ty, m as u32, Decoration::Offset, [Operand::LiteralBit32(off)]);
+    }
+    let pc_ptr = b.type_pointer(None, StorageClass::PushConstant, push_ty);
+    let pc = b.variable(pc_ptr, None, StorageClass::PushConstant, None);
+    let pc_u64 = b.type_pointer(None, StorageClass::PushConstant, u64t);
+    let pc_u32 = b.type_pointer(None, StorageClass::PushConstant, u32t);
+    let pc_f32 = b.type_pointer(None, StorageClass::PushConstant, f32t);
+    let psb_f32 = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, f32t);
+    let member: Vec<Word> = (0..5).map(|m| b.constant_bit32(u32t, m)).collect();
+    let four = b.constant_bit64(u64t, 4);
+
+    let main = b.begin_function(void, None, FunctionControl::NONE, fn_ty).unwrap();
+    b.begin_block(None).unwrap();
+    let g = b.load(v3, None, gid, None, []).unwrap();
+    let i = b.composite_extract(u32t, None, g, [0]).unwrap();
+    let np = b.access_chain(pc_u32, None, pc, [member[4]]).unwrap();
+    let n = b.load(u32t, None, np, None, []).unwrap();
+    let inside = b.u_less_than(boolt, None, i, n).unwrap();
+    let (body, done) = (b.id(), b.id());
+    b.selection_merge(done, SelectionControl::NONE).unwrap();
+    b.branch_conditional(inside, body, done, []).unwrap();
+    b.begin_block(Some(body)).unwrap();
+    let i64v = b.u_convert(u64t, None, i).unwrap();
+    let off = b.i_mul(u64t, None, i64v, four).unwrap();
+    let element = |b: &mut Builder, m: usize| {
+        let p = b.access_chain(pc_u64, None, pc, [member[m]]).unwrap();
+        let base = b.load(u64t, None, p, None, []).unwrap();
+        let addr = b.i_add(u64t, None, base, off).unwrap();
+        b.convert_u_to_ptr(psb_f32, None, addr).unwrap()
+    };
+    let (xp, yp, op) = (element(&mut b, 0), element(&mut b, 1), element(&mut b, 2));
+    let aligned = Some(MemoryAccess::ALIGNED);
+    let x = b.load(f32t, None, xp, aligned, [Operand::LiteralBit32(4)]).unwrap();
+    let y = b.load(f32t, None, yp, aligned, [Operand::LiteralBit32(4)]).unwrap();
+    let ap = b.access_chain(pc_f32, None, pc, [member[3]]).unwrap();
+    let a = b.load(f32t, None, ap, None, []).unwrap();
+    let ax = b.f_mul(f32t, None, a, x).unwrap();
+    let r = b.f_add(f32t, None, ax, y).unwrap();
+    b.store(op, r, aligned, [Operand::LiteralBit32(4)]).unwrap();
+    b.branch(done).unwrap();
+    b.begin_block(Some(done)).unwrap();
+    b.ret().unwrap();
+    b.end_function().unwrap();
+    b.entry_point(ExecutionModel::GLCompute, main, "main", [gid, pc]);
+    b.execution_mode(main, ExecutionMode::LocalSize, [GROUP, 1, 1]);
+    use rspirv::binary::Assemble;
+    b.module().assemble()
+}
+
+#[cfg(test)]
+mod tests {
+    /// spirv-val (spirv-tools), the oracle for the module's validity.
+    #[test]
+    fn the_native_saxpy_module_passes_spirv_val() {
+        let path = rdna_testkit::temp_path("native-saxpy.spv");
+        let bytes: Vec<u8> = super::saxpy().iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).unwrap();
+        let o = std::process::Command::new("spirv-val").args(["--target-env", "vulkan1.3"]).arg(&path).output().expect("spirv-val (spirv-tools) must be installed");
+        let _ = std::fs::remove_file(&path);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
