@@ -45,10 +45,11 @@ pub enum FmaLowering {
     /// and Mesa's lavapipe splits it into a multiply and an add.
     #[default]
     Exact,
-    /// The driver's `Fma` (about 10 instructions), with NaN results rewritten to the
-    /// emulator's (the first NaN operand, quietened; else the default NaN). Exact only where
-    /// the driver fuses `Fma` and keeps denormals: not lavapipe, and on an NVIDIA H200 the corpus
-    /// test found `k_div32` differing, so nothing chooses it by default (`RDNA_FMA=fused`).
+    /// The driver's `Fma` (about 25 instructions), with NaN results rewritten to the
+    /// emulator's (the first NaN operand, quietened; else the default NaN), and the exact
+    /// lowering where an operand is a denormal or the result is zero or a denormal (a driver may
+    /// flush those: without this, on an NVIDIA H200 the corpus test found `k_div32` differing).
+    /// Exact only where the driver fuses `Fma`: not lavapipe (`RDNA_FMA=fused`).
     Fused,
 }
 

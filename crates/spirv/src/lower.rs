@@ -410,6 +410,9 @@ struct Gen {
     model: WaveModel,
     /// How f32 fma is lowered ([`crate::FmaLowering`]).
     fma: crate::FmaLowering,
+    /// [`crate::FmaLowering::Fused`]: a Function u32 holding an fma's result across the
+    /// choice between the driver's `Fma` and the exact lowering.
+    fma_result: Word,
     own_lane: Option<Word>,
     /// Subgroup model: the invocation's VGPRs and spare row (a Function array).
     vregs: Word,
@@ -508,7 +511,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact }
+        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
     }
 
     // ---- constants and register access ----
@@ -1051,6 +1054,9 @@ impl Gen {
         self.guard_ok = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));
         let cur = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
         self.zero_var = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        if self.fma == crate::FmaLowering::Fused {
+            self.fma_result = self.b.variable(self.t.fn_u32, None, StorageClass::Function, None);
+        }
         let fn_u64 = self.b.type_pointer(None, StorageClass::Function, self.t.u64);
         self.atomic_old = self.b.variable(fn_u64, None, StorageClass::Function, None);
         let again = self.b.variable(self.t.fn_bool, None, StorageClass::Function, Some(f));

@@ -168,12 +168,39 @@ impl Gen {
     }
 
     /// [`Gen::fma32`] by the driver's `Fma` ([`crate::FmaLowering::Fused`]), NaN results as
-    /// [`Gen::fma32_nan`] gives them (devices differ there: NVIDIA gives 0x7fffffff).
+    /// [`Gen::fma32_nan`] gives them (devices differ there: NVIDIA gives 0x7fffffff). Where an
+    /// operand is a denormal or the result is zero or a denormal, the exact lowering gives the
+    /// result instead: a driver may flush denormals in its `Fma` (NVIDIA's turned a residual of
+    /// `k_div32` into zero), and a zero result may be a flushed one.
     fn fma32_fused(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let (u, boolt) = (self.t.u32, self.t.bool);
         let f = self.gl(GLOp::Fma, self.t.f32, &[x, y, z]);
         let r = self.from_f32(f);
-        let is = self.op(Op::IsNan, self.t.bool, &[f]);
-        self.fma32_nan(x, y, z, is, r)
+        let is = self.op(Op::IsNan, boolt, &[f]);
+        let fast = self.fma32_nan(x, y, z, is, r);
+        // Magnitude bits: a denormal is 1..=0x7fffff; zero or denormal is below 0x800000.
+        let (abs_mask, one, top) = (self.c32(0x7fff_ffff), self.c32(1), self.c32(0x7f_ffff));
+        let normal_min = self.c32(0x80_0000);
+        let rm = self.op(Op::BitwiseAnd, u, &[r, abs_mask]);
+        let mut slow = self.op(Op::ULessThan, boolt, &[rm, normal_min]);
+        for v in [x, y, z] {
+            let bits = self.from_f32(v);
+            let m = self.op(Op::BitwiseAnd, u, &[bits, abs_mask]);
+            let m1 = self.op(Op::ISub, u, &[m, one]);
+            let den = self.op(Op::ULessThan, boolt, &[m1, top]);
+            slow = self.op(Op::LogicalOr, boolt, &[slow, den]);
+        }
+        let var = self.fma_result;
+        self.b.store(var, fast, None, []).unwrap();
+        self.if_then(slow, &mut |g: &mut Gen| {
+            let odd = g.fma32_odd(x, y, z);
+            let e = g.op(Op::FConvert, g.t.f32, &[odd]);
+            let e = g.from_f32(e);
+            let is = g.op(Op::IsNan, g.t.bool, &[odd]);
+            let exact = g.fma32_nan(x, y, z, is, e);
+            g.b.store(var, exact, None, []).unwrap();
+        });
+        self.b.load(u, None, var, None, []).unwrap()
     }
 
     /// An f32 fma's result bits `r`, or where it is a NaN (`is_nan`) the emulator's (x86's
