@@ -327,33 +327,10 @@ impl Device {
         // Host-visible, coherent memory for what the host writes and reads: the buffers
         // themselves, or the host side of staged ones (see the crate's documentation).
         let mem = instance.get_physical_device_memory_properties(phys);
-        let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let local = vk::MemoryPropertyFlags::DEVICE_LOCAL;
-        let has = |i: u32, flags: vk::MemoryPropertyFlags| mem.memory_types[i as usize].property_flags.contains(flags);
         let heap_size = |i: u32| mem.memory_heaps[mem.memory_types[i as usize].heap_index as usize].size;
         let types = 0..mem.memory_type_count;
-        let mapped_local = types.clone().find(|&i| has(i, want | local));
-        // The device's own memory, its largest heaps first, types the host cannot map first.
-        let mut local_types: Vec<u32> = types.clone().filter(|&i| has(i, local)).collect();
-        local_types.sort_by_key(|&i| (std::cmp::Reverse(heap_size(i)), has(i, vk::MemoryPropertyFlags::HOST_VISIBLE)));
-        // For a host side the host reads back, cached memory where there is some.
-        let host_type = types
-            .clone()
-            .find(|&i| has(i, want | vk::MemoryPropertyFlags::HOST_CACHED) && !has(i, local))
-            .or_else(|| types.clone().find(|&i| has(i, want) && !has(i, local)))
-            .or_else(|| types.clone().find(|&i| has(i, want)));
-        let (memory_type, local_types) = match placement {
-            Placement::Auto => {
-                let unmappable: Vec<u32> = local_types.into_iter().filter(|&t| !has(t, vk::MemoryPropertyFlags::HOST_VISIBLE)).collect();
-                if p.device_type == vk::PhysicalDeviceType::DISCRETE_GPU && !unmappable.is_empty() {
-                    (host_type, unmappable)
-                } else {
-                    (mapped_local.or(host_type), Vec::new())
-                }
-            }
-            Placement::Host => (host_type, Vec::new()),
-            Placement::Staged => (host_type, local_types),
-        };
+        let table: Vec<(vk::MemoryPropertyFlags, u64)> = types.clone().map(|i| (mem.memory_types[i as usize].property_flags, heap_size(i))).collect();
+        let (memory_type, local_types) = choose_memory(p.device_type, &table, placement);
         let memory_type = memory_type.ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
         let all: Vec<String> = types.map(|i| format!("{i}: {:?}, {} MiB heap", mem.memory_types[i as usize].property_flags, heap_size(i) >> 20)).collect();
         let describe = |t: u32| format!("type {t}, {:?}, {} MiB heap", mem.memory_types[t as usize].property_flags, heap_size(t) >> 20);
@@ -676,6 +653,39 @@ impl Buffer {
     }
 }
 
+/// Where buffers go on a device of `kind` whose memory types are `types` (flags, size of the
+/// type's heap): the host-visible coherent type of the buffers (or of staged buffers' host
+/// sides), and the device-local types for staged buffers' twins, preferred first (empty: not
+/// staged). See the crate's documentation for why a discrete GPU stages.
+fn choose_memory(kind: vk::PhysicalDeviceType, types: &[(vk::MemoryPropertyFlags, u64)], placement: Placement) -> (Option<u32>, Vec<u32>) {
+    use vk::MemoryPropertyFlags as F;
+    let want = F::HOST_VISIBLE | F::HOST_COHERENT;
+    let has = |i: u32, flags: F| types[i as usize].0.contains(flags);
+    let all = 0..types.len() as u32;
+    let mapped_local = all.clone().find(|&i| has(i, want | F::DEVICE_LOCAL));
+    // The device's own memory, its largest heaps first, types the host cannot map first.
+    let mut local_types: Vec<u32> = all.clone().filter(|&i| has(i, F::DEVICE_LOCAL)).collect();
+    local_types.sort_by_key(|&i| (std::cmp::Reverse(types[i as usize].1), has(i, F::HOST_VISIBLE)));
+    // For a host side the host reads back, cached memory where there is some.
+    let host_type = all
+        .clone()
+        .find(|&i| has(i, want | F::HOST_CACHED) && !has(i, F::DEVICE_LOCAL))
+        .or_else(|| all.clone().find(|&i| has(i, want) && !has(i, F::DEVICE_LOCAL)))
+        .or_else(|| all.clone().find(|&i| has(i, want)));
+    match placement {
+        Placement::Auto => {
+            let unmappable: Vec<u32> = local_types.into_iter().filter(|&t| !has(t, F::HOST_VISIBLE)).collect();
+            if kind == vk::PhysicalDeviceType::DISCRETE_GPU && !unmappable.is_empty() {
+                (host_type, unmappable)
+            } else {
+                (mapped_local.or(host_type), Vec::new())
+            }
+        }
+        Placement::Host => (host_type, Vec::new()),
+        Placement::Staged => (host_type, local_types),
+    }
+}
+
 /// Prints the driver's statistics of each executable of `pipeline` on stderr and, with a
 /// directory, writes its internal representations there (`RDNA_VK_STATS`). Diagnostics only:
 /// a failing query is reported and skipped.
@@ -740,5 +750,54 @@ impl Drop for Device {
             self.device.destroy_device(None);
             self.instance.destroy_instance(None);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vk::MemoryPropertyFlags as F;
+    use vk::PhysicalDeviceType as Kind;
+
+    const MIB: u64 = 1 << 20;
+
+    /// The memory types NVIDIA's driver reported for an H100 (80 GB) in rdna-bench's output.
+    fn h100() -> Vec<(F, u64)> {
+        let (sys, vid) = (96_651 * MIB, 81_559 * MIB);
+        vec![
+            (F::empty(), sys),
+            (F::DEVICE_LOCAL, vid),
+            (F::HOST_VISIBLE | F::HOST_COHERENT, sys),
+            (F::HOST_VISIBLE | F::HOST_COHERENT | F::HOST_CACHED, sys),
+            (F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT, vid),
+        ]
+    }
+
+    /// Mesa's lavapipe: one type for everything.
+    fn lavapipe() -> Vec<(F, u64)> {
+        vec![(F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT | F::HOST_CACHED, 2048 * MIB)]
+    }
+
+    #[test]
+    fn a_discrete_gpu_stages_through_memory_the_host_cannot_map_even_with_a_large_bar() {
+        // Type 4 (host-visible device memory as large as the device's) made recompiled SAXPY
+        // 5.7x slower than type 1 on the H100 (BENCHMARKS.md).
+        assert_eq!(choose_memory(Kind::DISCRETE_GPU, &h100(), Placement::Auto), (Some(3), vec![1]));
+        assert_eq!(choose_memory(Kind::DISCRETE_GPU, &h100(), Placement::Host), (Some(3), vec![]));
+        assert_eq!(choose_memory(Kind::DISCRETE_GPU, &h100(), Placement::Staged), (Some(3), vec![1, 4]));
+    }
+
+    #[test]
+    fn cpu_and_integrated_devices_map_their_memory() {
+        assert_eq!(choose_memory(Kind::CPU, &lavapipe(), Placement::Auto), (Some(0), vec![]));
+        assert_eq!(choose_memory(Kind::CPU, &lavapipe(), Placement::Staged), (Some(0), vec![0]));
+        // An integrated GPU with a carve-out the host cannot map still maps host-visible memory.
+        let igpu = vec![(F::DEVICE_LOCAL, 512 * MIB), (F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT, 16_384 * MIB), (F::HOST_VISIBLE | F::HOST_COHERENT | F::HOST_CACHED, 16_384 * MIB)];
+        assert_eq!(choose_memory(Kind::INTEGRATED_GPU, &igpu, Placement::Auto), (Some(1), vec![]));
+    }
+
+    #[test]
+    fn a_device_without_host_visible_coherent_memory_has_no_host_type() {
+        assert_eq!(choose_memory(Kind::DISCRETE_GPU, &[(F::DEVICE_LOCAL, 1024 * MIB)], Placement::Auto), (None, vec![0]));
     }
 }
