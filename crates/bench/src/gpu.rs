@@ -208,47 +208,33 @@ fn benches(dir: &Path, s: &Sizes) -> Result<Vec<Bench>, String> {
 }
 
 /// Times `crate::native::saxpy(width)` on the SAXPY benchmark's inputs (best of `reps` after a
-/// checked warm-up run): milliseconds.
-fn native_saxpy(dev: &rdna_vk::Device, dir: &Path, s: &Sizes, reps: usize, width: u32) -> Result<f64, String> {
+/// warm-up run whose output `check`, the recompiled SAXPY's check, must pass): milliseconds.
+fn native_saxpy(dev: &rdna_vk::Device, dir: &Path, s: &Sizes, reps: usize, width: u32, check: &dyn Fn(&[u8]) -> Result<(), String>) -> Result<f64, String> {
     let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: {e}"));
-    let (xb, yb) = (read("saxpy-x.bin")?, read("saxpy-y.bin")?);
-    let n = s.saxpy_n;
     let vk = |e: rdna_vk::VkError| format!("saxpy-spirv: {e}");
-    let x = dev.buffer_with(&xb, 0).map_err(vk)?;
-    let y = dev.buffer_with(&yb, 0).map_err(vk)?;
+    let n = s.saxpy_n;
+    let x = dev.buffer_with(&read("saxpy-x.bin")?, 0).map_err(vk)?;
+    let y = dev.buffer_with(&read("saxpy-y.bin")?, 0).map_err(vk)?;
     let out = dev.buffer(4 * n as u64).map_err(vk)?;
     let code = crate::native::saxpy(width);
     let push = crate::native::push(x.address, y.address, out.address, 2.5, n);
-    let mut best = f64::INFINITY;
-    let mut result = Ok(());
-    for rep in 0..=reps {
-        let t = dev.dispatch(&code, "main", &push, &[&x, &y, &out], [(n / width).div_ceil(crate::native::GROUP), 1, 1], None).map_err(vk);
-        let t = match t {
-            Ok(Some(t)) => t,
-            Ok(None) => {
-                result = Err(format!("{} gives no GPU timestamps", dev.info.name));
-                break;
+    let timed = (|| {
+        let mut best = f64::INFINITY;
+        for rep in 0..=reps {
+            let t = dev.dispatch(&code, "main", &push, &[&x, &y, &out], [(n / width).div_ceil(crate::native::GROUP), 1, 1], None).map_err(vk)?;
+            let t = t.ok_or_else(|| format!("{} gives no GPU timestamps", dev.info.name))?;
+            if rep == 0 {
+                check(&out.read()).map_err(|e| format!("saxpy-spirv{width}: {e}"))?;
+            } else {
+                best = best.min(t.as_secs_f64() * 1e3);
             }
-            Err(e) => {
-                result = Err(e);
-                break;
-            }
-        };
-        if rep == 0 {
-            let got = out.read();
-            let (xs, ys) = (words(&xb), words(&yb));
-            if let Some((i, w)) = words(&got).zip(xs.zip(ys)).enumerate().find_map(|(i, (w, (x, y)))| (f32::from_bits(w) != 2.5 * f32::from_bits(x) + f32::from_bits(y)).then_some((i, w))) {
-                result = Err(format!("saxpy-spirv: out[{i}] = {}", f32::from_bits(w)));
-                break;
-            }
-            continue;
         }
-        best = best.min(t.as_secs_f64() * 1e3);
-    }
+        Ok(best)
+    })();
     for b in [x, y, out] {
         dev.free(b);
     }
-    result.map(|()| best)
+    timed
 }
 
 /// Builds kernels/gpu.cu with nvcc and runs it on the same sizes: milliseconds by name.
@@ -332,9 +318,9 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
     }
     // The same SAXPY written in SPIR-V: what the runtime itself allows.
     let mut native = Vec::new();
-    if ours.contains_key("saxpy") {
+    if let Some(saxpy) = benches.iter().find(|b| b.name == "saxpy") {
         for width in [1, 4] {
-            let t = native_saxpy(&dev, &dir, &sizes, reps, width)?;
+            let t = native_saxpy(&dev, &dir, &sizes, reps, width, &saxpy.check)?;
             println!("    {:<10} {t:.3} ms on {} (SAXPY written in SPIR-V, {width} float(s) an invocation, not recompiled; output checked)", format!("saxpy-spirv{width}"), dev.info.name);
             native.push((width, t));
         }

@@ -15,10 +15,9 @@
 //! directly. Host-visible memory is slow for a discrete GPU even where it is the device's own
 //! (a BAR as large as its memory): on an H100 whose every byte the host could map, recompiled
 //! SAXPY took 4.57 ms with its buffers in that memory and 0.80 ms in unmappable device memory
-//! of the same heap (BENCHMARKS.md); and host memory itself is
-//! reached only over PCIe. `RDNA_VK_MEMORY=host` keeps buffers in host-visible memory,
-//! `RDNA_VK_MEMORY=staged` stages them on any device (to measure the choice, and to test
-//! staging on lavapipe).
+//! of the same heap (BENCHMARKS.md); host memory itself is reached only over PCIe.
+//! `RDNA_VK_MEMORY=host` keeps buffers in host-visible memory, `RDNA_VK_MEMORY=staged` stages
+//! them on any device (to measure the choice, and to test staging on lavapipe).
 //!
 //! Compiler statistics: with `RDNA_VK_STATS` set, and where the driver has
 //! `VK_KHR_pipeline_executable_properties`, every pipeline built prints the driver's statistics
@@ -327,13 +326,11 @@ impl Device {
         // Host-visible, coherent memory for what the host writes and reads: the buffers
         // themselves, or the host side of staged ones (see the crate's documentation).
         let mem = instance.get_physical_device_memory_properties(phys);
-        let heap_size = |i: u32| mem.memory_heaps[mem.memory_types[i as usize].heap_index as usize].size;
-        let types = 0..mem.memory_type_count;
-        let table: Vec<(vk::MemoryPropertyFlags, u64)> = types.clone().map(|i| (mem.memory_types[i as usize].property_flags, heap_size(i))).collect();
+        let table: Vec<(vk::MemoryPropertyFlags, u64)> = mem.memory_types[..mem.memory_type_count as usize].iter().map(|t| (t.property_flags, mem.memory_heaps[t.heap_index as usize].size)).collect();
         let (memory_type, local_types) = choose_memory(p.device_type, &table, placement);
         let memory_type = memory_type.ok_or_else(|| VkError::Unsupported { device: name.clone(), what: "host-visible coherent memory".into() })?;
-        let all: Vec<String> = types.map(|i| format!("{i}: {:?}, {} MiB heap", mem.memory_types[i as usize].property_flags, heap_size(i) >> 20)).collect();
-        let describe = |t: u32| format!("type {t}, {:?}, {} MiB heap", mem.memory_types[t as usize].property_flags, heap_size(t) >> 20);
+        let all: Vec<String> = table.iter().enumerate().map(|(i, (flags, heap))| format!("{i}: {flags:?}, {} MiB heap", heap >> 20)).collect();
+        let describe = |t: u32| format!("type {t}, {:?}, {} MiB heap", table[t as usize].0, table[t as usize].1 >> 20);
         let memory = match local_types.first() {
             Some(&l) => format!("device memory ({}) staged through host-visible memory ({}); the device's types: {}", describe(l), describe(memory_type), all.join("; ")),
             None => format!("host-visible memory ({}); the device's types: {}", describe(memory_type), all.join("; ")),

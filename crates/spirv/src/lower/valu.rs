@@ -160,6 +160,11 @@ impl Gen {
         if self.fma == crate::FmaLowering::Fused {
             return self.fma32_fused(x, y, z);
         }
+        self.fma32_exact(x, y, z)
+    }
+
+    /// [`Gen::fma32`]'s exact lowering: the sum rounded to odd in f64, then once to f32.
+    fn fma32_exact(&mut self, x: Word, y: Word, z: Word) -> Word {
         let odd = self.fma32_odd(x, y, z);
         let r = self.op(Op::FConvert, self.t.f32, &[odd]);
         let r = self.from_f32(r);
@@ -193,11 +198,7 @@ impl Gen {
         let var = self.fma_result;
         self.b.store(var, fast, None, []).unwrap();
         self.if_then(slow, &mut |g: &mut Gen| {
-            let odd = g.fma32_odd(x, y, z);
-            let e = g.op(Op::FConvert, g.t.f32, &[odd]);
-            let e = g.from_f32(e);
-            let is = g.op(Op::IsNan, g.t.bool, &[odd]);
-            let exact = g.fma32_nan(x, y, z, is, e);
+            let exact = g.fma32_exact(x, y, z);
             g.b.store(var, exact, None, []).unwrap();
         });
         self.b.load(u, None, var, None, []).unwrap()
