@@ -306,10 +306,17 @@ fn dis_code_object(out: &mut impl Write, data: &[u8], path: &PathBuf, mcpu: Opti
             }
             buf.push(b'\n');
         };
-        rdna_disasm::disassemble_parallel(&dec, opts, rdna_disasm::Listing::objdump(), code, threads, 256 << 10, format, |b| out.write_all(b)).map_err(w)?;
+        rdna_disasm::disassemble_parallel(&dec, opts, rdna_disasm::Listing::objdump(), code, threads, PIECE_BYTES, format, |b| out.write_all(b)).map_err(w)?;
     }
     Ok(())
 }
+
+/// How much code one thread decodes at a time in `rdna dis`. Small pieces keep the text
+/// buffers small (about 24 bytes of text per byte of code) and reused: with 256 KiB pieces the
+/// buffers took about 40 MiB of fresh memory, and the system's zeroing of it was up to a third
+/// of the time on the one-million-instruction stream (`perf`); the load balance at the end is
+/// finer too.
+const PIECE_BYTES: usize = 32 << 10;
 
 /// One line as `llvm-objdump -d` lays it out: a tab, the text padded to 59 columns, then
 /// `// ADDRESS: DWORDS` in upper-case hex (the caller adds the branch note and the newline).

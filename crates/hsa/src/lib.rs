@@ -54,9 +54,13 @@ pub struct CodeObject {
     pub kernels: Vec<Kernel>,
     /// The decoded metadata note, when present.
     pub metadata: Option<Metadata>,
-    /// Every allocated section as (virtual address, bytes; zeros for NOBITS): the image a
-    /// loader places in memory, so that code can reach its read-only data PC-relatively.
+    /// Every allocated section but `.text` as (virtual address, bytes; zeros for NOBITS): with
+    /// `text`, the image a loader places in memory, so that code can reach its read-only data
+    /// PC-relatively. (`.text` is not copied twice: a large code object's copies were a
+    /// measurable part of `rdna dis`'s time.)
     pub image: Vec<(u64, Vec<u8>)>,
+    /// Whether `.text` is an allocated section, so part of the loaded image.
+    pub text_loaded: bool,
 }
 
 /// One kernel of a code object.
@@ -102,13 +106,15 @@ impl CodeObject {
     /// The loaded image as one byte range: the lowest section address and the bytes from there
     /// to the end of the highest section (gaps zeroed), as a loader lays it out in memory.
     pub fn flat_image(&self) -> Result<(u64, Vec<u8>), String> {
-        let lo = self.image.iter().map(|(a, _)| *a).min().unwrap_or(0);
-        let hi = self.image.iter().map(|(a, d)| a.saturating_add(d.len() as u64)).max().unwrap_or(0);
+        let text = self.text_loaded.then_some((self.text_addr, &self.text[..]));
+        let sections = || self.image.iter().map(|(a, d)| (*a, &d[..])).chain(text);
+        let lo = sections().map(|(a, _)| a).min().unwrap_or(0);
+        let hi = sections().map(|(a, d)| a.saturating_add(d.len() as u64)).max().unwrap_or(0);
         if hi - lo > MAX_IMAGE_SPAN {
             return Err(format!("the code object's loaded sections span {:#x} bytes (limit {MAX_IMAGE_SPAN:#x})", hi - lo));
         }
         let mut img = vec![0u8; (hi - lo) as usize];
-        for (a, d) in &self.image {
+        for (a, d) in sections() {
             let o = (a - lo) as usize;
             img[o..o + d.len()].copy_from_slice(d);
         }
@@ -152,10 +158,15 @@ impl CodeObject {
         functions.sort_by_key(|f| f.addr);
         let metadata = read_metadata(&file)?;
         let mut image = Vec::new();
+        let mut text_loaded = false;
         for s in file.sections() {
             let object::SectionFlags::Elf { sh_flags } = s.flags() else { continue };
             // SHF_ALLOC = 2; limit sizes so a hostile header cannot ask for huge zero fills.
             if sh_flags & 2 == 0 || s.size() == 0 || s.size() > 1 << 30 {
+                continue;
+            }
+            if s.index() == text.index() {
+                text_loaded = true;
                 continue;
             }
             let data = match s.kind() {
@@ -165,7 +176,7 @@ impl CodeObject {
             image.push((s.address(), data));
         }
         let kernels = read_kernels(&file, text_addr, bytes.len() as u64, metadata.as_ref())?;
-        Ok(CodeObject { text: bytes, text_addr, functions, mcpu: mach_name(flags), version, kernels, metadata, image })
+        Ok(CodeObject { text: bytes, text_addr, functions, mcpu: mach_name(flags), version, kernels, metadata, image, text_loaded })
     }
 
     /// The kernel named `name` (without the `.kd` suffix).
