@@ -550,6 +550,10 @@ fn implicit(inst: &Inst, out: &mut String, tok: &str, opts: PrintOptions) {
 /// LLVM's annotation of a value the operand's register class does not allow.
 fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
     lo128_note(inst, op, out);
+    // Only gfx7-gfx9 have the registers numbered 600..=607.
+    if op.flag == 0 && !inst.gen.is_gcn() {
+        return;
+    }
     let v = crate::decode::scaled_value(inst, op);
     if (600..=607).contains(&v) && !is_mfma(inst) {
         let width = crate::decode::operand_width(inst, op);
@@ -564,17 +568,18 @@ fn invalid_note(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) {
         return;
     }
     let class = src::value_class(v);
-    // An MFMA accumulator in AGPRs is checked against the AGPR class of the same width.
-    let areg = op.rc.strip_prefix("VReg_").filter(|_| agpr_select(inst, op.field) == Some(true)).map(|n| format!("AReg_{n}"));
-    if op.flag & (1 << class) != 0 {
-        if matches!(class, 9..=11) {
-            out.push_str("/*Invalid immediate*/");
-        } else {
-            // The class was swept in wave32; a wave64 WMMA accumulator is half as wide.
-            let halved = crate::decode::operand_width(inst, op) < op.width as u32 && op.rc == "VReg_256";
-            let rc = if halved { "VReg_128" } else { areg.as_deref().unwrap_or(op.rc) };
-            let _ = write!(out, "/*Invalid register, operand has '{rc}' register class*/");
-        }
+    if op.flag & (1 << class) == 0 {
+        return;
+    }
+    if matches!(class, 9..=11) {
+        out.push_str("/*Invalid immediate*/");
+    } else {
+        // An MFMA accumulator in AGPRs is checked against the AGPR class of the same width.
+        let areg = op.rc.strip_prefix("VReg_").filter(|_| agpr_select(inst, op.field) == Some(true)).map(|n| format!("AReg_{n}"));
+        // The class was swept in wave32; a wave64 WMMA accumulator is half as wide.
+        let halved = crate::decode::operand_width(inst, op) < op.width as u32 && op.rc == "VReg_256";
+        let rc = if halved { "VReg_128" } else { areg.as_deref().unwrap_or(op.rc) };
+        let _ = write!(out, "/*Invalid register, operand has '{rc}' register class*/");
     }
 }
 
@@ -662,7 +667,65 @@ fn with_modifiers(out: &mut String, mods: u32, is_const: bool, operand: impl FnO
     ok
 }
 
+/// The operands of the scalar ALU formats and of plain VOP1/VOP2/VOPC from gfx10 on print in
+/// one of three forms: a VGPR destination or VSRC1, an SGPR destination, or a source without
+/// modifiers. This is what [`general_operand`]'s cases come to for them (these encodings have no
+/// modifier bits, and these targets no accumulation registers), reached without walking those
+/// cases: printing is most of `rdna dis`'s time. None: not one of them (true16 halves, the
+/// operands with a meaning of their own); the general cases print it.
+/// `plain_operands_print_as_the_general_cases` compares the two on every opcode.
+#[inline]
+fn plain_operand(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> Option<bool> {
+    let plain_format = matches!(inst.format, Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Vop1 | Format::Vop2 | Format::Vopc);
+    if !plain_format || inst.gen.is_gcn() || matches!(op.class, Class::Vgpr16 | Class::Agpr) {
+        return None;
+    }
+    let v = inst.field(op.field);
+    let width = if op.mask && inst.wave64 { 2 * op.width as u32 } else { op.width as u32 };
+    Some(match (op.class, op.field) {
+        (Class::Vgpr, Field::Vdst | Field::Vsrc1) => vgpr_operand(inst, op, v, width, out),
+        (Class::Sgpr, Field::Sdst) => {
+            let ok = scalar_reg(out, v, width);
+            invalid_note(inst, op, out);
+            ok
+        }
+        (_, Field::Src0) => source_operand(inst, op, v, width, out),
+        (_, Field::Ssrc0) if !inst.entry.name.starts_with("s_sendmsg_rtn") => source_operand(inst, op, v, width, out),
+        (_, Field::Ssrc1) if inst.entry.name != "s_set_gpr_idx_on" => source_operand(inst, op, v, width, out),
+        _ => return None,
+    })
+}
+
+/// A VGPR operand: the range and LLVM's note where the operand takes v0..v127 only.
+fn vgpr_operand(inst: &Inst, op: &rdna_isa::Operand, v: u16, width: u32, out: &mut String) -> bool {
+    if v as u32 + width > 256 {
+        return false;
+    }
+    reg_range(out, "v", v as u32, width);
+    lo128_note(inst, op, out);
+    true
+}
+
+/// A VALU or SALU source (inside its modifiers), and LLVM's note where the operand's class does
+/// not allow the value. An inline float where the operand takes none prints in its 32-bit
+/// spelling.
+fn source_operand(inst: &Inst, op: &rdna_isa::Operand, v: u16, width: u32, out: &mut String) -> bool {
+    let refused = op.flag & (1 << src::value_class(v)) != 0 && matches!(v, 240..=248);
+    let (width, imm) = if refused { (1, ImmTy::B32) } else { (width, op.imm) };
+    let ok = source(out, v, width, imm, inst.literal);
+    invalid_note(inst, op, out);
+    ok
+}
+
 fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> Result<(), BadOperand> {
+    if let Some(ok) = plain_operand(inst, op, out) {
+        return if ok { Ok(()) } else { Err(BadOperand) };
+    }
+    general_operand(inst, i, op, out)
+}
+
+/// [`operand`] by the general cases.
+fn general_operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> Result<(), BadOperand> {
     let v = inst.field(op.field);
     let width = crate::decode::operand_width(inst, op);
     let extended = inst.format.is_dpp16() || inst.format.is_dpp8() || inst.format.is_sdwa();
@@ -760,14 +823,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
         _ => match inst.source_kind(i) {
             SourceKind::Valu | SourceKind::Salu => {
                 let is_const = matches!(v, 128..=208 | 240..=248 | 255);
-                // An inline float where the operand takes none prints in its 32-bit spelling.
-                let refused = op.flag & (1 << src::value_class(v)) != 0 && matches!(v, 240..=248);
-                let (width, imm) = if refused { (1, ImmTy::B32) } else { (width, op.imm) };
-                with_modifiers(out, src_mods(inst, op.field), is_const, |out| {
-                    let ok = source(out, v, width, imm, inst.literal);
-                    invalid_note(inst, op, out);
-                    ok
-                })
+                with_modifiers(out, src_mods(inst, op.field), is_const, |out| source_operand(inst, op, v, width, out))
             }
             SourceKind::None => match op.class {
                 Class::Vgpr | Class::Agpr if agpr_select(inst, op.field).is_some() => {
@@ -779,15 +835,7 @@ fn operand(inst: &Inst, i: usize, op: &rdna_isa::Operand, out: &mut String) -> R
                         true
                     }
                 }
-                Class::Vgpr => {
-                    if v as u32 + width > 256 {
-                        false
-                    } else {
-                        reg_range(out, "v", v as u32, width);
-                        lo128_note(inst, op, out);
-                        true
-                    }
-                }
+                Class::Vgpr => vgpr_operand(inst, op, v, width, out),
                 Class::Vgpr16 => {
                     vgpr_half(out, v);
                     true
@@ -1972,5 +2020,54 @@ pub(crate) fn source_ok(v: u16, width: u32) -> bool {
         128..=208 | 240..=248 | 255 => true,
         235..=239 | 251..=254 => true,
         _ => scalar_reg_ok(v, width),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aim::{aimed_for, Fill};
+    use crate::Decoder;
+    use rdna_isa::Target;
+
+    /// Every operand [`plain_operand`] takes prints exactly as the general cases print it (text
+    /// and validity), on random encodings aimed at every opcode of its formats, wave32 and
+    /// wave64, on each generation it serves; on gfx9 it takes none.
+    #[test]
+    fn plain_operands_print_as_the_general_cases() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut compared = 0;
+        for name in ["gfx900", "gfx1030", "gfx1030:wave64", "gfx1100", "gfx1100:wave64", "gfx1200"] {
+            let (mcpu, wave64) = name.split_once(':').map_or((name, false), |(m, _)| (m, true));
+            let mut target = Target::from_name(mcpu).unwrap();
+            target.wave64 |= wave64;
+            let dec = Decoder::new(target);
+            for format in [Format::Sop1, Format::Sop2, Format::Sopc, Format::Vop1, Format::Vop2, Format::Vopc] {
+                for op in 0..target.table(format).index.len() as u32 {
+                    for _ in 0..48 {
+                        let fill = Fill { words: std::array::from_fn(|_| next() as u32), choices: next() as u32 };
+                        let words = aimed_for(target.isa, format, op, fill);
+                        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                        let Ok((inst, _)) = dec.decode(&bytes) else { continue };
+                        for (i, op) in inst.entry.operands.iter().enumerate() {
+                            let mut plain = String::new();
+                            let Some(ok) = plain_operand(&inst, op, &mut plain) else { continue };
+                            assert!(!mcpu.starts_with("gfx9"), "{name}: the plain forms are for gfx10 on");
+                            let mut general = String::new();
+                            let general_ok = general_operand(&inst, i, op, &mut general).is_ok();
+                            assert_eq!((ok, &plain), (general_ok, &general), "{name} {} {words:08x?} operand {i}", inst.entry.name);
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 100_000, "only {compared} operands compared");
     }
 }
