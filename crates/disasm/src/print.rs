@@ -667,31 +667,40 @@ fn with_modifiers(out: &mut String, mods: u32, is_const: bool, operand: impl FnO
     ok
 }
 
-/// The operands of the scalar ALU formats and of plain VOP1/VOP2/VOPC from gfx10 on print in
-/// one of three forms: a VGPR destination or VSRC1, an SGPR destination, or a source without
-/// modifiers. This is what [`general_operand`]'s cases come to for them (these encodings have no
-/// modifier bits, and these targets no accumulation registers), reached without walking those
-/// cases: printing is most of `rdna dis`'s time. None: not one of them (true16 halves, the
-/// operands with a meaning of their own); the general cases print it.
+/// The operands of the scalar ALU formats and of plain VOP1/VOP2/VOPC/VOP3 from gfx10 on print
+/// in one of three forms: a VGPR destination or VSRC1, an SGPR destination, or a source (inside
+/// its VOP3 modifiers). This is what [`general_operand`]'s cases come to for them (these targets
+/// have no accumulation registers), reached without walking those cases: printing is most of
+/// `rdna dis`'s time. None: not one of them (true16 halves, SOPK's immediate, the operands with
+/// a meaning of their own); the general cases print it.
 /// `plain_operands_print_as_the_general_cases` compares the two on every opcode.
 #[inline]
 fn plain_operand(inst: &Inst, op: &rdna_isa::Operand, out: &mut String) -> Option<bool> {
-    let plain_format = matches!(inst.format, Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Vop1 | Format::Vop2 | Format::Vopc);
+    let plain_format =
+        matches!(inst.format, Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk | Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3);
     if !plain_format || inst.gen.is_gcn() || matches!(op.class, Class::Vgpr16 | Class::Agpr) {
         return None;
     }
     let v = inst.field(op.field);
     let width = if op.mask && inst.wave64 { 2 * op.width as u32 } else { op.width as u32 };
-    Some(match (op.class, op.field) {
-        (Class::Vgpr, Field::Vdst | Field::Vsrc1) => vgpr_operand(inst, op, v, width, out),
-        (Class::Sgpr, Field::Sdst) => {
+    let vop3_source = |out: &mut String| {
+        let is_const = matches!(v, 128..=208 | 240..=248 | 255);
+        with_modifiers(out, src_mods(inst, op.field), is_const, |out| source_operand(inst, op, v, width, out))
+    };
+    Some(match (inst.format, op.class, op.field) {
+        (_, Class::Vgpr, Field::Vdst | Field::Vsrc1) => vgpr_operand(inst, op, v, width, out),
+        (_, Class::Sgpr, Field::Sdst) => {
             let ok = scalar_reg(out, v, width);
             invalid_note(inst, op, out);
             ok
         }
-        (_, Field::Src0) => source_operand(inst, op, v, width, out),
-        (_, Field::Ssrc0) if !inst.entry.name.starts_with("s_sendmsg_rtn") => source_operand(inst, op, v, width, out),
-        (_, Field::Ssrc1) if inst.entry.name != "s_set_gpr_idx_on" => source_operand(inst, op, v, width, out),
+        // (gfx8/gfx9's VOP3 interpolation reads SRC0 as an attribute.)
+        (Format::Vop3, Class::Other, Field::Src0) => return None,
+        (Format::Vop3, _, Field::Src0 | Field::Src1 | Field::Src2) => vop3_source(out),
+        (_, _, Field::Src0) => source_operand(inst, op, v, width, out),
+        (Format::Sop1, _, Field::Ssrc0) if !inst.entry.name.starts_with("s_sendmsg_rtn") => source_operand(inst, op, v, width, out),
+        (Format::Sop2 | Format::Sopc, _, Field::Ssrc0) => source_operand(inst, op, v, width, out),
+        (Format::Sop2 | Format::Sopc, _, Field::Ssrc1) if inst.entry.name != "s_set_gpr_idx_on" => source_operand(inst, op, v, width, out),
         _ => return None,
     })
 }
@@ -2048,7 +2057,7 @@ mod tests {
             let mut target = Target::from_name(mcpu).unwrap();
             target.wave64 |= wave64;
             let dec = Decoder::new(target);
-            for format in [Format::Sop1, Format::Sop2, Format::Sopc, Format::Vop1, Format::Vop2, Format::Vopc] {
+            for format in [Format::Sop1, Format::Sop2, Format::Sopc, Format::Sopk, Format::Vop1, Format::Vop2, Format::Vopc, Format::Vop3] {
                 for op in 0..target.table(format).index.len() as u32 {
                     for _ in 0..48 {
                         let fill = Fill { words: std::array::from_fn(|_| next() as u32), choices: next() as u32 };
