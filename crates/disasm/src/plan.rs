@@ -44,6 +44,7 @@ pub(crate) struct Plan {
     pub must_zero: u64,
     /// The operand list has a literal that every encoding carries (`v_madak_f32`'s constant).
     pub literal_token: bool,
+    /// The checks of the operands that some value fails or that can be the literal, in order.
     checks: [Check; MAX_CHECKED],
     /// How many of `checks` apply; `u8::MAX`: check every operand by the definition.
     count: u8,
@@ -51,7 +52,7 @@ pub(crate) struct Plan {
 
 #[derive(Clone, Copy)]
 enum Check {
-    /// Every value is valid and none is the literal.
+    /// Every value is valid and none is the literal (not kept in a plan).
     Always,
     /// Look the field's value up.
     Table { lo: u8, width: u8, table: &'static FieldTable },
@@ -128,10 +129,16 @@ impl Plans {
         let count = if n > MAX_CHECKED || format == Format::Vopd {
             u8::MAX
         } else {
-            for (i, check) in checks.iter_mut().enumerate().take(n) {
-                *check = self.check_for(&probe, i);
+            // Operands that every value passes (most register fields) need no check at all.
+            let mut kept = 0;
+            for i in 0..n {
+                let check = self.check_for(&probe, i);
+                if !matches!(check, Check::Always) {
+                    checks[kept] = check;
+                    kept += 1;
+                }
             }
-            n as u8
+            kept as u8
         };
         Some(Plan { entry, isa, must_zero: entry.must_zero, literal_token: entry.tokens.contains(&"<literal>"), checks, count })
     }
@@ -181,6 +188,11 @@ impl Plans {
             }
             Box::leak(Box::new(t))
         });
+        let values = 1u32 << width;
+        let all_valid = (0..values).all(|r| table.valid[r as usize / 64] >> (r % 64) & 1 != 0);
+        if all_valid && table.literal == [0; 8] {
+            return Check::Always;
+        }
         Check::Table { lo, width, table }
     }
 }

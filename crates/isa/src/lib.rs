@@ -164,7 +164,12 @@ impl Format {
     }
 
     /// The extended form (DPP16, DPP8, SDWA) that a VOP1/VOP2/VOPC src0 value selects, if any.
+    #[inline]
     pub fn extended(self, src0: u16) -> Option<Format> {
+        // Decoding asks this of every instruction: most leave at this test.
+        if !matches!(src0, src::DPP16 | src::DPP8 | src::DPP8_FI | src::SDWA) {
+            return None;
+        }
         Some(match (self, src0) {
             (Format::Vop1, src::DPP16) => Format::Vop1Dpp16,
             (Format::Vop2, src::DPP16) => Format::Vop2Dpp16,
