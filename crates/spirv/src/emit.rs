@@ -29,6 +29,8 @@ pub struct Builder {
     annotations: Vec<u32>,
     globals: Vec<u32>,
     functions: Vec<u32>,
+    /// Helper functions (see [`Builder::begin_helper`]), placed after `functions`.
+    helpers: Vec<u32>,
     /// Type declarations by opcode and operand words, so each is declared once.
     types: FxHashMap<(u16, Vec<u32>), Word>,
     /// Whether a block is open (instructions go to the function) or not (variables and
@@ -40,6 +42,12 @@ impl Default for Builder {
     fn default() -> Self {
         Builder::new()
     }
+}
+
+/// The function [`Builder::begin_helper`] interrupted: its words and whether a block was open.
+pub struct Interrupted {
+    words: Vec<u32>,
+    in_block: bool,
 }
 
 /// Appends one instruction to `out`: its opcode and word count, then `body`'s words.
@@ -98,6 +106,7 @@ impl Builder {
             annotations: Vec::new(),
             globals: Vec::with_capacity(1 << 10),
             functions: Vec::with_capacity(1 << 16),
+            helpers: Vec::new(),
             types: FxHashMap::default(),
             in_block: false,
         }
@@ -117,7 +126,7 @@ impl Builder {
     /// The whole module: header (magic, version, `rspirv`'s generator number, id bound) and the
     /// sections in their required order.
     pub fn assemble(&self) -> Vec<u32> {
-        let sections = [&self.capabilities, &self.ext_inst_imports, &self.memory_model, &self.entry_points, &self.execution_modes, &self.annotations, &self.globals, &self.functions];
+        let sections = [&self.capabilities, &self.ext_inst_imports, &self.memory_model, &self.entry_points, &self.execution_modes, &self.annotations, &self.globals, &self.functions, &self.helpers];
         let mut out = Vec::with_capacity(5 + sections.iter().map(|s| s.len()).sum::<usize>());
         out.extend([spirv::MAGIC_NUMBER, self.version, 0x000f_0000, self.next_id, 0]);
         for s in sections {
@@ -316,6 +325,40 @@ impl Builder {
     pub fn end_function(&mut self) -> BuildResult<()> {
         self.effect(Op::FunctionEnd, &[]);
         Ok(())
+    }
+
+    /// Starts writing a helper function while another function is being written: until
+    /// [`Builder::end_helper`], instructions go to the helper (from its `begin_function` to its
+    /// `end_function`), and the interrupted function resumes where it was, in the same block.
+    /// Helpers follow the other functions in the module.
+    pub fn begin_helper(&mut self) -> Interrupted {
+        Interrupted { words: std::mem::take(&mut self.functions), in_block: std::mem::replace(&mut self.in_block, false) }
+    }
+
+    /// Ends a helper function begun by [`Builder::begin_helper`].
+    pub fn end_helper(&mut self, interrupted: Interrupted) {
+        let helper = std::mem::replace(&mut self.functions, interrupted.words);
+        self.helpers.extend_from_slice(&helper);
+        self.in_block = interrupted.in_block;
+    }
+
+    pub fn function_parameter(&mut self, ty: Word) -> BuildResult<Word> {
+        let id = self.id();
+        inst(&mut self.functions, Op::FunctionParameter, |o| o.extend([ty, id]));
+        Ok(id)
+    }
+
+    pub fn function_call(&mut self, ty: Word, id: Option<Word>, function: Word, args: impl IntoIterator<Item = Word>) -> BuildResult<Word> {
+        let id = id.unwrap_or_else(|| self.id());
+        inst(&mut self.functions, Op::FunctionCall, |o| {
+            o.extend([ty, id, function]);
+            o.extend(args);
+        });
+        Ok(id)
+    }
+
+    pub fn ret_value(&mut self, value: Word) -> BuildResult<()> {
+        self.terminate(Op::ReturnValue, &[value])
     }
 
     pub fn begin_block(&mut self, label: Option<Word>) -> BuildResult<Word> {
@@ -531,5 +574,47 @@ mod tests {
         build!(reference);
         let expected = rspirv::binary::Assemble::assemble(&reference.module());
         assert_eq!(ours.assemble(), expected);
+    }
+
+    /// A helper written in the middle of a block goes after the interrupted function, which
+    /// resumes in the same block: the module parses with the call inside main's one block and
+    /// the helper's parameters and return in a function of its own.
+    #[test]
+    fn helpers_follow_the_interrupted_function() {
+        let mut b = Builder::new();
+        b.capability(spirv::Capability::Shader);
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let void = b.type_void();
+        let u32t = b.type_int(32, 0);
+        let main_ty = b.type_function(void, []);
+        let helper_ty = b.type_function(u32t, [u32t, u32t]);
+        let one = b.constant_bit32(u32t, 1);
+        let main = b.begin_function(void, None, spirv::FunctionControl::NONE, main_ty).unwrap();
+        b.begin_block(None).unwrap();
+        let before = b.i_add(u32t, None, one, one).unwrap();
+        let interrupted = b.begin_helper();
+        let helper = b.begin_function(u32t, None, spirv::FunctionControl::NONE, helper_ty).unwrap();
+        let (x, y) = (b.function_parameter(u32t).unwrap(), b.function_parameter(u32t).unwrap());
+        b.begin_block(None).unwrap();
+        let sum = b.i_add(u32t, None, x, y).unwrap();
+        b.ret_value(sum).unwrap();
+        b.end_function().unwrap();
+        b.end_helper(interrupted);
+        let call = b.function_call(u32t, None, helper, [before, one]).unwrap();
+        b.i_add(u32t, None, call, one).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", []);
+        let module = rspirv::dr::load_words(b.assemble()).unwrap();
+        let ids: Vec<Word> = module.functions.iter().map(|f| f.def.as_ref().and_then(|d| d.result_id).unwrap()).collect();
+        assert_eq!(ids, [main, helper]);
+        let main_fn = &module.functions[0];
+        assert_eq!(main_fn.blocks.len(), 1);
+        let ops: Vec<Op> = main_fn.blocks[0].instructions.iter().map(|i| i.class.opcode).collect();
+        assert_eq!(ops, [Op::IAdd, Op::FunctionCall, Op::IAdd, Op::Return]);
+        let helper_fn = &module.functions[1];
+        assert_eq!(helper_fn.parameters.iter().map(|p| p.result_id.unwrap()).collect::<Vec<_>>(), [x, y]);
+        let ops: Vec<Op> = helper_fn.blocks[0].instructions.iter().map(|i| i.class.opcode).collect();
+        assert_eq!(ops, [Op::IAdd, Op::ReturnValue]);
     }
 }

@@ -337,6 +337,8 @@ struct Types {
 
 struct Gen {
     b: Builder,
+    /// The helper function computing the exact f64 fma, once written ([`Gen::fma64`]).
+    fma64_function: Option<Word>,
     t: Types,
     lanes: u32,
     vgprs: u32,
@@ -511,7 +513,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
+        Gen { b, fma64_function: None, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
     }
 
     // ---- constants and register access ----

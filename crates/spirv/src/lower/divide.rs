@@ -203,7 +203,33 @@ impl Gen {
     /// one is rounded to its grid once by [`Gen::round_subnormal`]. An infinite z with finite x and y gives
     /// z; other zeros, infinities and NaNs take the driver's `Fma`, exact for them whether it
     /// is fused or not.
+    ///
+    /// The body is a function of the module, written at the first use and called at each: it
+    /// is about 1,000 SPIR-V instructions, which an f64 division (three fmas in
+    /// `v_div_scale`/`v_div_fmas`/`v_fma_f64` steps) would otherwise repeat several times.
     pub(super) fn fma64(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let ft = self.f64t();
+        let function = match self.fma64_function {
+            Some(f) => f,
+            None => {
+                let fn_ty = self.b.type_function(ft, [ft, ft, ft]);
+                let interrupted = self.b.begin_helper();
+                let f = self.b.begin_function(ft, None, rspirv::spirv::FunctionControl::NONE, fn_ty).unwrap();
+                let (px, py, pz) = (self.b.function_parameter(ft).unwrap(), self.b.function_parameter(ft).unwrap(), self.b.function_parameter(ft).unwrap());
+                self.b.begin_block(None).unwrap();
+                let r = self.fma64_body(px, py, pz);
+                self.b.ret_value(r).unwrap();
+                self.b.end_function().unwrap();
+                self.b.end_helper(interrupted);
+                self.fma64_function = Some(f);
+                f
+            }
+        };
+        self.b.function_call(ft, None, function, [x, y, z]).unwrap()
+    }
+
+    /// [`Gen::fma64`]'s body, on the helper function's parameters.
+    fn fma64_body(&mut self, x: Word, y: Word, z: Word) -> Word {
         let (i, boolt) = (self.t.u32, self.t.bool);
         let ft = self.f64t();
         let finite_nonzero = |g: &mut Gen, v: Word| {
