@@ -335,10 +335,24 @@ struct Types {
     pc_u64: Word,
 }
 
+/// The f64 computations lowered as functions of the module (each one written at its first use
+/// and called at each): inlined, each is hundreds of SPIR-V instructions per use.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Helper {
+    /// The exact fma ([`Gen::fma64`]).
+    Fma64,
+    /// `sin(2πx)` (false) or `cos(2πx)` (true) of a turn count.
+    SinCosRevolutions(bool),
+    /// `2^x`.
+    Exp2,
+    /// `log2(x)` of a finite positive value.
+    Log2,
+}
+
 struct Gen {
     b: Builder,
-    /// The helper function computing the exact f64 fma, once written ([`Gen::fma64`]).
-    fma64_function: Option<Word>,
+    /// The helper functions written so far ([`Gen::call_helper`]).
+    helpers: HashMap<Helper, Word>,
     t: Types,
     lanes: u32,
     vgprs: u32,
@@ -513,7 +527,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, fma64_function: None, t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
+        Gen { b, helpers: HashMap::default(), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
     }
 
     // ---- constants and register access ----

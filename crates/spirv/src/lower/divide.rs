@@ -208,24 +208,7 @@ impl Gen {
     /// is about 1,000 SPIR-V instructions, which an f64 division (three fmas in
     /// `v_div_scale`/`v_div_fmas`/`v_fma_f64` steps) would otherwise repeat several times.
     pub(super) fn fma64(&mut self, x: Word, y: Word, z: Word) -> Word {
-        let ft = self.f64t();
-        let function = match self.fma64_function {
-            Some(f) => f,
-            None => {
-                let fn_ty = self.b.type_function(ft, [ft, ft, ft]);
-                let interrupted = self.b.begin_helper();
-                let f = self.b.begin_function(ft, None, rspirv::spirv::FunctionControl::NONE, fn_ty).unwrap();
-                let (px, py, pz) = (self.b.function_parameter(ft).unwrap(), self.b.function_parameter(ft).unwrap(), self.b.function_parameter(ft).unwrap());
-                self.b.begin_block(None).unwrap();
-                let r = self.fma64_body(px, py, pz);
-                self.b.ret_value(r).unwrap();
-                self.b.end_function().unwrap();
-                self.b.end_helper(interrupted);
-                self.fma64_function = Some(f);
-                f
-            }
-        };
-        self.b.function_call(ft, None, function, [x, y, z]).unwrap()
+        self.call_helper(super::Helper::Fma64, &[x, y, z], |g, p| g.fma64_body(p[0], p[1], p[2]))
     }
 
     /// [`Gen::fma64`]'s body, on the helper function's parameters.

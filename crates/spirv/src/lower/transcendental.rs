@@ -10,7 +10,12 @@ use super::Gen;
 
 impl Gen {
     /// `sin(2πx)` or `cos(2πx)` of a finite f64 `x` (revolutions), as an f64.
+    /// (A function of the module: [`Gen::call_helper`].)
     fn sin_cos_revolutions(&mut self, x: Word, cos: bool) -> Word {
+        self.call_helper(super::Helper::SinCosRevolutions(cos), &[x], |g, p| g.sin_cos_revolutions_body(p[0], cos))
+    }
+
+    fn sin_cos_revolutions_body(&mut self, x: Word, cos: bool) -> Word {
         let (ft, u, boolt) = (self.f64t(), self.t.u32, self.t.bool);
         let round = |g: &mut Gen, v: Word| {
             let c = g.cf64(ROUND_INT_F64);
@@ -99,7 +104,12 @@ impl Gen {
     }
 
     /// `2^x` of a non-NaN f64 (`rdna_emu::float::exp2_f64`).
+    /// (A function of the module: [`Gen::call_helper`].)
     fn exp2_f64(&mut self, x: Word) -> Word {
+        self.call_helper(super::Helper::Exp2, &[x], |g, p| g.exp2_f64_body(p[0]))
+    }
+
+    fn exp2_f64_body(&mut self, x: Word) -> Word {
         let (ft, u, u64t) = (self.f64t(), self.t.u32, self.t.u64);
         let (lo, hi) = (self.cf64(-200.0), self.cf64(200.0));
         let x = self.gl(GLOp::FClamp, ft, &[x, lo, hi]);
@@ -156,7 +166,12 @@ impl Gen {
 
     /// `log2(x)` of a finite positive f64 (`rdna_emu::float::log2_f64`); the bin's table entry
     /// is chosen by a chain of selects (64 entries, no memory).
+    /// (A function of the module: [`Gen::call_helper`].)
     fn log2_f64(&mut self, x: Word) -> Word {
+        self.call_helper(super::Helper::Log2, &[x], |g, p| g.log2_f64_body(p[0]))
+    }
+
+    fn log2_f64_body(&mut self, x: Word) -> Word {
         let (ft, u, u64t, boolt) = (self.f64t(), self.t.u32, self.t.u64, self.t.bool);
         let b = self.from_f64(x);
         let (c52, c46, m11, m6) = (self.c64(52), self.c64(46), self.c64(0x7ff), self.c64(63));

@@ -296,6 +296,30 @@ impl Gen {
         self.as_f64(odd)
     }
 
+    /// `body` on `args` (f64 values) as a call of a function of the module that returns an f64:
+    /// the function is written at the first call with this `key` (the interrupted block resumes
+    /// after it), and every call with the key calls it.
+    pub(super) fn call_helper(&mut self, key: super::Helper, args: &[Word], body: impl FnOnce(&mut Gen, &[Word]) -> Word) -> Word {
+        let ft = self.f64t();
+        let function = match self.helpers.get(&key) {
+            Some(&f) => f,
+            None => {
+                let fn_ty = self.b.type_function(ft, args.iter().map(|_| ft));
+                let interrupted = self.b.begin_helper();
+                let f = self.b.begin_function(ft, None, rspirv::spirv::FunctionControl::NONE, fn_ty).unwrap();
+                let params: Vec<Word> = args.iter().map(|_| self.b.function_parameter(ft).unwrap()).collect();
+                self.b.begin_block(None).unwrap();
+                let r = body(self, &params);
+                self.b.ret_value(r).unwrap();
+                self.b.end_function().unwrap();
+                self.b.end_helper(interrupted);
+                self.helpers.insert(key, f);
+                f
+            }
+        };
+        self.b.function_call(ft, None, function, args.iter().copied()).unwrap()
+    }
+
     /// A GLSL.std.450 instruction.
     pub(super) fn gl(&mut self, f: GLOp, ty: Word, args: &[Word]) -> Word {
         let glsl = self.glsl;
