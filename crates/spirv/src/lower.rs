@@ -335,10 +335,12 @@ struct Types {
     pc_u64: Word,
 }
 
-/// The f64 computations lowered as functions of the module (each one written at its first use
-/// and called at each): inlined, each is hundreds of SPIR-V instructions per use.
+/// The float computations lowered as functions of the module (each one written at its first
+/// use and called at each): inlined, each is tens to hundreds of SPIR-V instructions per use.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Helper {
+    /// The exact f32 fma (its f32 operands to the result's bits).
+    Fma32,
     /// The exact fma ([`Gen::fma64`]).
     Fma64,
     /// `sin(2πx)` (false) or `cos(2πx)` (true) of a turn count.

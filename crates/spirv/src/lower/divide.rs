@@ -208,7 +208,8 @@ impl Gen {
     /// is about 1,000 SPIR-V instructions, which an f64 division (three fmas in
     /// `v_div_scale`/`v_div_fmas`/`v_fma_f64` steps) would otherwise repeat several times.
     pub(super) fn fma64(&mut self, x: Word, y: Word, z: Word) -> Word {
-        self.call_helper(super::Helper::Fma64, &[x, y, z], |g, p| g.fma64_body(p[0], p[1], p[2]))
+        let ft = self.f64t();
+        self.call_helper(super::Helper::Fma64, ft, ft, &[x, y, z], |g, p| g.fma64_body(p[0], p[1], p[2]))
     }
 
     /// [`Gen::fma64`]'s body, on the helper function's parameters.

@@ -12,7 +12,8 @@ impl Gen {
     /// `sin(2πx)` or `cos(2πx)` of a finite f64 `x` (revolutions), as an f64.
     /// (A function of the module: [`Gen::call_helper`].)
     fn sin_cos_revolutions(&mut self, x: Word, cos: bool) -> Word {
-        self.call_helper(super::Helper::SinCosRevolutions(cos), &[x], |g, p| g.sin_cos_revolutions_body(p[0], cos))
+        let ft = self.f64t();
+        self.call_helper(super::Helper::SinCosRevolutions(cos), ft, ft, &[x], |g, p| g.sin_cos_revolutions_body(p[0], cos))
     }
 
     fn sin_cos_revolutions_body(&mut self, x: Word, cos: bool) -> Word {
@@ -106,7 +107,8 @@ impl Gen {
     /// `2^x` of a non-NaN f64 (`rdna_emu::float::exp2_f64`).
     /// (A function of the module: [`Gen::call_helper`].)
     fn exp2_f64(&mut self, x: Word) -> Word {
-        self.call_helper(super::Helper::Exp2, &[x], |g, p| g.exp2_f64_body(p[0]))
+        let ft = self.f64t();
+        self.call_helper(super::Helper::Exp2, ft, ft, &[x], |g, p| g.exp2_f64_body(p[0]))
     }
 
     fn exp2_f64_body(&mut self, x: Word) -> Word {
@@ -168,7 +170,8 @@ impl Gen {
     /// is chosen by a chain of selects (64 entries, no memory).
     /// (A function of the module: [`Gen::call_helper`].)
     fn log2_f64(&mut self, x: Word) -> Word {
-        self.call_helper(super::Helper::Log2, &[x], |g, p| g.log2_f64_body(p[0]))
+        let ft = self.f64t();
+        self.call_helper(super::Helper::Log2, ft, ft, &[x], |g, p| g.log2_f64_body(p[0]))
     }
 
     fn log2_f64_body(&mut self, x: Word) -> Word {

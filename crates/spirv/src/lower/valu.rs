@@ -163,8 +163,14 @@ impl Gen {
         self.fma32_exact(x, y, z)
     }
 
-    /// [`Gen::fma32`]'s exact lowering: the sum rounded to odd in f64, then once to f32.
+    /// [`Gen::fma32`]'s exact lowering: the sum rounded to odd in f64, then once to f32 (a
+    /// function of the module: [`Gen::call_helper`]).
     fn fma32_exact(&mut self, x: Word, y: Word, z: Word) -> Word {
+        let (u, f) = (self.t.u32, self.t.f32);
+        self.call_helper(super::Helper::Fma32, u, f, &[x, y, z], |g, p| g.fma32_exact_body(p[0], p[1], p[2]))
+    }
+
+    fn fma32_exact_body(&mut self, x: Word, y: Word, z: Word) -> Word {
         let odd = self.fma32_odd(x, y, z);
         let r = self.op(Op::FConvert, self.t.f32, &[odd]);
         let r = self.from_f32(r);
@@ -296,18 +302,20 @@ impl Gen {
         self.as_f64(odd)
     }
 
-    /// `body` on `args` (f64 values) as a call of a function of the module that returns an f64:
-    /// the function is written at the first call with this `key` (the interrupted block resumes
-    /// after it), and every call with the key calls it.
-    pub(super) fn call_helper(&mut self, key: super::Helper, args: &[Word], body: impl FnOnce(&mut Gen, &[Word]) -> Word) -> Word {
-        let ft = self.f64t();
+    /// `body` on `args` (each of type `param`) as a call of a function of the module that
+    /// returns a `ret`: the function is written at the first call with this `key` (the
+    /// interrupted block resumes after it), and every call with the key calls it. This keeps
+    /// modules small and quick to build; the function is marked `Inline`, so a driver still
+    /// compiles the code it would have compiled inline.
+    pub(super) fn call_helper(&mut self, key: super::Helper, ret: Word, param: Word, args: &[Word], body: impl FnOnce(&mut Gen, &[Word]) -> Word) -> Word {
         let function = match self.helpers.get(&key) {
             Some(&f) => f,
             None => {
-                let fn_ty = self.b.type_function(ft, args.iter().map(|_| ft));
+                let fn_ty = self.b.type_function(ret, args.iter().map(|_| param));
                 let interrupted = self.b.begin_helper();
-                let f = self.b.begin_function(ft, None, rspirv::spirv::FunctionControl::NONE, fn_ty).unwrap();
-                let params: Vec<Word> = args.iter().map(|_| self.b.function_parameter(ft).unwrap()).collect();
+                // Marked for inlining: drivers get the code they got when it was written inline.
+                let f = self.b.begin_function(ret, None, rspirv::spirv::FunctionControl::INLINE, fn_ty).unwrap();
+                let params: Vec<Word> = args.iter().map(|_| self.b.function_parameter(param).unwrap()).collect();
                 self.b.begin_block(None).unwrap();
                 let r = body(self, &params);
                 self.b.ret_value(r).unwrap();
@@ -317,7 +325,7 @@ impl Gen {
                 f
             }
         };
-        self.b.function_call(ft, None, function, args.iter().copied()).unwrap()
+        self.b.function_call(ret, None, function, args.iter().copied()).unwrap()
     }
 
     /// A GLSL.std.450 instruction.
