@@ -349,12 +349,7 @@ impl Builder {
     }
 
     pub fn function_call(&mut self, ty: Word, id: Option<Word>, function: Word, args: impl IntoIterator<Item = Word>) -> BuildResult<Word> {
-        let id = id.unwrap_or_else(|| self.id());
-        inst(&mut self.functions, Op::FunctionCall, |o| {
-            o.extend([ty, id, function]);
-            o.extend(args);
-        });
-        Ok(id)
+        Ok(self.value_list(Op::FunctionCall, ty, id, function, args))
     }
 
     pub fn ret_value(&mut self, value: Word) -> BuildResult<()> {
@@ -423,12 +418,18 @@ impl Builder {
     }
 
     pub fn access_chain(&mut self, ty: Word, id: Option<Word>, base: Word, indexes: impl IntoIterator<Item = Word>) -> BuildResult<Word> {
+        Ok(self.value_list(Op::AccessChain, ty, id, base, indexes))
+    }
+
+    /// `code ty id first rest…` in the open block: an instruction with a result whose operands
+    /// are ids, the last of them a list (an access chain's indexes, a call's arguments).
+    fn value_list(&mut self, code: Op, ty: Word, id: Option<Word>, first: Word, rest: impl IntoIterator<Item = Word>) -> Word {
         let id = id.unwrap_or_else(|| self.id());
-        inst(&mut self.functions, Op::AccessChain, |o| {
-            o.extend([ty, id, base]);
-            o.extend(indexes);
+        inst(&mut self.functions, code, |o| {
+            o.extend([ty, id, first]);
+            o.extend(rest);
         });
-        Ok(id)
+        id
     }
 
     pub fn atomic_load(&mut self, ty: Word, id: Option<Word>, ptr: Word, scope: Word, sem: Word) -> BuildResult<Word> {
