@@ -36,6 +36,9 @@ pub struct Builder {
     /// Whether a block is open (instructions go to the function) or not (variables and
     /// constants go to the module's global section).
     in_block: bool,
+    /// Counts the blocks begun, so that the lowering can tell when a value it made may no longer
+    /// dominate where it is (see [`Builder::block_serial`]).
+    block_serial: u32,
 }
 
 impl Default for Builder {
@@ -109,6 +112,7 @@ impl Builder {
             helpers: Vec::new(),
             types: FxHashMap::default(),
             in_block: false,
+            block_serial: 0,
         }
     }
 
@@ -340,6 +344,14 @@ impl Builder {
         let helper = std::mem::replace(&mut self.functions, interrupted.words);
         self.helpers.extend_from_slice(&helper);
         self.in_block = interrupted.in_block;
+        // The interrupted block resumes, but values made in the helper are not visible in it.
+        self.block_serial += 1;
+    }
+
+    /// Changes whenever a block begins (or a block resumes after a helper): a value made while
+    /// the serial was the same is in the current block, so it dominates what follows.
+    pub fn block_serial(&self) -> u32 {
+        self.block_serial
     }
 
     pub fn function_parameter(&mut self, ty: Word) -> BuildResult<Word> {
@@ -360,6 +372,7 @@ impl Builder {
         let id = label.unwrap_or_else(|| self.id());
         self.effect(Op::Label, &[id]);
         self.in_block = true;
+        self.block_serial += 1;
         Ok(id)
     }
 

@@ -355,6 +355,9 @@ struct Gen {
     b: Builder,
     /// The helper functions written so far ([`Gen::call_helper`]).
     helpers: HashMap<Helper, Word>,
+    /// Register pointers made in the current block ([`Gen::block_ptr`]): the block serial they
+    /// were made under, and by (VGPR row or SGPR, register, lane) the pointer.
+    block_ptrs: (u32, HashMap<(bool, u16, Word), Word>),
     t: Types,
     lanes: u32,
     vgprs: u32,
@@ -529,7 +532,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, helpers: HashMap::default(), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
+        Gen { b, helpers: HashMap::default(), block_ptrs: (u32::MAX, HashMap::default()), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
     }
 
     // ---- constants and register access ----
@@ -549,8 +552,10 @@ impl Gen {
         if let Some(&p) = self.sregs.get(r as usize) {
             return p;
         }
-        let i = self.c32(r as u32);
-        self.b.access_chain(self.t.fn_u32, None, self.s, [i]).unwrap()
+        self.block_ptr((false, r, 0), |g| {
+            let i = g.c32(r as u32);
+            g.b.access_chain(g.t.fn_u32, None, g.s, [i]).unwrap()
+        })
     }
 
     fn rd_s(&mut self, r: u16) -> Word {
@@ -623,7 +628,28 @@ impl Gen {
     /// VGPRs live in device memory, `vgprs × lanes` dwords per wave, register-major: an array
     /// indexed by lane (a Function variable) is lowered by some drivers, lavapipe among them, to
     /// a ladder of branches per access, and compiling that takes minutes.
+    /// A register pointer made once per block: `make`'s result is reused while the block is
+    /// the same (a later block may not be dominated by this one, so there it is made again).
+    fn block_ptr(&mut self, key: (bool, u16, Word), make: impl FnOnce(&mut Gen) -> Word) -> Word {
+        let serial = self.b.block_serial();
+        if self.block_ptrs.0 != serial {
+            self.block_ptrs.0 = serial;
+            self.block_ptrs.1.clear();
+        }
+        if let Some(&p) = self.block_ptrs.1.get(&key) {
+            return p;
+        }
+        let p = make(self);
+        debug_assert_eq!(self.b.block_serial(), serial, "a register pointer is made within its block");
+        self.block_ptrs.1.insert(key, p);
+        p
+    }
+
     fn v_ptr(&mut self, r: u16, lane: Word) -> Word {
+        self.block_ptr((true, r, lane), |g| g.v_ptr_new(r, lane))
+    }
+
+    fn v_ptr_new(&mut self, r: u16, lane: Word) -> Word {
         let u64t = self.t.u64;
         if let Some((l, addr)) = self.lane_addr.filter(|&(l, _)| l == lane) {
             debug_assert_eq!(l, lane);
