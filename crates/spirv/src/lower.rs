@@ -357,7 +357,8 @@ struct Gen {
     helpers: HashMap<Helper, Word>,
     /// Register pointers made in the current block ([`Gen::block_ptr`]): the block serial they
     /// were made under, and by (VGPR row or SGPR, register, lane) the pointer.
-    block_ptrs: (u32, HashMap<(bool, u16, Word), Word>),
+    /// (A short list: a block names few registers, and clearing it costs nothing.)
+    block_ptrs: (u32, Vec<((bool, u16, Word), Word)>),
     t: Types,
     lanes: u32,
     vgprs: u32,
@@ -532,7 +533,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, helpers: HashMap::default(), block_ptrs: (u32::MAX, HashMap::default()), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
+        Gen { b, helpers: HashMap::default(), block_ptrs: (u32::MAX, Vec::new()), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
     }
 
     // ---- constants and register access ----
@@ -636,12 +637,12 @@ impl Gen {
             self.block_ptrs.0 = serial;
             self.block_ptrs.1.clear();
         }
-        if let Some(&p) = self.block_ptrs.1.get(&key) {
+        if let Some(&(_, p)) = self.block_ptrs.1.iter().find(|(k, _)| *k == key) {
             return p;
         }
         let p = make(self);
         debug_assert_eq!(self.b.block_serial(), serial, "a register pointer is made within its block");
-        self.block_ptrs.1.insert(key, p);
+        self.block_ptrs.1.push((key, p));
         p
     }
 
