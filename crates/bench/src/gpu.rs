@@ -336,7 +336,7 @@ pub fn run(cx: &Ctx, r: &mut Report) -> Result<(), String> {
         let theirs = peer.as_ref().and_then(|(_, t)| t.get(b.name)).copied();
         r.add(Figure {
             section: "GPU",
-            what: format!("{} on {} (wave model: {}; f32 fma {:?})", b.what, dev.info.name, ours[b.name].1, rdna_vk::fma_lowering()),
+            what: format!("{} on {} (wave model: {}; f32 fma {:?})", b.what, dev.info.name, ours[b.name].1, rdna_vk::fma_lowering(dev.info.vendor_id)),
             ours: ours[b.name].0,
             unit: "ms",
             peer: theirs.map(|t| ("CUDA (nvcc -O3), same algorithm".into(), t)),

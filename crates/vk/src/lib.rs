@@ -63,6 +63,8 @@ fn call<T>(what: &'static str, r: std::result::Result<T, vk::Result>) -> Result<
 #[derive(Clone, Debug)]
 pub struct DeviceInfo {
     pub name: String,
+    /// The PCI vendor id (0x10de: NVIDIA).
+    pub vendor_id: u32,
     pub kind: String,
     /// Subgroup sizes a pipeline may require (equal when the size is fixed, as on lavapipe).
     pub min_subgroup: u32,
@@ -82,13 +84,19 @@ pub struct DeviceInfo {
     pub memory: String,
 }
 
-/// f32 fma is lowered exactly unless `RDNA_FMA=fused` asks for the driver's `Fma`. That is not
-/// the default on any device: lavapipe splits `Fma`, and on an NVIDIA H200 the corpus test found
-/// one kernel (`k_div32`, whose division steps' fma residuals are tiny) differing from the
-/// emulator.
-pub fn fma_lowering() -> rdna_spirv::FmaLowering {
+/// NVIDIA's PCI vendor id.
+const NVIDIA: u32 = 0x10de;
+
+/// How f32 fma is lowered on a device of `vendor_id`: `RDNA_FMA=exact` or `fused` decides;
+/// otherwise the driver's `Fma` (with the exact lowering for denormal operands and zero or
+/// denormal results) on NVIDIA, where the corpus test found it bit-identical to the emulator
+/// (all 277 kernel builds and the random streams, on an H100), and the exact lowering elsewhere
+/// (lavapipe splits `Fma` into a multiply and an add).
+pub fn fma_lowering(vendor_id: u32) -> rdna_spirv::FmaLowering {
     match std::env::var("RDNA_FMA").as_deref() {
         Ok("fused") => rdna_spirv::FmaLowering::Fused,
+        Ok("exact") => rdna_spirv::FmaLowering::Exact,
+        _ if vendor_id == NVIDIA => rdna_spirv::FmaLowering::Fused,
         _ => rdna_spirv::FmaLowering::Exact,
     }
 }
@@ -265,6 +273,7 @@ impl Device {
         }
         let info = DeviceInfo {
             name: name.clone(),
+            vendor_id: p.vendor_id,
             kind: format!("{:?}", p.device_type),
             min_subgroup,
             max_subgroup,
@@ -450,7 +459,7 @@ impl Device {
 
     /// How kernels are recompiled for this device: [`Device::wave_model`] and [`fma_lowering`].
     pub fn options(&self, lanes: u32, items: u32) -> rdna_spirv::Options {
-        rdna_spirv::Options { model: self.wave_model(lanes, items), fma: fma_lowering() }
+        rdna_spirv::Options { model: self.wave_model(lanes, items), fma: fma_lowering(self.info.vendor_id) }
     }
 
     /// Runs `groups` workgroups of the compute entry point `entry` of a SPIR-V module, with

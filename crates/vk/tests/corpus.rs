@@ -119,7 +119,7 @@ fn recompiled_kernels_match_the_emulator_bit_for_bit() {
     eprintln!(
         "{same} of {total} kernel builds recompiled and identical to the emulator on {} ({subgroup_runs} of the runs in the subgroup model, the others exact; f32 fma {:?}):",
         dev.info.name,
-        rdna_vk::fma_lowering()
+        rdna_vk::fma_lowering(dev.info.vendor_id)
     );
     eprintln!("  {}", matched.join(" "));
     eprintln!("refused at {}'s loop-iteration limit: {}", dev.info.name, limited.join(" "));
