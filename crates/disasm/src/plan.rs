@@ -3,9 +3,10 @@
 //! Which operand values LLVM rejects is defined by [`Decoder::check_operand`]. For most operands
 //! the answer depends only on the operand's own field, so the plan tabulates the definition over
 //! the values of the field (once per distinct kind of operand and target, 64 values at a time as
-//! decoding meets them), and decoding then tests a bit instead of walking the rules. Operands whose validity also depends on other bits
-//! of the encoding (tfe adding a status dword to a buffer's data, an SGPR address shortening a
-//! GLOBAL address, SDWA's scalar-source bits, gfx7's rules) are checked by the definition itself.
+//! decoding meets them), and decoding then tests a bit instead of walking the rules. Operands
+//! whose validity also depends on other bits of the encoding (tfe adding a status dword to a
+//! buffer's data, an SGPR address shortening a GLOBAL address, SDWA's scalar-source bits, gfx7's
+//! rules) are checked by the definition itself.
 //! The tests compare plan and definition on random encodings aimed at every opcode.
 
 use std::collections::HashMap;

@@ -626,9 +626,6 @@ impl Gen {
         }
     }
 
-    /// VGPRs live in device memory, `vgprs × lanes` dwords per wave, register-major: an array
-    /// indexed by lane (a Function variable) is lowered by some drivers, lavapipe among them, to
-    /// a ladder of branches per access, and compiling that takes minutes.
     /// A register pointer made once per block: `make`'s result is reused while the block is
     /// the same (a later block may not be dominated by this one, so there it is made again).
     fn block_ptr(&mut self, key: (bool, u16, Word), make: impl FnOnce(&mut Gen) -> Word) -> Word {
@@ -646,6 +643,9 @@ impl Gen {
         p
     }
 
+    /// VGPRs live in device memory, `vgprs × lanes` dwords per wave, register-major: an array
+    /// indexed by lane (a Function variable) is lowered by some drivers, lavapipe among them, to
+    /// a ladder of branches per access, and compiling that takes minutes.
     fn v_ptr(&mut self, r: u16, lane: Word) -> Word {
         self.block_ptr((true, r, lane), |g| g.v_ptr_new(r, lane))
     }
