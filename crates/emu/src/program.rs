@@ -79,6 +79,27 @@ impl Step {
         Some(named)
     }
 
+    /// The SGPR ranges the instruction may write, as (first, count): its destination fields
+    /// (SDST, SDATA, an SGPR VDST) and a VOP3 scalar destination, whatever this instruction does
+    /// with them (so a superset: `s_cmpk_*` reads its SDST, a scalar store its SDATA). Registers
+    /// written implicitly (VCC, EXEC, M0, SCC) are not listed. `None` when it indexes SGPRs
+    /// through M0 (`s_movrel*`) and so may write any.
+    pub fn sgprs_written(&self) -> Option<Vec<(u16, u16)>> {
+        if self.inst.entry.name.starts_with("s_movrel") {
+            return None;
+        }
+        let mut written = Vec::new();
+        for op in self.inst.entry.operands {
+            if op.class == rdna_isa::Class::Sgpr && matches!(op.field, Field::Sdst | Field::Sdata | Field::Vdst) {
+                written.push((self.inst.field(op.field), (op.width as u16).max(1)));
+            }
+        }
+        if self.sdst < 106 {
+            written.push((self.sdst, 2));
+        }
+        Some(written)
+    }
+
     /// Where a carry-out or VCC-style mask result goes: the SDST field of a VOP3 encoding, VCC
     /// for the short (e32) forms, which have no such field.
     pub fn carry_dst(&self) -> u16 {

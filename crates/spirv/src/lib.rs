@@ -130,6 +130,11 @@ pub struct Compiled {
     /// object's image ([`rdna_hsa::CodeObject::flat_image`]) in device memory and passes its
     /// address, since PC-relative constant data is read from there.
     pub uses_image: bool,
+    /// Argument bytes the module reads without checking them against the segment's length:
+    /// loads at constant offsets from the argument pointer, which no instruction of the kernel
+    /// overwrites, inside the size the kernel descriptor declares. The runtime must give the
+    /// argument segment at least this many bytes.
+    pub argument_bytes_read: u32,
 }
 
 /// Why a kernel could not be recompiled.

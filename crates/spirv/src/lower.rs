@@ -69,22 +69,37 @@ pub fn recompile_with(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], d
     }
     let waves = items.div_ceil(lanes);
     let vgprs = vgprs_used(&prog, &cfg);
-    let mut g = Gen::new(lanes, vgprs, model);
-    g.fma = options.fma;
-    g.scratch = scratch.div_ceil(4) * 4;
-    g.live_sgprs = sgprs_used(&prog, &cfg);
-    g.lds_bytes = lds_bytes as u32;
     let uses_image = reads_pc(&prog, &cfg);
     let has_wmma = cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Valu(op) if wmma::is_wmma(op))));
-    if has_wmma {
-        g.spare_rows = wmma::WMMA_SPARE_ROWS;
+    // Argument loads go unchecked while the argument pointer's SGPRs keep it; a kernel found
+    // writing them is lowered again without that.
+    let args = kernel.kd.sgpr_inputs().into_iter().find(|(_, i)| *i == SgprInput::KernargSegmentPtr).map(|(s, _)| (s, kernel.kd.kernarg_size));
+    let args = args.filter(|&(_, n)| n > 0 && !indexes_sgprs(&prog));
+    let lower = |args: Option<(u16, u32)>| -> Result<Gen, RecompileError> {
+        let mut g = Gen::new(lanes, vgprs, model);
+        g.args = args;
+        if let Some((pair, _)) = args {
+            g.args_intact_at = args_intact_at(&prog, &cfg, pair);
+        }
+        g.fma = options.fma;
+        g.scratch = scratch.div_ceil(4) * 4;
+        g.live_sgprs = sgprs_used(&prog, &cfg);
+        g.lds_bytes = lds_bytes as u32;
+        if has_wmma {
+            g.spare_rows = wmma::WMMA_SPARE_ROWS;
+        }
+        if uses_image {
+            let (lo, _) = code.flat_image().map_err(RecompileError::Setup)?;
+            g.text_in_image = code.text_addr - lo;
+            g.image_needed = true;
+        }
+        g.module(kernel, &prog, &cfg, workgroup, waves)?;
+        Ok(g)
+    };
+    let mut g = lower(args)?;
+    if g.args_written {
+        g = lower(None)?;
     }
-    if uses_image {
-        let (lo, _) = code.flat_image().map_err(RecompileError::Setup)?;
-        g.text_in_image = code.text_addr - lo;
-        g.image_needed = true;
-    }
-    g.module(kernel, &prog, &cfg, workgroup, waves)?;
     let instructions = cfg.blocks.iter().map(|b| b.last + 1 - b.first).sum();
     // Loop iterations before the first check (LDS zeroing, wave set-up) or between two (a
     // block's lane loops, the scheduler's passes over the waves).
@@ -93,7 +108,58 @@ pub fn recompile_with(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], d
     let words = g.b.assemble();
     let invocations_per_group = if model == WaveModel::Subgroup { waves * lanes } else { 1 };
     let workgroup_bytes = g.workgroup_bytes;
-    Ok(Compiled { words, model, waves_per_group: waves, invocations_per_group, lanes, instructions, through_ir: g.through_ir, vgpr_bytes_per_wave: wave_bytes, iteration_margin, lds_bytes: lds_bytes as u32, workgroup_bytes, uses_image })
+    Ok(Compiled {
+        words,
+        model,
+        waves_per_group: waves,
+        invocations_per_group,
+        lanes,
+        instructions,
+        through_ir: g.through_ir,
+        vgpr_bytes_per_wave: wave_bytes,
+        iteration_margin,
+        lds_bytes: lds_bytes as u32,
+        workgroup_bytes,
+        uses_image,
+        argument_bytes_read: g.args_read_end,
+    })
+}
+
+/// For each block: whether SGPRs `pair` and `pair + 1` still hold what the wave started with
+/// on every path from the kernel's entry to the block (no instruction on the way may write them,
+/// [`Step::sgprs_written`]; called functions' blocks and the blocks after a call count as not),
+/// and whether an instruction of the block may write them.
+fn args_intact_at(prog: &Program, cfg: &Cfg, pair: u16) -> Vec<(bool, bool)> {
+    let n = cfg.blocks.len();
+    let writes: Vec<bool> = cfg
+        .blocks
+        .iter()
+        .map(|b| prog.steps[b.first..=b.last].iter().any(|st| st.sgprs_written().is_none_or(|w| w.iter().any(|&r| overlap(r, (pair, 2))))))
+        .collect();
+    // Edges inside the kernel's own function; an edge that cannot keep the pair (out of a
+    // call) is `false`.
+    let mut preds: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
+    for (b, blk) in cfg.blocks.iter().enumerate().filter(|(_, blk)| blk.func == 0) {
+        match blk.exit {
+            Exit::Call { ret, .. } => preds[ret].push((b, false)),
+            ref e => e.successors().into_iter().for_each(|s| preds[s].push((b, true))),
+        }
+    }
+    let entry = cfg.functions[0].entry;
+    let mut intact: Vec<bool> = (0..n).map(|b| cfg.blocks[b].func == 0 && (b == entry || !preds[b].is_empty())).collect();
+    loop {
+        let mut changed = false;
+        for b in 0..n {
+            let now = intact[b] && preds[b].iter().all(|&(p, keeps)| keeps && intact[p] && !writes[p]);
+            if now != intact[b] {
+                intact[b] = now;
+                changed = true;
+            }
+        }
+        if !changed {
+            return intact.into_iter().zip(writes).collect();
+        }
+    }
 }
 
 /// Whether a reachable instruction reads the PC (`s_getpc_b64`, calls and returns): the kernel
@@ -417,8 +483,24 @@ struct Gen {
     lds: Word,
     /// The kernel argument segment's address and length (u64 ids), which `guard` checks first.
     kernarg: [Word; 2],
-    /// A Function bool `guard` leaves its verdict in.
+    /// A Function bool `guard_scalar` leaves its verdict in.
     guard_ok: Word,
+    /// The SGPR pair the wave starts with the argument segment's address in, and the segment's
+    /// size the kernel descriptor declares, while the pair is taken to keep that address (no
+    /// instruction writes it): argument loads then need no check ([`Gen::load_argument`]).
+    /// `args_intact_at`: for each block, whether the pair still holds the address wherever the
+    /// block is entered from ([`args_intact_at`]); `args_intact`: whether it still does at the
+    /// point being lowered. `args_written`: lowering met a write to the pair that the analysis
+    /// did not foresee, so the module is made again without the assumption (a safety net).
+    /// `args_read_end`: the end of the furthest argument read unchecked.
+    args: Option<(u16, u32)>,
+    args_intact_at: Vec<(bool, bool)>,
+    args_intact: bool,
+    args_block_writes: bool,
+    args_written: bool,
+    args_read_end: u32,
+    /// Writing the wave's initial registers (a write to the argument pair is the set-up's).
+    in_setup: bool,
     /// Whether the running wave stopped at a barrier, and whether the whole run stopped.
     yielded: Word,
     abort: Word,
@@ -533,7 +615,7 @@ impl Gen {
             pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
             pc_u64: b.type_pointer(None, StorageClass::PushConstant, u64t),
         };
-        Gen { b, helpers: HashMap::default(), block_ptrs: (u32::MAX, Vec::new()), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
+        Gen { b, helpers: HashMap::default(), block_ptrs: (u32::MAX, Vec::new()), t, lanes, vgprs, consts: HashMap::default(), glsl, s: 0, scc: 0, state: 0, lane: 0, mask: 0, push: 0, vbase: 0, sites: Vec::new(), uses_f64: false, image: 0, text_in_image: 0, image_needed: false, spare_rows: 1, lane_count: 0, waves: 0, lds_bytes: 0, lds: 0, yielded: 0, abort: 0, kernarg: [0; 2], guard_ok: 0, args: None, args_intact_at: Vec::new(), args_intact: false, args_block_writes: false, args_written: false, args_read_end: 0, in_setup: false, slot: 0, zero_var: 0, atomic_old: 0, iters: 0, iter_limit: 0, status: 0, arena: [0; 5], block_loops: 0, max_block_loops: 0, live_sgprs: [true; 128], sregs: Vec::new(), vregs_split: Vec::new(), lane_addr: None, fused: None, run_masks: Vec::new(), model, own_lane: None, vregs: 0, touched_memory: false, mask_used: false, lds_lock: 0, wave_status: 0, workgroup_bytes: 0, status_row: 0, initial_status: 0, got_lock: 0, through_ir: 0, type_cache: HashMap::default(), scratch: 0, scratch_base: 0, two_over_pi: 0, format_table: 0, hw: Default::default(), fma: crate::FmaLowering::Exact, fma_result: 0 }
     }
 
     // ---- constants and register access ----
@@ -570,6 +652,10 @@ impl Gen {
     fn wr_s(&mut self, r: u16, v: Word) {
         if r == NULL || r >= 128 {
             return;
+        }
+        if self.args.is_some_and(|(a, _)| (r == a || r == a + 1) && !self.in_setup) {
+            self.args_written |= self.args_intact && !self.args_block_writes;
+            self.args_intact = false;
         }
         let p = self.s_ptr(r);
         self.b.store(p, v, None, []).unwrap();
@@ -1567,10 +1653,12 @@ impl Gen {
     /// The selected wave's SGPRs, SCC and state from its slot.
     fn restore_wave(&mut self) {
         let live = self.live_sgprs;
+        self.in_setup = true;
         for r in (0..128u16).filter(|&r| live[r as usize]) {
             let v = self.slot_load(r as u32);
             self.wr_s(r, v);
         }
+        self.in_setup = false;
         let c = self.slot_load(SLOT_SCC);
         let z = self.c32(0);
         let c = self.b.i_not_equal(self.t.bool, None, c, z).unwrap();
@@ -1589,7 +1677,9 @@ impl Gen {
             match input {
                 SgprInput::KernargSegmentPtr => {
                     let a = self.push_u64(0);
+                    self.in_setup = true;
                     self.wr_s64(s, a);
+                    self.in_setup = false;
                 }
                 SgprInput::DispatchPtr => {
                     let a = self.push_u64(1);
@@ -1716,6 +1806,7 @@ impl Gen {
                 None => join = self.open_case(bid as u32),
             }
             self.block_loops = 0;
+            (self.args_intact, self.args_block_writes) = self.args_intact_at.get(bid).copied().unwrap_or_default();
             let blk = &cfg.blocks[bid];
             let mut run: Option<Run> = None;
             let mut region: Option<(rdna_ir::Builder, usize)> = None;
@@ -2339,15 +2430,22 @@ impl Gen {
     }
 
     /// `addr` where the `bytes` from it are the dispatch's memory ([`crate::Arena`]: registers
-    /// and wave state, or mapped guest memory); else the run stops with
-    /// `STATUS_MEMORY_OUT_OF_BOUNDS` and the access goes to a sink past the arena, so no access
-    /// strays. (Recording the fault and reporting it where the block ends, so that the access
-    /// need not wait for the bitmap, was measured on an H100: 5–28% slower, the kernels being
-    /// bound by instructions issued rather than by memory latency.)
+    /// and wave state, or mapped guest memory, the argument segment among it); else the run
+    /// stops with `STATUS_MEMORY_OUT_OF_BOUNDS` and the access goes to a sink past the arena, so
+    /// no access strays. (Recording the fault and reporting it where the block ends, so that the
+    /// access need not wait for the bitmap, was measured on an H100: 5–28% slower, the kernels
+    /// being bound by instructions issued rather than by memory latency.)
     fn guard(&mut self, addr: Word, bytes: u32) -> Word {
+        let ok = self.mapped(addr, bytes);
+        let bad = self.b.logical_not(self.t.bool, None, ok).unwrap();
+        self.if_then(bad, &mut |g: &mut Gen| g.fail(crate::STATUS_MEMORY_OUT_OF_BOUNDS));
+        self.or_sink(ok, addr)
+    }
+
+    /// [`Gen::guard`] for a scalar access: inside the argument segment (one compare, no memory
+    /// read, a uniform branch), where scalar loads mostly go, the bitmap is not read.
+    fn guard_scalar(&mut self, addr: Word, bytes: u32) -> Word {
         let (u64t, boolt) = (self.t.u64, self.t.bool);
-        // Inside the argument segment (one compare, no memory read; a uniform branch for the
-        // scalar loads of arguments), else the arena and its bitmap.
         let [kernarg, kernarg_bytes] = self.kernarg;
         let rel = self.b.i_sub(u64t, None, addr, kernarg).unwrap();
         let starts_inside = self.b.u_less_than(boolt, None, rel, kernarg_bytes).unwrap();
@@ -2364,10 +2462,14 @@ impl Gen {
             g.if_then(bad, &mut |g: &mut Gen| g.fail(crate::STATUS_MEMORY_OUT_OF_BOUNDS));
         });
         let ok = self.b.load(boolt, None, self.guard_ok, None, []).unwrap();
-        // A refused access goes to the 16 bytes right after the arena, kept for it.
+        self.or_sink(ok, addr)
+    }
+
+    /// `addr` where `ok`, else the 16 bytes right after the arena, kept for refused accesses.
+    fn or_sink(&mut self, ok: Word, addr: Word) -> Word {
         let [base, size, ..] = self.arena;
-        let sink = self.b.i_add(u64t, None, base, size).unwrap();
-        self.b.select(u64t, None, ok, addr, sink).unwrap()
+        let sink = self.b.i_add(self.t.u64, None, base, size).unwrap();
+        self.b.select(self.t.u64, None, ok, addr, sink).unwrap()
     }
 
     /// Whether the `bytes` at `addr` are the arena's registers and wave state, or mapped guest
@@ -2418,6 +2520,26 @@ impl Gen {
         self.load_unguarded(addr)
     }
 
+    /// The argument segment's dword at `offset` (see [`Gen::args_offset`]): read without a
+    /// check where the kernel descriptor declares the segment to hold it (the runtime refuses a
+    /// dispatch with fewer argument bytes than [`crate::Compiled::argument_bytes_read`]).
+    fn load_argument(&mut self, offset: u64) -> Word {
+        let declared = self.args.map_or(0, |(_, n)| n as u64);
+        let o = self.c64(offset);
+        let addr = self.b.i_add(self.t.u64, None, self.kernarg[0], o).unwrap();
+        if offset % 4 != 0 || offset + 4 > declared {
+            return self.load_scalar(addr);
+        }
+        self.args_read_end = self.args_read_end.max(offset as u32 + 4);
+        self.load_unguarded(addr)
+    }
+
+    /// A scalar dword load ([`Gen::guard_scalar`]).
+    fn load_scalar(&mut self, addr: Word) -> Word {
+        let addr = self.guard_scalar(addr, 4);
+        self.load_unguarded(addr)
+    }
+
     /// A dword load from an address the recompiler computed inside the wave's own state.
     fn load_unguarded(&mut self, addr: Word) -> Word {
         self.touched_memory = true;
@@ -2427,6 +2549,12 @@ impl Gen {
 
     fn store_global(&mut self, addr: Word, v: Word) {
         let addr = self.guard(addr, 4);
+        self.store_unguarded(addr, v);
+    }
+
+    /// A scalar dword store ([`Gen::guard_scalar`]).
+    fn store_scalar(&mut self, addr: Word, v: Word) {
+        let addr = self.guard_scalar(addr, 4);
         self.store_unguarded(addr, v);
     }
 

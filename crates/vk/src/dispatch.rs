@@ -65,6 +65,12 @@ pub fn run_job(dev: &Device, job: &Job) -> Result<VkOutputs, String> {
         at = align(at + size.max(data.len() as u64).max(4)) + 4096;
     }
     let kernarg_len = (job.kernarg)(&vec![0; job.buffers.len()]).len() as u64;
+    if kernarg_len < compiled.argument_bytes_read as u64 {
+        return Err(format!(
+            "kernel {} reads {} bytes of arguments (its descriptor declares {}), but the dispatch gives {kernarg_len}",
+            job.kernel.name, compiled.argument_bytes_read, job.kernel.kd.kernarg_size
+        ));
+    }
     let kernarg_at = at;
     at = align(at + kernarg_len.max(4));
     let packet_at = at;

@@ -37,6 +37,36 @@ impl Gen {
         emitted
     }
 
+    /// The constant `v` adds to the argument segment's address, where `v` is computed from the
+    /// SGPR pair that holds it here ([`Gen::args`]) by adding constants and clearing the two low bits,
+    /// as the lifted `s_load` of an argument computes its address. (Clearing low bits commutes
+    /// with adding the segment's address, which the runtime aligns to 256 bytes.)
+    fn args_offset(&self, body: &Body, v: rdna_ir::Value) -> Option<u64> {
+        let (sgpr, _) = self.args.filter(|_| self.args_intact)?;
+        let i = body.inst(v);
+        let reads = |v: rdna_ir::Value, r: u16| {
+            let i = body.inst(v);
+            i.op == IrOp::ReadReg && Reg::from_index(i.imm) == Some(Reg::Sgpr(r as u8))
+        };
+        match i.op {
+            IrOp::IAdd => {
+                let [x, y] = [i.args[0], i.args[1]];
+                match (body.constant(x), body.constant(y)) {
+                    (_, Some(c)) => Some(self.args_offset(body, x)?.wrapping_add(c)),
+                    (Some(c), _) => Some(self.args_offset(body, y)?.wrapping_add(c)),
+                    _ => None,
+                }
+            }
+            IrOp::And => {
+                let m = body.constant(i.args[1])?;
+                (m | 3 == u64::MAX).then_some(())?;
+                Some(self.args_offset(body, i.args[0])? & m)
+            }
+            IrOp::Concat => (reads(i.args[0], sgpr) && reads(i.args[1], sgpr + 1)).then_some(0),
+            _ => None,
+        }
+    }
+
     /// A lifted vector operation ([`rdna_frontend::lift::vector_op`], the operation's one
     /// definition) for `lane`, on sources computed here (DPP, SDWA and modifier forms): its
     /// result; a carry-out sets the lane's bit of the MASK variable.
@@ -111,7 +141,11 @@ impl Gen {
                     0
                 }
                 IrOp::LaneId => the_lane()?,
-                IrOp::Load32 => self.load_global(a[0]),
+                IrOp::Load32 if lane.is_some() => self.load_global(a[0]),
+                IrOp::Load32 => match self.args_offset(body, i.args[0]) {
+                    Some(offset) => self.load_argument(offset),
+                    None => self.load_scalar(a[0]),
+                },
                 IrOp::LdsCheck | IrOp::LdsLoad | IrOp::LdsStore if self.lds_bytes == 0 => return Err("a DS instruction in a kernel without LDS".into()),
                 IrOp::LdsCheck => {
                     self.lds_check(a[0], i.imm as u32);
@@ -123,7 +157,11 @@ impl Gen {
                     0
                 }
                 IrOp::Store32 => {
-                    self.store_global(a[0], a[1]);
+                    if lane.is_some() {
+                        self.store_global(a[0], a[1]);
+                    } else {
+                        self.store_scalar(a[0], a[1]);
+                    }
                     0
                 }
                 IrOp::ReadLane => self.rd_v(i.imm as u16, a[0])?,
