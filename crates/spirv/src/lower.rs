@@ -71,8 +71,9 @@ pub fn recompile_with(code: &CodeObject, kernel: &Kernel, workgroup: [u32; 3], d
     let vgprs = vgprs_used(&prog, &cfg);
     let uses_image = reads_pc(&prog, &cfg);
     let has_wmma = cfg.blocks.iter().any(|b| prog.steps[b.first..=b.last].iter().any(|st| matches!(st.kind, Kind::Valu(op) if wmma::is_wmma(op))));
-    // Argument loads go unchecked while the argument pointer's SGPRs keep it; a kernel found
-    // writing them is lowered again without that.
+    // Argument loads go unchecked where the argument pointer's SGPRs still hold it
+    // (`args_intact_at`); should lowering meet a write to them that the analysis missed, the
+    // kernel is lowered again without that.
     let args = kernel.kd.sgpr_inputs().into_iter().find(|(_, i)| *i == SgprInput::KernargSegmentPtr).map(|(s, _)| (s, kernel.kd.kernarg_size));
     let args = args.filter(|&(_, n)| n > 0 && !indexes_sgprs(&prog));
     let lower = |args: Option<(u16, u32)>| -> Result<Gen, RecompileError> {
@@ -489,8 +490,8 @@ struct Gen {
     /// A Function bool `guard_scalar` leaves its verdict in.
     guard_ok: Word,
     /// The SGPR pair the wave starts with the argument segment's address in, and the segment's
-    /// size the kernel descriptor declares, while the pair is taken to keep that address (no
-    /// instruction writes it): argument loads then need no check ([`Gen::load_argument`]).
+    /// size the kernel descriptor declares: where the pair still holds that address, argument
+    /// loads need no check ([`Gen::load_argument`]).
     /// `args_intact_at`: for each block, whether the pair still holds the address wherever the
     /// block is entered from ([`args_intact_at`]); `args_intact`: whether it still does at the
     /// point being lowered. `args_written`: lowering met a write to the pair that the analysis
