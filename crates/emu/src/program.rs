@@ -54,7 +54,7 @@ impl Step {
     /// EXEC, M0, SCC) are not listed. `None` when it indexes SGPRs through M0 (`s_movrel*`) and
     /// so may reach any.
     pub fn sgprs_named(&self) -> Option<Vec<(u16, u16)>> {
-        if self.inst.entry.name.starts_with("s_movrel") {
+        if self.indexes_sgprs() {
             return None;
         }
         let mut named = Vec::new();
@@ -79,13 +79,19 @@ impl Step {
         Some(named)
     }
 
+    /// Whether the instruction computes the number of an SGPR it reads or writes (`s_movrel*`,
+    /// through M0), so that it may reach any.
+    fn indexes_sgprs(&self) -> bool {
+        self.inst.entry.name.starts_with("s_movrel")
+    }
+
     /// The SGPR ranges the instruction may write, as (first, count): its destination fields
     /// (SDST, SDATA, an SGPR VDST) and a VOP3 scalar destination, whatever this instruction does
     /// with them (so a superset: `s_cmpk_*` reads its SDST, a scalar store its SDATA). Registers
     /// written implicitly (VCC, EXEC, M0, SCC) are not listed. `None` when it indexes SGPRs
     /// through M0 (`s_movrel*`) and so may write any.
     pub fn sgprs_written(&self) -> Option<Vec<(u16, u16)>> {
-        if self.inst.entry.name.starts_with("s_movrel") {
+        if self.indexes_sgprs() {
             return None;
         }
         let mut written = Vec::new();

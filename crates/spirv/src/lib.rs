@@ -131,8 +131,8 @@ pub struct Compiled {
     /// address, since PC-relative constant data is read from there.
     pub uses_image: bool,
     /// Argument bytes the module reads without checking them against the segment's length:
-    /// loads at constant offsets from the argument pointer, which no instruction of the kernel
-    /// overwrites, inside the size the kernel descriptor declares. The runtime must give the
+    /// loads at constant offsets from the argument pointer, where no instruction before them can
+    /// have overwritten its SGPRs, inside the size the kernel descriptor declares. The runtime must give the
     /// argument segment at least this many bytes.
     pub argument_bytes_read: u32,
 }

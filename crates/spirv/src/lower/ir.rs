@@ -38,9 +38,9 @@ impl Gen {
     }
 
     /// The constant `v` adds to the argument segment's address, where `v` is computed from the
-    /// SGPR pair that holds it here ([`Gen::args`]) by adding constants and clearing the two low bits,
-    /// as the lifted `s_load` of an argument computes its address. (Clearing low bits commutes
-    /// with adding the segment's address, which the runtime aligns to 256 bytes.)
+    /// SGPR pair that holds it here ([`Gen::args`]) by adding constants and clearing the two low
+    /// bits, as the lifted `s_load` of an argument computes its address. (Clearing low bits
+    /// commutes with adding the segment's address, which the runtime aligns to 256 bytes.)
     fn args_offset(&self, body: &Body, v: rdna_ir::Value) -> Option<u64> {
         let (sgpr, _) = self.args.filter(|_| self.args_intact)?;
         let i = body.inst(v);
@@ -156,12 +156,12 @@ impl Gen {
                     self.lds_write(a[0], a[1], i.imm as u32);
                     0
                 }
+                IrOp::Store32 if lane.is_some() => {
+                    self.store_global(a[0], a[1]);
+                    0
+                }
                 IrOp::Store32 => {
-                    if lane.is_some() {
-                        self.store_global(a[0], a[1]);
-                    } else {
-                        self.store_scalar(a[0], a[1]);
-                    }
+                    self.store_scalar(a[0], a[1]);
                     0
                 }
                 IrOp::ReadLane => self.rd_v(i.imm as u16, a[0])?,
