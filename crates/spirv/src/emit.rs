@@ -39,6 +39,8 @@ pub struct Builder {
     /// Counts the blocks begun, so that the lowering can tell when a value it made may no longer
     /// dominate where it is (see [`Builder::block_serial`]).
     block_serial: u32,
+    /// The label of the block instructions go to (for [`Builder::phi`]'s parents).
+    label: Word,
 }
 
 impl Default for Builder {
@@ -51,6 +53,7 @@ impl Default for Builder {
 pub struct Interrupted {
     words: Vec<u32>,
     in_block: bool,
+    label: Word,
 }
 
 /// Appends one instruction to `out`: its opcode and word count, then `body`'s words.
@@ -113,6 +116,7 @@ impl Builder {
             types: FxHashMap::default(),
             in_block: false,
             block_serial: 0,
+            label: 0,
         }
     }
 
@@ -336,7 +340,7 @@ impl Builder {
     /// `end_function`), and the interrupted function resumes where it was, in the same block.
     /// Helpers follow the other functions in the module.
     pub fn begin_helper(&mut self) -> Interrupted {
-        Interrupted { words: std::mem::take(&mut self.functions), in_block: std::mem::replace(&mut self.in_block, false) }
+        Interrupted { words: std::mem::take(&mut self.functions), in_block: std::mem::replace(&mut self.in_block, false), label: self.label }
     }
 
     /// Ends a helper function begun by [`Builder::begin_helper`].
@@ -344,6 +348,7 @@ impl Builder {
         let helper = std::mem::replace(&mut self.functions, interrupted.words);
         self.helpers.extend_from_slice(&helper);
         self.in_block = interrupted.in_block;
+        self.label = interrupted.label;
         // The interrupted block resumes, but values made in the helper are not visible in it.
         self.block_serial += 1;
     }
@@ -372,8 +377,20 @@ impl Builder {
         let id = label.unwrap_or_else(|| self.id());
         self.effect(Op::Label, &[id]);
         self.in_block = true;
+        self.label = id;
         self.block_serial += 1;
         Ok(id)
+    }
+
+    /// The label of the block being built.
+    pub fn current_label(&self) -> Word {
+        self.label
+    }
+
+    /// `OpPhi`: `incoming` are (value, parent block label) pairs.
+    pub fn phi(&mut self, ty: Word, incoming: &[(Word, Word)]) -> Word {
+        let args: Vec<Word> = incoming.iter().flat_map(|&(v, l)| [v, l]).collect();
+        self.value(Op::Phi, ty, None, &args)
     }
 
     pub fn ret(&mut self) -> BuildResult<()> {

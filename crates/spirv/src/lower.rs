@@ -917,8 +917,17 @@ impl Gen {
         })
     }
 
-    /// Bit `lane` of a u64 mask, as a bool.
+    /// Bit `lane` of a u64 mask, as a bool (in wave32, tested in 32 bits: the mask's high half
+    /// is zero, and a 64-bit shift by a variable amount costs several instructions on some GPUs).
     fn mask_bit(&mut self, m: Word, lane: Word) -> Word {
+        if self.lanes == 32 {
+            let u = self.t.u32;
+            let m = self.b.u_convert(u, None, m).unwrap();
+            let s = self.b.shift_right_logical(u, None, m, lane).unwrap();
+            let one = self.c32(1);
+            let b = self.b.bitwise_and(u, None, s, one).unwrap();
+            return self.b.i_equal(self.t.bool, None, b, one).unwrap();
+        }
         let l = self.b.u_convert(self.t.u64, None, lane).unwrap();
         let s = self.b.shift_right_logical(self.t.u64, None, m, l).unwrap();
         let one = self.c64(1);
@@ -1053,6 +1062,10 @@ impl Gen {
         let scope = self.c32(spirv::Scope::Subgroup as u32);
         let b = self.b.group_non_uniform_ballot(v4, None, scope, bit).unwrap();
         let lo = self.b.composite_extract(self.t.u32, None, b, [0]).unwrap();
+        if self.lanes == 32 {
+            // The subgroup is the wave: no lane above 31.
+            return self.b.u_convert(self.t.u64, None, lo).unwrap();
+        }
         let hi = self.b.composite_extract(self.t.u32, None, b, [1]).unwrap();
         self.join64(lo, hi)
     }
@@ -1441,6 +1454,36 @@ impl Gen {
         self.b.begin_block(Some(then)).unwrap();
         body(self);
         self.b.branch(join).unwrap();
+        self.b.begin_block(Some(join)).unwrap();
+    }
+
+    /// `if cond { then } else { other }` as a structured selection whose value (of type `ty`)
+    /// is the branch taken's.
+    fn if_else_value<'a>(&mut self, cond: Word, ty: Word, then: &'a mut dyn FnMut(&mut Gen) -> Word, other: &'a mut dyn FnMut(&mut Gen) -> Word) -> Word {
+        let (t, e, join) = (self.b.id(), self.b.id(), self.b.id());
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+        self.b.branch_conditional(cond, t, e, []).unwrap();
+        let mut incoming = [(0, 0); 2];
+        for (i, (label, body)) in [(t, then), (e, other)].into_iter().enumerate() {
+            self.b.begin_block(Some(label)).unwrap();
+            let v = body(self);
+            incoming[i] = (v, self.b.current_label());
+            self.b.branch(join).unwrap();
+        }
+        self.b.begin_block(Some(join)).unwrap();
+        self.b.phi(ty, &incoming)
+    }
+
+    /// `if cond { then } else { other }` as a structured selection.
+    fn if_else<'a>(&mut self, cond: Word, then: &'a mut dyn FnMut(&mut Gen), other: &'a mut dyn FnMut(&mut Gen)) {
+        let (t, e, join) = (self.b.id(), self.b.id(), self.b.id());
+        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
+        self.b.branch_conditional(cond, t, e, []).unwrap();
+        for (label, body) in [(t, then), (e, other)] {
+            self.b.begin_block(Some(label)).unwrap();
+            body(self);
+            self.b.branch(join).unwrap();
+        }
         self.b.begin_block(Some(join)).unwrap();
     }
 

@@ -33,20 +33,46 @@ impl Gen {
 
     /// Checks `n` bytes at `a` lie inside LDS; outside, the run stops with the LDS status.
     pub(super) fn lds_check(&mut self, a: Word, n: u32) {
-        let u64t = self.t.u64;
-        let a64 = self.op(Op::UConvert, u64t, &[a]);
-        let cn = self.c64(n as u64);
-        let end = self.op(Op::IAdd, u64t, &[a64, cn]);
-        let len = self.c64(self.lds_bytes as u64);
-        let out = self.op(Op::UGreaterThan, self.t.bool, &[end, len]);
+        // a + n > size, in 32 bits: a > size - n (always out when the LDS is smaller than n).
+        let out = match self.lds_bytes.checked_sub(n) {
+            Some(last) => {
+                let last = self.c32(last);
+                self.op(Op::UGreaterThan, self.t.bool, &[a, last])
+            }
+            None => self.b.constant_true(self.t.bool),
+        };
         self.if_then(out, &mut |g: &mut Gen| g.fail(crate::STATUS_LDS_OUT_OF_BOUNDS));
     }
 
-    /// Four bytes at any byte address `a` (little-endian), from the one or two dwords they touch.
+    /// Four bytes at any byte address `a` (little-endian): one dword where `a` is a multiple of
+    /// four (what compilers emit), else from the two dwords they touch.
     pub(super) fn lds_read32(&mut self, a: Word) -> Word {
-        let (u, u64t) = (self.t.u32, self.t.u64);
+        let u = self.t.u32;
         let c2 = self.c32(2);
         let idx = self.op(Op::ShiftRightLogical, u, &[a, c2]);
+        let aligned = self.dword_aligned(a);
+        self.if_else_value(
+            aligned,
+            u,
+            &mut |g: &mut Gen| {
+                let p = g.lds_dword(idx);
+                g.b.load(u, None, p, None, []).unwrap()
+            },
+            &mut |g: &mut Gen| g.lds_read32_straddling(a, idx),
+        )
+    }
+
+    /// Whether byte address `a` is a multiple of four.
+    fn dword_aligned(&mut self, a: Word) -> Word {
+        let (m3, z) = (self.c32(3), self.c32(0));
+        let low = self.op(Op::BitwiseAnd, self.t.u32, &[a, m3]);
+        self.op(Op::IEqual, self.t.bool, &[low, z])
+    }
+
+    /// [`Gen::lds_read32`] at an address that is not a multiple of four (dword `idx` holds its
+    /// first byte).
+    fn lds_read32_straddling(&mut self, a: Word, idx: Word) -> Word {
+        let (u, u64t) = (self.t.u32, self.t.u64);
         let lo_p = self.lds_dword(idx);
         let lo = self.b.load(u, None, lo_p, None, []).unwrap();
         let one = self.c32(1);
@@ -62,8 +88,29 @@ impl Gen {
         self.op(Op::UConvert, u, &[v])
     }
 
-    /// Writes the low `n` (1 to 4) bytes of `v` at byte address `a`.
+    /// Writes the low `n` (1 to 4) bytes of `v` at byte address `a`: a whole dword at a multiple
+    /// of four is stored as it is, the rest merged into the one or two dwords they touch.
     pub(super) fn lds_write(&mut self, a: Word, v: Word, n: u32) {
+        if n == 4 {
+            let aligned = self.dword_aligned(a);
+            self.if_else(
+                aligned,
+                &mut |g: &mut Gen| {
+                    let c2 = g.c32(2);
+                    let idx = g.op(Op::ShiftRightLogical, g.t.u32, &[a, c2]);
+                    let p = g.lds_dword(idx);
+                    g.b.store(p, v, None, []).unwrap();
+                },
+                &mut |g: &mut Gen| g.lds_merge(a, v, n),
+            );
+        } else {
+            self.lds_merge(a, v, n);
+        }
+    }
+
+    /// Writes the low `n` bytes of `v` at `a` into the dwords they touch, keeping their other
+    /// bytes.
+    fn lds_merge(&mut self, a: Word, v: Word, n: u32) {
         let (u, u64t) = (self.t.u32, self.t.u64);
         let c2 = self.c32(2);
         let idx = self.op(Op::ShiftRightLogical, u, &[a, c2]);
