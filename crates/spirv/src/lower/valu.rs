@@ -178,22 +178,22 @@ impl Gen {
         self.fma32_nan(x, y, z, is, r)
     }
 
-    /// [`Gen::fma32`] by the driver's `Fma` ([`crate::FmaLowering::Fused`]), NaN results as
-    /// [`Gen::fma32_nan`] gives them (devices differ there: NVIDIA gives 0x7fffffff). Where an
-    /// operand is a denormal or the result is zero or a denormal, the exact lowering gives the
-    /// result instead: a driver may flush denormals in its `Fma` (NVIDIA's turned a residual of
-    /// `k_div32` into zero), and a zero result may be a flushed one.
+    /// [`Gen::fma32`] by the driver's `Fma` ([`crate::FmaLowering::Fused`]). Where the result is
+    /// a NaN (devices differ in its bits: NVIDIA gives 0x7fffffff), zero or a denormal, or an
+    /// operand is a denormal, the exact lowering gives the result instead: a driver may flush
+    /// denormals in its `Fma` (NVIDIA's turned a residual of `k_div32` into zero), a zero
+    /// result may be a flushed one, and the exact lowering gives NaNs the emulator's bits.
     fn fma32_fused(&mut self, x: Word, y: Word, z: Word) -> Word {
         let (u, boolt) = (self.t.u32, self.t.bool);
         let f = self.gl(GLOp::Fma, self.t.f32, &[x, y, z]);
         let r = self.from_f32(f);
-        let is = self.op(Op::IsNan, boolt, &[f]);
-        let fast = self.fma32_nan(x, y, z, is, r);
+        let mut slow = self.op(Op::IsNan, boolt, &[f]);
         // Magnitude bits: a denormal is 1..=0x7fffff; zero or denormal is below 0x800000.
         let (abs_mask, one, top) = (self.c32(0x7fff_ffff), self.c32(1), self.c32(0x7f_ffff));
         let normal_min = self.c32(0x80_0000);
         let rm = self.op(Op::BitwiseAnd, u, &[r, abs_mask]);
-        let mut slow = self.op(Op::ULessThan, boolt, &[rm, normal_min]);
+        let tiny = self.op(Op::ULessThan, boolt, &[rm, normal_min]);
+        slow = self.op(Op::LogicalOr, boolt, &[slow, tiny]);
         for v in [x, y, z] {
             let bits = self.from_f32(v);
             let m = self.op(Op::BitwiseAnd, u, &[bits, abs_mask]);
@@ -202,7 +202,7 @@ impl Gen {
             slow = self.op(Op::LogicalOr, boolt, &[slow, den]);
         }
         let var = self.fma_result;
-        self.b.store(var, fast, None, []).unwrap();
+        self.b.store(var, r, None, []).unwrap();
         self.if_then(slow, &mut |g: &mut Gen| {
             let exact = g.fma32_exact(x, y, z);
             g.b.store(var, exact, None, []).unwrap();
