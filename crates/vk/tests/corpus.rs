@@ -249,7 +249,7 @@ amdhsa.kernels:
 }
 
 /// Hand-written kernels (`tests/asm/NAME.s`) for instructions clang rarely emits.
-const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state", "buffer_formats", "buffer_format_stores", "gfx11_buffer_formats", "gfx11_buffer_format_stores", "sad_and_pk_fmac", "gfx11_sad_and_pk_fmac", "gfx11_w64_lane_ops", "lds_exchange2", "gfx11_true16", "args_pointer_overwritten"];
+const HAND_WRITTEN: &[&str] = &["int16_ops", "buffer_atomics", "scalar_buffer_loads", "misc_ops", "global_atomics", "lds_float_atomics", "compares16_sdwa", "misc_ops2", "f16_ops", "dpp16", "dpp_carry", "gfx11_dpp", "dots_and_packing", "movrel", "scalar_movrel", "lds_addtid_append", "hw_state", "buffer_formats", "buffer_format_stores", "gfx11_buffer_formats", "gfx11_buffer_format_stores", "sad_and_pk_fmac", "gfx11_sad_and_pk_fmac", "gfx11_w64_lane_ops", "lds_exchange2", "gfx11_true16", "args_pointer_overwritten", "lds_unaligned"];
 
 /// The [`HAND_WRITTEN`] kernels, recompiled (both wave models pass spirv-val), run and compared
 /// with the emulator like the corpus;

@@ -3,7 +3,8 @@
 //! the run with `STATUS_LDS_OUT_OF_BOUNDS`), and read-modify-write atomics. In the exact model
 //! they are atomic because one invocation runs the whole workgroup; in the subgroup model a
 //! wave's atomics run lane after lane under the workgroup's LDS lock ([`Gen::lanes_in_order`]),
-//! and a write of part of a dword clears and sets its bytes with atomic and/or.
+//! and a write of part of a dword clears and sets its bytes with atomic and/or. A whole dword
+//! at a multiple of four (what compilers emit) is one plain load or store in both models.
 
 use rdna_emu::program::Step;
 use rdna_emu::sem::{Atomic, DsKind};
