@@ -1460,31 +1460,30 @@ impl Gen {
     /// `if cond { then } else { other }` as a structured selection whose value (of type `ty`)
     /// is the branch taken's.
     fn if_else_value<'a>(&mut self, cond: Word, ty: Word, then: &'a mut dyn FnMut(&mut Gen) -> Word, other: &'a mut dyn FnMut(&mut Gen) -> Word) -> Word {
-        let (t, e, join) = (self.b.id(), self.b.id(), self.b.id());
-        self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
-        self.b.branch_conditional(cond, t, e, []).unwrap();
-        let mut incoming = [(0, 0); 2];
-        for (i, (label, body)) in [(t, then), (e, other)].into_iter().enumerate() {
-            self.b.begin_block(Some(label)).unwrap();
-            let v = body(self);
-            incoming[i] = (v, self.b.current_label());
-            self.b.branch(join).unwrap();
-        }
-        self.b.begin_block(Some(join)).unwrap();
+        let incoming = self.selection(cond, then, other);
         self.b.phi(ty, &incoming)
     }
 
     /// `if cond { then } else { other }` as a structured selection.
     fn if_else<'a>(&mut self, cond: Word, then: &'a mut dyn FnMut(&mut Gen), other: &'a mut dyn FnMut(&mut Gen)) {
+        self.selection(cond, &mut |g: &mut Gen| then(g), &mut |g: &mut Gen| other(g));
+    }
+
+    /// The two-way selection behind [`Gen::if_else`] and [`Gen::if_else_value`]: each body's
+    /// result with the label of the block it ended in; the join block is open after it.
+    fn selection<'a, T: Copy + Default>(&mut self, cond: Word, then: &'a mut dyn FnMut(&mut Gen) -> T, other: &'a mut dyn FnMut(&mut Gen) -> T) -> [(T, Word); 2] {
         let (t, e, join) = (self.b.id(), self.b.id(), self.b.id());
         self.b.selection_merge(join, spirv::SelectionControl::NONE).unwrap();
         self.b.branch_conditional(cond, t, e, []).unwrap();
-        for (label, body) in [(t, then), (e, other)] {
+        let mut ends = [(T::default(), 0); 2];
+        for (i, (label, body)) in [(t, then), (e, other)].into_iter().enumerate() {
             self.b.begin_block(Some(label)).unwrap();
-            body(self);
+            let v = body(self);
+            ends[i] = (v, self.b.current_label());
             self.b.branch(join).unwrap();
         }
         self.b.begin_block(Some(join)).unwrap();
+        ends
     }
 
     /// A loop of `var` over 0..n (a u32 id), each iteration counted (see `count_iteration`).
