@@ -863,6 +863,55 @@ impl Gen {
         self.b.store(self.scc, v, None, []).unwrap();
     }
 
+    /// At the iteration limit the run stops and says so in the status word.
+    fn check_iteration_limit(&mut self) {
+        let n = self.b.load(self.t.u32, None, self.iters, None, []).unwrap();
+        let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
+        self.if_then(over, &mut |g: &mut Gen| g.fail(crate::STATUS_ITERATION_LIMIT));
+    }
+
+    /// Subgroup model: counts the exit of block `me` to state `next` (stored in the state
+    /// variable already) against the iteration limit where it may close a loop, that is where it
+    /// goes to a block at or before `me` (every part of a block cut at barriers is ordered as
+    /// the block; any cycle of states has such an exit, since the others and the resumptions
+    /// after a barrier go forward). Exits that only go forward, a whole kernel's when it has no
+    /// loops, count nothing, and the dispatch loop's continue block is left a plain test of the
+    /// state (the count and the check were there on every pass; see BENCHMARKS.md, twelfth
+    /// session, for what timing it on an H100 could and could not show).
+    fn count_back_edge(&mut self, exit: &Exit, me: u32, next: Option<Word>) {
+        let back = |t: usize| t as u32 <= me;
+        let when = match *exit {
+            Exit::Goto(t) | Exit::Call { callee: t, .. } => back(t).then_some(None),
+            Exit::End => None,
+            Exit::Branch { taken, next: fall, .. } => match (back(taken), back(fall)) {
+                (false, false) => None,
+                (true, true) => Some(None),
+                (true, false) | (false, true) => {
+                    // The state stored is `taken` exactly where the branch is taken.
+                    let (st, t) = (self.b.load(self.t.u32, None, self.state, None, []).unwrap(), self.c32(taken as u32));
+                    let is_taken = self.b.i_equal(self.t.bool, None, st, t).unwrap();
+                    Some(Some(if back(taken) { is_taken } else { self.b.logical_not(self.t.bool, None, is_taken).unwrap() }))
+                }
+            },
+            // A computed return address: compared when the wave runs.
+            Exit::Return => next.map(|n| {
+                let m = self.c32(me);
+                Some(self.b.u_less_than_equal(self.t.bool, None, n, m).unwrap())
+            }),
+        };
+        match when {
+            None => {}
+            Some(None) => {
+                self.count_iteration();
+                self.check_iteration_limit();
+            }
+            Some(Some(c)) => self.if_then(c, &mut |g: &mut Gen| {
+                g.count_iteration();
+                g.check_iteration_limit();
+            }),
+        }
+    }
+
     /// Adds one to the loop-iteration count (see [`crate::Compiled::iteration_margin`]).
     fn count_iteration(&mut self) {
         let n = self.b.load(self.t.u32, None, self.iters, None, []).unwrap();
@@ -1961,6 +2010,9 @@ impl Gen {
             if let Some(n) = next {
                 self.b.store(self.state, n, None, []).unwrap();
             }
+            if self.model == WaveModel::Subgroup {
+                self.count_back_edge(&blk.exit, bid as u32, next);
+            }
             match cases.as_ref().and_then(|labels| labels.get(case)) {
                 // Fall through to the next case when it is the state chosen (a call or a branch
                 // to the block that follows).
@@ -1984,11 +2036,13 @@ impl Gen {
         }
         self.b.branch(cont).unwrap();
         self.b.begin_block(Some(cont)).unwrap();
-        self.count_iteration();
-        // At the iteration limit the run stops and says so in the status word.
-        let n = self.b.load(u32t, None, self.iters, None, []).unwrap();
-        let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
-        self.if_then(over, &mut |g: &mut Gen| g.fail(crate::STATUS_ITERATION_LIMIT));
+        // Exact model: every pass counts (lavapipe counts the loop's iterations against its
+        // limit). Subgroup model: only the block exits that may close a loop count
+        // (`count_back_edge`), so the continue block is a plain test of the state.
+        if self.model != WaveModel::Subgroup {
+            self.count_iteration();
+            self.check_iteration_limit();
+        }
         let st = self.b.load(u32t, None, self.state, None, []).unwrap();
         let exit = self.c32(EXIT);
         let live = self.b.i_not_equal(self.t.bool, None, st, exit).unwrap();

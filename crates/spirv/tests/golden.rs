@@ -9,7 +9,7 @@ use rdna_hsa::CodeObject;
 use rdna_spirv::WaveModel::{self, Exact, Subgroup};
 
 /// (code object, kernel, workgroup size, wave model).
-const CASES: [(&str, &str, u32, WaveModel); 7] = [
+const CASES: [(&str, &str, u32, WaveModel); 9] = [
     ("examples/saxpy.hsaco", "saxpy", 256, Exact),
     ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "clamp_add", 64, Exact),
     ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64, Exact),
@@ -17,6 +17,8 @@ const CASES: [(&str, &str, u32, WaveModel); 7] = [
     ("crates/spirv/tests/golden/golden-gfx1100-w64.hsaco", "lds_reverse", 64, Exact),
     ("examples/saxpy.hsaco", "saxpy", 256, Subgroup),
     ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "lds_reverse", 64, Subgroup),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "hash_rounds", 64, Exact),
+    ("crates/spirv/tests/golden/golden-gfx1030-w32.hsaco", "hash_rounds", 64, Subgroup),
 ];
 
 #[test]

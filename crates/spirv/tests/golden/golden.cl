@@ -28,3 +28,11 @@ __kernel void loop_sum(__global const uint *a, __global uint *out) {
     for (uint k = 0; k < (a[i] & 15); k++) s += k * a[i];
     out[i] = s;
 }
+
+// A loop on a scalar trip count: its back edge is what the subgroup model counts against the
+// iteration limit (exits that only go forward count nothing).
+__kernel void hash_rounds(__global uint *out, uint rounds) {
+    uint x = GID;
+    for (uint r = 0; r < rounds; r++) x = (x ^ (x >> 7)) * 2654435761u + r;
+    out[GID] = x;
+}
