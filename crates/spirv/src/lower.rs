@@ -870,28 +870,26 @@ impl Gen {
         self.if_then(over, &mut |g: &mut Gen| g.fail(crate::STATUS_ITERATION_LIMIT));
     }
 
-    /// Subgroup model: counts the exit of block `me` to state `next` (stored in the state
-    /// variable already) against the iteration limit where it may close a loop, that is where it
+    /// Subgroup model: counts the exit of block `me` to state `next` (`taken`: a conditional
+    /// exit's condition) against the iteration limit where it may close a loop, that is where it
     /// goes to a block at or before `me` (every part of a block cut at barriers is ordered as
     /// the block; any cycle of states has such an exit, since the others and the resumptions
     /// after a barrier go forward). Exits that only go forward, a whole kernel's when it has no
     /// loops, count nothing, and the dispatch loop's continue block is left a plain test of the
     /// state (the count and the check were there on every pass; see BENCHMARKS.md, twelfth
     /// session, for what timing it on an H100 could and could not show).
-    fn count_back_edge(&mut self, exit: &Exit, me: u32, next: Option<Word>) {
+    fn count_back_edge(&mut self, exit: &Exit, me: u32, next: Option<Word>, taken: Option<Word>) {
         let back = |t: usize| t as u32 <= me;
         let when = match *exit {
             Exit::Goto(t) | Exit::Call { callee: t, .. } => back(t).then_some(None),
             Exit::End => None,
-            Exit::Branch { taken, next: fall, .. } => match (back(taken), back(fall)) {
-                (false, false) => None,
-                (true, true) => Some(None),
-                (true, false) | (false, true) => {
-                    // The state stored is `taken` exactly where the branch is taken.
-                    let (st, t) = (self.b.load(self.t.u32, None, self.state, None, []).unwrap(), self.c32(taken as u32));
-                    let is_taken = self.b.i_equal(self.t.bool, None, st, t).unwrap();
-                    Some(Some(if back(taken) { is_taken } else { self.b.logical_not(self.t.bool, None, is_taken).unwrap() }))
-                }
+            Exit::Branch { taken: to, next: fall, .. } => match (back(to), back(fall), taken) {
+                (false, false, _) => None,
+                (true, true, _) => Some(None),
+                (true, false, Some(c)) => Some(Some(c)),
+                (false, true, Some(c)) => Some(Some(self.b.logical_not(self.t.bool, None, c).unwrap())),
+                // (A branch always has its condition; counting is the safe side.)
+                (_, _, None) => Some(None),
             },
             // A computed return address: compared when the wave runs.
             Exit::Return => next.map(|n| {
@@ -1990,11 +1988,14 @@ impl Gen {
                 self.region(prog, b, first, &mut sites);
             }
             self.clock_advance();
+            // A conditional exit's condition, which the back-edge count reuses.
+            let mut branch_taken = None;
             let next = match blk.exit {
                 Exit::Goto(t) => Some(self.c32(t as u32)),
                 Exit::End => Some(self.c32(EXIT)),
                 Exit::Branch { cond, taken, next } => {
                     let c = self.branch_cond(cond);
+                    branch_taken = Some(c);
                     let (a, b) = (self.c32(taken as u32), self.c32(next as u32));
                     Some(self.b.select(u32t, None, c, a, b).unwrap())
                 }
@@ -2011,7 +2012,7 @@ impl Gen {
                 self.b.store(self.state, n, None, []).unwrap();
             }
             if self.model == WaveModel::Subgroup {
-                self.count_back_edge(&blk.exit, bid as u32, next);
+                self.count_back_edge(&blk.exit, bid as u32, next, branch_taken);
             }
             match cases.as_ref().and_then(|labels| labels.get(case)) {
                 // Fall through to the next case when it is the state chosen (a call or a branch
