@@ -67,6 +67,29 @@ fn staged_buffers_are_copied_to_the_device_and_back() {
     scale_add(&dev, &code, 4097, 5);
 }
 
+/// `Device::repeat` runs a dispatch again from the same initial memory: in place, a run that
+/// started from the previous run's output would give in * 9 + 4i, not in * 3 + i.
+#[test]
+fn repeated_runs_each_start_from_the_initial_memory() {
+    let mut dev = Device::open_placed(Placement::Staged).unwrap();
+    let code = shader("scale_add.spvasm");
+    let n = 1000u32;
+    let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761) ^ 0x5a5a).collect();
+    let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
+    for repeat in [4, 1] {
+        dev.repeat = repeat;
+        let buf = dev.buffer_with(&bytes, 0).unwrap();
+        let t = dev.dispatch(&code, "main", &push(buf.address, buf.address, n), &[&buf], [n.div_ceil(64), 1, 1], None).unwrap();
+        assert!(t.is_none_or(|t| t.as_nanos() > 0), "{repeat} runs: a device time of zero");
+        let out = buf.read();
+        for i in 0..n as usize {
+            let got = u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
+            assert_eq!(got, input[i].wrapping_mul(3).wrapping_add(i as u32), "{repeat} runs: element {i}");
+        }
+        dev.free(buf);
+    }
+}
+
 #[test]
 fn dispatches_from_several_threads_agree_with_serial_ones() {
     let dev = Device::open().unwrap();
