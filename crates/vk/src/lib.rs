@@ -159,9 +159,9 @@ pub struct Device {
     /// How long a dispatch may take before it is reported as a timeout.
     pub timeout: Duration,
     /// How many times each dispatch runs, back to back in one submission, each run from the
-    /// same initial memory (its staged buffers copied in again), where buffers are staged (a
-    /// discrete GPU; elsewhere a dispatch runs once): for benchmarks, which time the fastest
-    /// run as CUDA's are timed, on a device kept busy, not one waking from the host's copies.
+    /// same initial memory (a spare copy of every buffer restores it): for benchmarks, which
+    /// time the fastest run as CUDA's launches are timed, on a device kept busy, not one whose
+    /// clock fell while the host prepared the dispatch. 1 by default.
     pub repeat: u32,
     /// Nanoseconds per timestamp tick; 0 when the compute queue has no timestamps.
     timestamp_period: f32,
@@ -386,7 +386,7 @@ impl Device {
                     Err(e) => return Err(e),
                 }
             }
-            let host = self.allocate(size, shader, &[self.memory_type], "host-visible")?;
+            let host = self.allocate(size, shader | copies, &[self.memory_type], "host-visible")?;
             self.map(host, size, None)
         }
     }
@@ -544,18 +544,29 @@ impl Device {
         };
         // Two timestamps around each run of the dispatch, where the queue has them.
         let staged: Vec<(vk::Buffer, vk::Buffer, u64)> = buffers.iter().filter_map(|b| b.local.map(|(l, _)| (b.buffer, l, b.size))).collect();
-        let runs = if staged.is_empty() { 1 } else { self.repeat.max(1) };
-        // Where the dispatch runs again, a device-local copy of each staged buffer's initial
-        // contents restores it between runs at the device's own bandwidth, so the device stays
-        // busy (none where memory is short: the host side is copied in again instead).
+        // Where the dispatch runs again, a copy of each buffer's initial contents, in the same
+        // kind of memory as the buffer the kernel reaches, restores it between runs at the
+        // device's own speed, so the device stays busy. Where memory is short, staged buffers
+        // are copied in from the host again instead; else the dispatch runs once.
+        let reached: Vec<(vk::Buffer, u64, &[u32])> = buffers
+            .iter()
+            .map(|b| match b.local {
+                Some((local, _)) => (local, b.size, &self.local_types[..]),
+                None => (b.buffer, b.size, std::slice::from_ref(&self.memory_type)),
+            })
+            .collect();
+        let mut runs = self.repeat.max(1);
         let mut pristine: Vec<(vk::Buffer, vk::DeviceMemory)> = Vec::new();
         if runs > 1 {
             let copies = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
-            for &(_, _, size) in &staged {
-                match self.allocate(size, copies, &self.local_types, "device-local") {
+            for &(_, size, types) in &reached {
+                match self.allocate(size, copies, types, "spare") {
                     Ok(b) => pristine.push(b),
                     Err(_) => {
                         pristine.drain(..).for_each(|b| self.release(b));
+                        if staged.len() < buffers.len() {
+                            runs = 1;
+                        }
                         break;
                     }
                 }
@@ -591,22 +602,26 @@ impl Device {
             let shader = (vk::PipelineStageFlags::COMPUTE_SHADER, vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE);
             let transfer = (vk::PipelineStageFlags::TRANSFER, vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE);
             for run in 0..runs {
-                if run == 0 && !staged.is_empty() {
-                    copy(true);
+                if run == 0 {
+                    if !staged.is_empty() {
+                        copy(true);
+                    }
                     if !pristine.is_empty() {
                         barrier(transfer, transfer);
-                        for (&(_, local, size), &(keep, _)) in staged.iter().zip(&pristine) {
-                            d.cmd_copy_buffer(cmd, local, keep, &[vk::BufferCopy::default().size(size)]);
+                        for (&(reach, size, _), &(keep, _)) in reached.iter().zip(&pristine) {
+                            d.cmd_copy_buffer(cmd, reach, keep, &[vk::BufferCopy::default().size(size)]);
                         }
                     }
-                    barrier(transfer, shader);
-                } else if run > 0 {
+                    if !staged.is_empty() || !pristine.is_empty() {
+                        barrier(transfer, shader);
+                    }
+                } else {
                     barrier(shader, transfer);
                     if pristine.is_empty() {
                         copy(true);
                     } else {
-                        for (&(_, local, size), &(keep, _)) in staged.iter().zip(&pristine) {
-                            d.cmd_copy_buffer(cmd, keep, local, &[vk::BufferCopy::default().size(size)]);
+                        for (&(reach, size, _), &(keep, _)) in reached.iter().zip(&pristine) {
+                            d.cmd_copy_buffer(cmd, keep, reach, &[vk::BufferCopy::default().size(size)]);
                         }
                     }
                     barrier(transfer, shader);

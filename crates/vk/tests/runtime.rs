@@ -71,7 +71,12 @@ fn staged_buffers_are_copied_to_the_device_and_back() {
 /// started from the previous run's output would give in * 9 + 4i, not in * 3 + i.
 #[test]
 fn repeated_runs_each_start_from_the_initial_memory() {
-    let mut dev = Device::open_placed(Placement::Staged).unwrap();
+    for placement in [Placement::Staged, Placement::Host] {
+        repeated_runs_from(Device::open_placed(placement).unwrap());
+    }
+}
+
+fn repeated_runs_from(mut dev: Device) {
     let code = shader("scale_add.spvasm");
     let n = 1000u32;
     let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761) ^ 0x5a5a).collect();
@@ -84,7 +89,7 @@ fn repeated_runs_each_start_from_the_initial_memory() {
         let out = buf.read();
         for i in 0..n as usize {
             let got = u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
-            assert_eq!(got, input[i].wrapping_mul(3).wrapping_add(i as u32), "{repeat} runs: element {i}");
+            assert_eq!(got, input[i].wrapping_mul(3).wrapping_add(i as u32), "{}, {repeat} runs: element {i}", dev.info.memory);
         }
         dev.free(buf);
     }
