@@ -110,6 +110,11 @@ enum Cmd {
         /// Host threads for the emulator (0: all cores).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Vulkan: run the kernel N times back to back, each run from the dispatch's initial
+        /// memory, and report the fastest device time (a GPU lowers its clock while it idles,
+        /// so a single run is timed at whatever clock it had).
+        #[arg(long, default_value_t = 1)]
+        repeat: u32,
     },
     /// Show a kernel's control flow as the recompiler sees it: basic blocks with their
     /// instructions and exits, loops, and the structured form SPIR-V is built from.
@@ -439,7 +444,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 std::fs::write(&path, &assembled.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             }
         }
-        Cmd::Run { dispatch, backend, out: dir, trace, budget, threads } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads)?,
+        Cmd::Run { dispatch, backend, out: dir, trace, budget, threads, repeat } => run_dispatch(&dispatch, &backend, &dir, trace.as_deref(), budget, threads, repeat)?,
         Cmd::Demo => demo(&mut out)?,
         Cmd::Spirv { file, kernel, workgroup, out: path, text, model, fma } => {
             let model = if model == "subgroup" { rdna_spirv::WaveModel::Subgroup } else { rdna_spirv::WaveModel::Exact };
@@ -495,16 +500,22 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// `rdna run`: loads the dispatch, runs it, writes the buffers.
-fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, trace: Option<&str>, budget: u64, threads: usize) -> Result<(), String> {
+fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, trace: Option<&str>, budget: u64, threads: usize, repeat: u32) -> Result<(), String> {
     match backend {
+        "emu" if repeat != 1 => return Err("--repeat times the recompiled kernel: it needs --backend vulkan".into()),
         "emu" => {}
         "vulkan" => {
             if trace.is_some() {
                 return Err("--trace needs the emulator (--backend emu)".into());
             }
             let prepared = rdna_emu::dispatch::Prepared::load(path)?;
-            let dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
+            if repeat == 0 {
+                return Err("--repeat must be at least 1".into());
+            }
+            let mut dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
+            dev.repeat = repeat;
             let (buffers, outputs) = rdna_vk::dispatch::run(&dev, &prepared)?;
+            let timed = if repeat > 1 { format!(" (the fastest of {repeat} runs back to back)") } else { String::new() };
             write_buffers(dir, &buffers)?;
             eprintln!(
                 "rdna: ran {} workgroups of {} waves on {}, wave model {}{} ({} instructions recompiled); wrote {} buffers to {}",
@@ -512,7 +523,7 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
                 outputs.waves_per_group,
                 dev.info.name,
                 outputs.model,
-                outputs.device_time.map(|t| format!(", {:.3} ms on the device", t.as_secs_f64() * 1e3)).unwrap_or_default(),
+                outputs.device_time.map(|t| format!(", {:.3} ms on the device{timed}", t.as_secs_f64() * 1e3)).unwrap_or_default(),
                 outputs.instructions,
                 buffers.len(),
                 dir.display()

@@ -169,19 +169,26 @@ fn local_pointer_arguments_get_dynamic_lds() {
 }
 
 /// The recompiled SAXPY on the machine's Vulkan device (lavapipe in CI) writes exactly what the
-/// emulator writes.
+/// emulator writes, run once and run three times back to back (`--repeat`, whose timing line
+/// says so; the emulator refuses it).
 #[test]
 fn vulkan_backend_matches_the_emulator_on_saxpy() {
-    let (a, b) = (tmp("vk-emu"), tmp("vk-vk"));
-    for (backend, dir) in [("emu", &a), ("vulkan", &b)] {
-        let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(root().join("examples/saxpy.json")).args(["--backend", backend, "--out"]).arg(dir).output().unwrap();
-        assert!(r.status.success(), "{backend}: {}", String::from_utf8_lossy(&r.stderr));
+    let (a, b, c) = (tmp("vk-emu"), tmp("vk-vk"), tmp("vk-vk3"));
+    for (backend, repeat, dir) in [("emu", "1", &a), ("vulkan", "1", &b), ("vulkan", "3", &c)] {
+        let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(root().join("examples/saxpy.json")).args(["--backend", backend, "--repeat", repeat, "--out"]).arg(dir).output().unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "{backend}: {err}");
+        assert_eq!(err.contains("the fastest of 3 runs back to back"), repeat == "3" && err.contains("ms on the device"), "{err}");
     }
     for name in ["out", "x", "y"] {
-        let (x, y) = (std::fs::read(a.join(format!("{name}.bin"))).unwrap(), std::fs::read(b.join(format!("{name}.bin"))).unwrap());
+        let x = std::fs::read(a.join(format!("{name}.bin"))).unwrap();
         assert_eq!(x.len(), 16384);
-        assert!(x == y, "{name}.bin differs between the emulator and Vulkan");
+        for dir in [&b, &c] {
+            assert!(x == std::fs::read(dir.join(format!("{name}.bin"))).unwrap(), "{name}.bin differs between the emulator and Vulkan ({})", dir.display());
+        }
     }
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna")).arg("run").arg(root().join("examples/saxpy.json")).args(["--repeat", "2", "--out"]).arg(&a).output().unwrap();
+    assert!(!r.status.success() && String::from_utf8_lossy(&r.stderr).contains("needs --backend vulkan"));
 }
 
 /// The README's main command: both backends on the bundled example, each checked by the demo
