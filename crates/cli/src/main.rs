@@ -509,8 +509,8 @@ fn run_dispatch(path: &std::path::Path, backend: &str, dir: &std::path::Path, tr
                 return Err("--trace needs the emulator (--backend emu)".into());
             }
             let prepared = rdna_emu::dispatch::Prepared::load(path)?;
-            if repeat == 0 {
-                return Err("--repeat must be at least 1".into());
+            if !(1..=10_000).contains(&repeat) {
+                return Err(format!("--repeat {repeat}: expected 1 to 10000 runs"));
             }
             let mut dev = rdna_vk::Device::open().map_err(|e| e.to_string())?;
             dev.repeat = repeat;

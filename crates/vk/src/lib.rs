@@ -628,7 +628,8 @@ impl Device {
                 }
                 if let Some(q) = queries {
                     // After the copies have finished, where there are any.
-                    let stage = if staged.is_empty() { vk::PipelineStageFlags::TOP_OF_PIPE } else { vk::PipelineStageFlags::ALL_COMMANDS };
+                    let copied = !staged.is_empty() || !pristine.is_empty();
+                    let stage = if copied { vk::PipelineStageFlags::ALL_COMMANDS } else { vk::PipelineStageFlags::TOP_OF_PIPE };
                     d.cmd_write_timestamp(cmd, stage, q, 2 * run);
                 }
                 d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
