@@ -233,19 +233,16 @@ fn native_saxpy(dev: &mut rdna_vk::Device, dir: &Path, s: &Sizes, reps: usize, w
     let out = dev.buffer(4 * n as u64).map_err(vk)?;
     let code = crate::native::saxpy(width);
     let push = crate::native::push(x.address, y.address, out.address, 2.5, n);
-    let mut timed = || {
-        let mut times = Vec::new();
-        for runs in [1, 0] {
-            dev.repeat = if runs == 1 { 1 } else { back_to_back_runs(times[0], reps) };
-            let t = dev.dispatch(&code, "main", &push, &[&x, &y, &out], [(n / width).div_ceil(crate::native::GROUP), 1, 1], None).map_err(vk)?;
-            let t = t.ok_or_else(|| format!("{} gives no GPU timestamps", dev.info.name))?;
-            check(&out.read()).map_err(|e| format!("saxpy-spirv{width}: {e}"))?;
-            times.push(t.as_secs_f64() * 1e3);
-        }
+    // `repeat` runs back to back, checked: the fastest run's milliseconds.
+    let checked_run = |dev: &mut rdna_vk::Device, repeat: u32| -> Result<f64, String> {
+        dev.repeat = repeat;
+        let t = dev.dispatch(&code, "main", &push, &[&x, &y, &out], [(n / width).div_ceil(crate::native::GROUP), 1, 1], None).map_err(vk);
         dev.repeat = 1;
-        Ok(times[1])
+        let t = t?.ok_or_else(|| format!("{} gives no GPU timestamps", dev.info.name))?;
+        check(&out.read()).map_err(|e| format!("saxpy-spirv{width}: {e}"))?;
+        Ok(t.as_secs_f64() * 1e3)
     };
-    let timed = timed();
+    let timed = checked_run(dev, 1).and_then(|first| checked_run(dev, back_to_back_runs(first, reps)));
     for b in [x, y, out] {
         dev.free(b);
     }

@@ -863,8 +863,9 @@ impl Gen {
         self.b.store(self.scc, v, None, []).unwrap();
     }
 
-    /// At the iteration limit the run stops and says so in the status word.
-    fn check_iteration_limit(&mut self) {
+    /// Counts a loop iteration; at the limit the run stops and says so in the status word.
+    fn count_iteration_checked(&mut self) {
+        self.count_iteration();
         let n = self.b.load(self.t.u32, None, self.iters, None, []).unwrap();
         let over = self.b.u_greater_than_equal(self.t.bool, None, n, self.iter_limit).unwrap();
         self.if_then(over, &mut |g: &mut Gen| g.fail(crate::STATUS_ITERATION_LIMIT));
@@ -899,14 +900,8 @@ impl Gen {
         };
         match when {
             None => {}
-            Some(None) => {
-                self.count_iteration();
-                self.check_iteration_limit();
-            }
-            Some(Some(c)) => self.if_then(c, &mut |g: &mut Gen| {
-                g.count_iteration();
-                g.check_iteration_limit();
-            }),
+            Some(None) => self.count_iteration_checked(),
+            Some(Some(c)) => self.if_then(c, &mut |g: &mut Gen| g.count_iteration_checked()),
         }
     }
 
@@ -2041,8 +2036,7 @@ impl Gen {
         // limit). Subgroup model: only the block exits that may close a loop count
         // (`count_back_edge`), so the continue block is a plain test of the state.
         if self.model != WaveModel::Subgroup {
-            self.count_iteration();
-            self.check_iteration_limit();
+            self.count_iteration_checked();
         }
         let st = self.b.load(u32t, None, self.state, None, []).unwrap();
         let exit = self.c32(EXIT);

@@ -572,6 +572,8 @@ impl Device {
                 }
             }
         }
+        // Whether each run's dispatch follows copies (its first timestamp waits for them).
+        let copied = !staged.is_empty() || !pristine.is_empty();
         let queries = if self.timestamp_period > 0.0 {
             d.create_query_pool(&vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2 * runs), None).ok()
         } else {
@@ -612,7 +614,7 @@ impl Device {
                             d.cmd_copy_buffer(cmd, reach, keep, &[vk::BufferCopy::default().size(size)]);
                         }
                     }
-                    if !staged.is_empty() || !pristine.is_empty() {
+                    if copied {
                         barrier(transfer, shader);
                     }
                 } else {
@@ -628,7 +630,6 @@ impl Device {
                 }
                 if let Some(q) = queries {
                     // After the copies have finished, where there are any.
-                    let copied = !staged.is_empty() || !pristine.is_empty();
                     let stage = if copied { vk::PipelineStageFlags::ALL_COMMANDS } else { vk::PipelineStageFlags::TOP_OF_PIPE };
                     d.cmd_write_timestamp(cmd, stage, q, 2 * run);
                 }
